@@ -1,0 +1,45 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { LoggerModule } from 'nestjs-pino';
+import { CommonModule } from './common/common.module';
+import { CredentialsGuard } from './common/auth';
+import { ErrorFilter } from './common/errors/error.filter';
+import { JsonOnlyMiddleware } from './common/http/json-only.middleware';
+import { RequestValidationPipe } from './common/http/validation.pipe';
+import { appConfig, databaseConfig } from './config/app.config';
+import { parseAppEnv } from './config/env';
+import { DatabaseModule } from './database/database.module';
+import { loggerOptions } from './logger';
+import { HealthModule } from './modules/health/health.module';
+import { SURFACE_MODULES } from './surfaces';
+
+@Module({})
+export class AppModule implements NestModule {
+  /** The whole application, with the surfaces named by `OUTPOST_SURFACES`. */
+  static forRoot(): DynamicModule {
+    const { surfaces } = parseAppEnv(process.env);
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, databaseConfig] }),
+        LoggerModule.forRoot(loggerOptions(parseAppEnv(process.env).logLevel)),
+        EventEmitterModule.forRoot({ wildcard: false, maxListeners: 0 }),
+        CommonModule,
+        DatabaseModule,
+        HealthModule,
+        ...surfaces.flatMap((surface) => SURFACE_MODULES[surface]),
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: CredentialsGuard },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonOnlyMiddleware).forRoutes('api/*path', 'console/api/*path', 'inference/*path');
+  }
+}

@@ -1,0 +1,22 @@
+/* The `outpost` command. Sub-commands are small modules, loaded only when used. */
+const USAGE = `usage: outpost <command>
+
+commands:
+  serve     start the server (what \`npm start\` runs)
+`;
+
+export const commands: Record<string, () => Promise<void>> = {
+  serve: async () => (await import('./main')).serve(),
+};
+
+async function main(argv: string[]): Promise<void> {
+  const [name] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(USAGE);
+    process.exit(name === undefined || name === 'help' || name === '--help' ? 0 : 2);
+  }
+  await command();
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,17 @@
+import type { Request } from 'express';
+
+/** Who made a request, as found by the authenticator of its surface. */
+export interface Principal {
+  kind: string;
+  [key: string]: unknown;
+}
+
+export type AuthenticatedRequest = Request & { principal?: Principal };
+
+/**
+ * Checks the credentials of one surface. It returns the principal, or throws the surface's own
+ * tagged error (instance: `UnauthorizedError`; console: `Unauthorized`, `OrgRequired`, …).
+ */
+export interface Authenticator {
+  authenticate(request: AuthenticatedRequest): Promise<Principal>;
+}

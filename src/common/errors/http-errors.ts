@@ -1,0 +1,62 @@
+import { TaggedError } from './tagged-error';
+
+/** Where a validation failure was found, in the v1 kinds opencode clients know. */
+export type RequestPart = 'Body' | 'Query' | 'Params' | 'Headers' | 'Payload';
+
+export class InvalidRequestError extends TaggedError {
+  readonly status = 400;
+  constructor(message: string, field?: string, kind: RequestPart = 'Body') {
+    super(message, { kind, ...(field !== undefined ? { field } : {}) });
+  }
+}
+
+export class UnauthorizedError extends TaggedError {
+  readonly status = 401;
+  constructor(message = 'Authentication required') {
+    super(message);
+  }
+}
+
+export class ForbiddenError extends TaggedError {
+  readonly status = 403;
+}
+
+export class NotFoundError extends TaggedError {
+  readonly status = 404;
+}
+
+export class ConflictError extends TaggedError {
+  readonly status = 409;
+  constructor(message: string, resource?: string) {
+    super(message, resource !== undefined ? { resource } : {});
+  }
+}
+
+export class PayloadTooLargeError extends TaggedError {
+  readonly status = 413;
+  constructor(limitBytes: number) {
+    super(`Request body is larger than the limit of ${limitBytes} bytes`, { limit: limitBytes });
+  }
+}
+
+export class TooManyRequestsError extends TaggedError {
+  readonly status = 429;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { retryAfter: retryAfterSeconds });
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+}
+
+export class UnknownError extends TaggedError {
+  readonly status = 500;
+  constructor(ref: string, message = 'Unexpected server error. Check server logs for details.') {
+    super(message, { ref });
+  }
+}
+
+export class ServiceUnavailableError extends TaggedError {
+  readonly status = 503;
+  constructor(message: string, service?: string) {
+    super(message, service !== undefined ? { service } : {});
+  }
+}

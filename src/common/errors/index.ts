@@ -1,0 +1,2 @@
+export * from './tagged-error';
+export * from './http-errors';

@@ -1,0 +1,26 @@
+/**
+ * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
+ * sends them as `{ id, created, type, location?, data }`. Add an entry here before emitting a new type.
+ */
+export interface EventCatalog {
+  'server.connected': Record<string, never>;
+  'server.heartbeat': Record<string, never>;
+  'location.shutdown': Record<string, never>;
+}
+
+export type EventType = keyof EventCatalog;
+
+export interface EventLocation {
+  directory: string;
+}
+
+export interface OutpostEvent<K extends EventType = EventType> {
+  id: string;
+  created: number;
+  type: K;
+  location?: EventLocation;
+  data: EventCatalog[K];
+}
+
+/** The one `@nestjs/event-emitter` channel that carries published events to the stream. */
+export const PUBLISHED_EVENT = 'outpost.event';

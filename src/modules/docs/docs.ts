@@ -1,0 +1,104 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+type Operation = { responses?: Record<string, unknown>; operationId?: string };
+
+const INSTANCE_PREFIXES = ['/api/', '/auth/connect/'];
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['_tag', 'message'],
+  properties: { _tag: { type: 'string' }, message: { type: 'string' } },
+  additionalProperties: true,
+};
+
+/** Every operation documents the 400 and 401 every request can meet, as the spec says. */
+function withCommonErrors(document: OpenAPIObject, unauthorizedTag: string): OpenAPIObject {
+  document.components ??= {};
+  document.components.schemas = { ...document.components.schemas, TaggedError: ERROR_SCHEMA };
+  const errorBody = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/TaggedError' } } },
+  });
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path) as Operation[]) {
+      if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
+      operation.responses ??= {};
+      operation.responses['400'] ??= errorBody('InvalidRequestError');
+      operation.responses['401'] ??= errorBody(unauthorizedTag);
+    }
+  }
+  return document;
+}
+
+function pick(document: OpenAPIObject, keep: (path: string) => boolean): OpenAPIObject['paths'] {
+  return Object.fromEntries(Object.entries(document.paths).filter(([path]) => keep(path)));
+}
+
+export function buildDocuments(app: INestApplication): { instance: OpenAPIObject; console: OpenAPIObject } {
+  const all = SwaggerModule.createDocument(app, new DocumentBuilder().build(), {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}.${method}`,
+  });
+  const isInstance = (path: string) => INSTANCE_PREFIXES.some((prefix) => path.startsWith(prefix));
+
+  const instance = new DocumentBuilder()
+    .setTitle('Outpost instance API (experimental)')
+    .setDescription('Experimental HttpApi surface for selected instance routes.')
+    .setVersion('0.0.1')
+    .addBasicAuth(
+      {
+        type: 'http',
+        scheme: 'basic',
+        description: 'user `opencode`, the server password or a pairing token',
+      },
+      'basic',
+    )
+    .addSecurityRequirements('basic')
+    .build();
+  const consoleBase = new DocumentBuilder()
+    .setTitle('Outpost console API')
+    .setDescription('Workspaces, keys, device sign-in, workspace config, budgets, and the inference gateway.')
+    .setVersion('1.0.0')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'API key, user token or device token' },
+      'bearer',
+    )
+    .addCookieAuth('outpost_console', { type: 'apiKey', in: 'cookie', name: 'outpost_console' }, 'cookie')
+    .addSecurityRequirements('bearer')
+    .build();
+
+  const finish = (base: Omit<OpenAPIObject, 'paths'>, paths: OpenAPIObject['paths'], tag: string) =>
+    withCommonErrors(
+      { ...base, openapi: '3.1.0', paths, components: { ...all.components, ...base.components } },
+      tag,
+    );
+  return {
+    instance: finish(instance, pick(all, isInstance), 'UnauthorizedError'),
+    console: finish(
+      consoleBase,
+      pick(all, (path) => !isInstance(path)),
+      'Unauthorized',
+    ),
+  };
+}
+
+/** Swagger UI at `/docs` with both documents to choose from; raw JSON at `/docs/<name>.json`. */
+export function setupDocs(app: INestApplication): void {
+  let documents: ReturnType<typeof buildDocuments> | undefined;
+  const get = () => (documents ??= buildDocuments(app));
+  const http = app.getHttpAdapter();
+  http.get('/docs/instance.json', (_req: Request, res: Response) => res.json(get().instance));
+  http.get('/docs/console.json', (_req: Request, res: Response) => res.json(get().console));
+  SwaggerModule.setup('docs', app, () => get().instance, {
+    explorer: true,
+    raw: false,
+    customSiteTitle: 'Outpost API',
+    swaggerOptions: {
+      urls: [
+        { url: '/docs/instance.json', name: 'Instance API' },
+        { url: '/docs/console.json', name: 'Console API' },
+      ],
+      persistAuthorization: true,
+    },
+  });
+}

@@ -1,0 +1,47 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
+
+/** The server password: from the environment, or generated on first start and kept (mode 0600). */
+@Injectable()
+export class ServerPasswordService implements OnModuleInit {
+  private readonly logger = new Logger('InstanceAuth');
+  private value = '';
+
+  constructor(
+    @Inject(instanceAuthConfig.KEY) private readonly config: InstanceAuthConfig,
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.config.password) {
+      this.value = this.config.password;
+      return;
+    }
+    const file = join(this.app.dataDir, 'server-password');
+    if (existsSync(file)) {
+      this.value = readFileSync(file, 'utf8').trim();
+      this.logger.log(`server password is in ${file}`);
+      return;
+    }
+    mkdirSync(this.app.dataDir, { recursive: true });
+    this.value = randomBytes(32).toString('base64url');
+    writeFileSync(file, this.value + '\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    // Printed once, on the start that created it; later starts only say where it is.
+    process.stderr.write(
+      `\n  Outpost server password (user "${this.config.username}"): ${this.value}\n  kept in ${file}\n\n`,
+    );
+  }
+
+  get password(): string {
+    return this.value;
+  }
+
+  get username(): string {
+    return this.config.username;
+  }
+}

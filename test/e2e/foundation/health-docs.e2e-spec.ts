@@ -1,0 +1,50 @@
+import { createTestApp, TestApp } from '../../helpers/test-app';
+
+describe('health and API documents', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('reports the database up', async () => {
+    const res = await t.http.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const res = await t.http.get('/docs').redirects(1);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+
+  it('serves the instance document as OpenAPI 3.1.0, experimental 0.0.1, with Basic auth', async () => {
+    const res = await t.http.get('/docs/instance.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.info.version).toBe('0.0.1');
+    expect(res.body.info.title).toMatch(/experimental/i);
+    expect(res.body.components.securitySchemes.basic).toMatchObject({ type: 'http', scheme: 'basic' });
+    for (const path of Object.keys(res.body.paths)) expect(path).toMatch(/^\/(api|auth\/connect)\//);
+  });
+
+  it('serves the console document with bearer and cookie auth', async () => {
+    const res = await t.http.get('/docs/console.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(res.body.components.securitySchemes.cookie).toMatchObject({ type: 'apiKey', in: 'cookie' });
+    for (const path of Object.keys(res.body.paths)) expect(path).not.toMatch(/^\/api\//);
+  });
+
+  it('documents 400 and 401 on every operation, each with an operation id', async () => {
+    for (const doc of ['instance', 'console']) {
+      const res = await t.http.get(`/docs/${doc}.json`);
+      for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
+        for (const [method, operation] of Object.entries(item)) {
+          expect({ path, method, id: typeof operation.operationId }).toEqual({ path, method, id: 'string' });
+          expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '401']));
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,15 @@
+/** e2e tests on real PostgreSQL (or embedded PGlite when no server answers). */
+const swc = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '.swcrc'), 'utf8'));
+delete swc.$schema;
+
+module.exports = {
+  rootDir: '..',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
+};
