@@ -6,7 +6,7 @@ import { AppConfig, appConfig } from './config/app.config';
 import { setupDocs } from './modules/docs/docs';
 
 /** What main and the tests both do to a created app, so tests exercise the real HTTP stack. */
-export function configureApp(app: INestApplication): void {
+export async function configureApp(app: INestApplication): Promise<void> {
   const express = app as NestExpressApplication;
   const config = app.get<AppConfig>(appConfig.KEY);
   express.useLogger(app.get(Logger));
@@ -26,5 +26,5 @@ export function configureApp(app: INestApplication): void {
   );
   express.useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
   express.useBodyParser('urlencoded', { limit: config.bodyLimitBytes, extended: false });
-  setupDocs(app);
+  await setupDocs(app);
 }

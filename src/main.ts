@@ -45,7 +45,7 @@ export async function serve(): Promise<void> {
       logger: new BootLogger(),
       abortOnError: false,
     });
-    configureApp(app);
+    await configureApp(app);
     await app.listen(config.port, config.host);
   } catch (error) {
     fail(describeBootError(error));

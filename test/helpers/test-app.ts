@@ -89,7 +89,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       bodyParser: false,
       logger: false,
     });
-    configureApp(nest);
+    await configureApp(nest);
     await nest.listen(0, '127.0.0.1');
     return nest;
   });

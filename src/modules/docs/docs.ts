@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import metadata from '../../metadata';
 
 type Operation = { responses?: Record<string, unknown>; operationId?: string };
 
@@ -83,7 +84,9 @@ export function buildDocuments(app: INestApplication): { instance: OpenAPIObject
 }
 
 /** Swagger UI at `/docs` with both documents to choose from; raw JSON at `/docs/<name>.json`. */
-export function setupDocs(app: INestApplication): void {
+export async function setupDocs(app: INestApplication): Promise<void> {
+  // DTO shapes the swagger CLI plugin read at build time (`nest build` writes src/metadata.ts).
+  await SwaggerModule.loadPluginMetadata(metadata);
   let documents: ReturnType<typeof buildDocuments> | undefined;
   const get = () => (documents ??= buildDocuments(app));
   const http = app.getHttpAdapter();
