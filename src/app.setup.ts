@@ -11,6 +11,8 @@ export async function configureApp(app: INestApplication): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
+  // Nested query objects, for the deepObject `location[directory]=…` parameters of the instance API.
+  express.set('query parser', 'extended');
   if (config.trustProxy) express.set('trust proxy', true);
   express.use(
     helmet({

@@ -6,7 +6,8 @@ import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { BootLogger } from './boot-logger';
-import { parseAppEnv, validateEnv, ConfigError } from './config/env';
+import { ConfigError, parseAppEnv } from './config/env';
+import { validateEnv } from './config/validate-env';
 
 function fail(message: string): never {
   process.stderr.write(`outpost: ${message}\n`);

@@ -1,13 +1,14 @@
 import { Type } from '@nestjs/common';
 import { Surface } from './config/env';
 import { InstanceAuthModule } from './modules/instance-auth/instance-auth.module';
+import { LocationsModule } from './modules/locations/locations.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
  * a new domain module is added to its surface's list here.
  */
 export const SURFACE_MODULES: Record<Surface, Type[]> = {
-  instance: [InstanceAuthModule],
+  instance: [InstanceAuthModule, LocationsModule],
   console: [],
   inference: [],
 };

@@ -110,10 +110,3 @@ export function parseDatabaseEnv(env: Env) {
     connectRetries: int(env, 'DATABASE_CONNECT_RETRIES', 2, 0, 100),
   };
 }
-
-/** Every parser in one place, so `main` can validate all variables before anything starts. */
-export const envParsers: Array<(env: Env) => unknown> = [parseAppEnv, parseDatabaseEnv];
-
-export function validateEnv(env: Env): void {
-  for (const parse of envParsers) parse(env);
-}

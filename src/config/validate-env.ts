@@ -1,0 +1,17 @@
+import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
+import { parseLocationsEnv } from '../modules/locations/locations.config';
+import { parseAppEnv, parseDatabaseEnv } from './env';
+
+type Env = Record<string, string | undefined>;
+
+/** Every module's parser, so `main` checks all variables before anything starts. Add new ones here. */
+const parsers: Array<(env: Env) => unknown> = [
+  parseAppEnv,
+  parseDatabaseEnv,
+  parseInstanceAuthEnv,
+  parseLocationsEnv,
+];
+
+export function validateEnv(env: Env): void {
+  for (const parse of parsers) parse(env);
+}

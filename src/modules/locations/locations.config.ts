@@ -1,0 +1,12 @@
+import { ConfigType, registerAs } from '@nestjs/config';
+import { optionalStr } from '../../config/env';
+
+export function parseLocationsEnv(env: Record<string, string | undefined>) {
+  return {
+    /** The location used when a request names none; the working directory when unset. */
+    defaultDirectory: optionalStr(env, 'OUTPOST_DEFAULT_DIRECTORY') ?? process.cwd(),
+  };
+}
+
+export const locationsConfig = registerAs('locations', () => parseLocationsEnv(process.env));
+export type LocationsConfig = ConfigType<typeof locationsConfig>;
