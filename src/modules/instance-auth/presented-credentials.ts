@@ -12,7 +12,9 @@ export function presentedCredentials(request: Request): { user: string; pass: st
   const header = request.headers.authorization;
   let encoded: string | undefined;
   if (header?.toLowerCase().startsWith('basic ')) encoded = header.slice(6).trim();
-  else if (typeof request.query.auth_token === 'string') encoded = request.query.auth_token;
+  // A `+` of base64 sent unencoded in a query arrives as a space; base64 itself never has one.
+  else if (typeof request.query.auth_token === 'string')
+    encoded = request.query.auth_token.replace(/ /g, '+');
   if (!encoded) return undefined;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');

@@ -55,13 +55,15 @@ describe('instance access: credentials on /api/*', () => {
     expect((await t.http.get(`/api/location?auth_token=${bad}`)).status).toBe(401);
   });
 
-  it('uses OUTPOST_USERNAME as the Basic user', async () => {
-    const other = await createTestApp({ env: { OUTPOST_USERNAME: 'alice' } });
+  it('uses OUTPOST_USERNAME as the Basic user, and reads a raw `+` of auth_token as base64', async () => {
+    const other = await createTestApp({ env: { OUTPOST_USERNAME: 'alice', OUTPOST_PASSWORD: 'p>>>' } });
     try {
-      expect(
-        (await other.http.get('/api/info').set('authorization', basic(TEST_PASSWORD, 'alice'))).status,
-      ).toBe(200);
-      expect((await other.http.get('/api/info').set('authorization', basic())).status).toBe(401);
+      const ok = await other.http.get('/api/info').set('authorization', basic('p>>>', 'alice'));
+      expect(ok.status).toBe(200);
+      expect((await other.http.get('/api/info').set('authorization', basic('p>>>'))).status).toBe(401);
+      const raw = Buffer.from('alice:p>>>').toString('base64');
+      expect(raw).toContain('+');
+      expect((await other.http.get(`/api/info?auth_token=${raw}`)).status).toBe(200);
     } finally {
       await other.close();
     }
