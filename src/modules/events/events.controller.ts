@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { LocationsService } from '../locations/locations.service';
@@ -18,7 +18,10 @@ export class EventsController {
     operationId: 'event.subscribe',
     summary: 'Server-Sent Events: `data:` lines of `{ id, created, type, location?, data }`',
   })
-  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description: 'An endless stream; `server.connected` first, `server.heartbeat` every 15 s',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
   @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
   async subscribe(@Query() query: LocationQueryDto, @Res() response: Response): Promise<void> {
     const requested = query.location?.directory;
