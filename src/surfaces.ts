@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { Surface } from './config/env';
+import { AgentsModule } from './modules/agents/agents.module';
 import { InstanceAuthModule } from './modules/instance-auth/instance-auth.module';
 import { LocationsModule } from './modules/locations/locations.module';
 
@@ -8,7 +9,7 @@ import { LocationsModule } from './modules/locations/locations.module';
  * a new domain module is added to its surface's list here.
  */
 export const SURFACE_MODULES: Record<Surface, Type[]> = {
-  instance: [InstanceAuthModule, LocationsModule],
+  instance: [InstanceAuthModule, LocationsModule, AgentsModule],
   console: [],
   inference: [],
 };

@@ -1,4 +1,5 @@
 import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
+import { parseLocationConfigEnv } from '../modules/location-config/location-config.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 
@@ -10,6 +11,7 @@ const parsers: Array<(env: Env) => unknown> = [
   parseDatabaseEnv,
   parseInstanceAuthEnv,
   parseLocationsEnv,
+  parseLocationConfigEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { LocationConfigModule } from '../location-config/location-config.module';
+import { LocationsModule } from '../locations/locations.module';
+import { AgentsController } from './agents.controller';
+import { AgentsService } from './agents.service';
+
+@Module({
+  imports: [LocationsModule, LocationConfigModule],
+  controllers: [AgentsController],
+  providers: [AgentsService],
+  exports: [AgentsService],
+})
+export class AgentsModule {}
