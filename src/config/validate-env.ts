@@ -1,5 +1,6 @@
 import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
 import { parseLocationConfigEnv } from '../modules/location-config/location-config.config';
+import { parsePluginsEnv } from '../modules/plugins/plugins.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 
@@ -12,6 +13,7 @@ const parsers: Array<(env: Env) => unknown> = [
   parseInstanceAuthEnv,
   parseLocationsEnv,
   parseLocationConfigEnv,
+  parsePluginsEnv,
 ];
 
 export function validateEnv(env: Env): void {

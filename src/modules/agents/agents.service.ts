@@ -4,7 +4,9 @@ import { EventsPublisher } from '../../common/events';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { AgentConfig, ConfigProblem, Ruleset } from '../location-config/config.types';
 import { LocationConfigService } from '../location-config/location-config.service';
+import { LocationCache } from '../locations/location-cache';
 import { ResolvedLocation } from '../locations/location.types';
+import { PluginsService } from '../plugins/plugins.service';
 import { AgentInfo } from './agent.types';
 import { AgentNotFoundError } from './agent-not-found.error';
 import { GLOBAL_AGENT_DIRS, PROJECT_AGENT_DIRS, readAgentFiles } from './agent-files';
@@ -31,12 +33,19 @@ interface Draft {
 @Injectable()
 export class AgentsService {
   private readonly logger = new Logger(AgentsService.name);
-  private readonly built = new Map<string, Promise<Map<string, AgentInfo>>>();
-  private readonly previous = new Map<string, Promise<Map<string, AgentInfo>>>();
+  private readonly cache = new LocationCache<Map<string, AgentInfo>>(
+    (location) => this.build(location),
+    (location, before, after) => {
+      if (JSON.stringify([...before.values()]) !== JSON.stringify([...after.values()])) {
+        this.events.publish('agent.updated', {}, location);
+      }
+    },
+  );
   private readonly paths: BuiltinPaths;
 
   constructor(
     private readonly configs: LocationConfigService,
+    private readonly plugins: PluginsService,
     private readonly events: EventsPublisher,
     @Inject(appConfig.KEY) app: AppConfig,
   ) {
@@ -63,29 +72,19 @@ export class AgentsService {
     return agent;
   }
 
-  /** Drops the cached agents; the next read rebuilds them and compares with these. */
+  /** Drops the cached agents; the next read rebuilds them and announces a change. */
   forget(directory?: string): void {
-    for (const dir of directory ? [directory] : [...this.built.keys()]) {
-      const prior = this.built.get(dir);
-      if (prior && !this.previous.has(dir)) this.previous.set(dir, prior);
-      this.built.delete(dir);
-    }
+    this.cache.forget(directory);
   }
 
   private index(location: ResolvedLocation): Promise<Map<string, AgentInfo>> {
-    let agents = this.built.get(location.directory);
-    if (!agents) {
-      agents = this.build(location);
-      this.built.set(location.directory, agents);
-      agents.catch(() => this.built.delete(location.directory));
-    }
-    return agents;
+    return this.cache.get(location);
   }
 
   private async build(location: ResolvedLocation): Promise<Map<string, AgentInfo>> {
     const config = await this.configs.get(location);
     const problems: ConfigProblem[] = [];
-    const sources: AgentSource[] = [];
+    const sources: AgentSource[] = await this.plugins.agents(location);
     for (const scope of ['global', 'project'] as const) {
       const files =
         scope === 'global'
@@ -111,7 +110,6 @@ export class AgentsService {
       const permissions = [...draft.info.permissions, ...config.merged.permissions, ...draft.custom];
       agents.set(id, { ...draft.info, permissions });
     }
-    await this.announceChange(location, agents);
     return agents;
   }
 
@@ -133,15 +131,5 @@ export class AgentsService {
     }
     if (disabled !== undefined) draft.disabled = disabled;
     if (permissions) draft.custom.push(...permissions);
-  }
-
-  private async announceChange(location: ResolvedLocation, agents: Map<string, AgentInfo>): Promise<void> {
-    const prior = this.previous.get(location.directory);
-    if (!prior) return;
-    this.previous.delete(location.directory);
-    const before = await prior.catch(() => undefined);
-    if (before && JSON.stringify([...before.values()]) !== JSON.stringify([...agents.values()])) {
-      this.events.publish('agent.updated', {}, location);
-    }
   }
 }

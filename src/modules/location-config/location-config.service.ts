@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { LocationCache } from '../locations/location-cache';
 import { ResolvedLocation } from '../locations/location.types';
 import { emptyConfig, mergeConfigs, parseConfigDocument } from './config-validation';
 import { ConfigLayer, ConfigProblem, LocationConfig } from './config.types';
@@ -18,7 +19,7 @@ const PROJECT_FILES = ['opencode.json', 'opencode.jsonc', 'outpost.json'];
 @Injectable()
 export class LocationConfigService {
   private readonly logger = new Logger(LocationConfigService.name);
-  private readonly loaded = new Map<string, Promise<LocationConfig>>();
+  private readonly cache = new LocationCache<LocationConfig>((location) => this.load(location));
 
   constructor(@Inject(locationConfigConfig.KEY) private readonly settings: LocationConfigConfig) {}
 
@@ -29,17 +30,11 @@ export class LocationConfigService {
 
   /** The merged config of a location (agents, plugins, provider, permissions), with its layers and problems. */
   get(location: ResolvedLocation): Promise<LocationConfig> {
-    let config = this.loaded.get(location.directory);
-    if (!config) {
-      config = this.load(location);
-      this.loaded.set(location.directory, config);
-    }
-    return config;
+    return this.cache.get(location);
   }
 
   forget(directory?: string): void {
-    if (directory) this.loaded.delete(directory);
-    else this.loaded.clear();
+    this.cache.forget(directory);
   }
 
   private async load(location: ResolvedLocation): Promise<LocationConfig> {
