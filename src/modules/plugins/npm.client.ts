@@ -6,6 +6,8 @@ import { pluginsConfig, PluginsConfig } from './plugins.config';
 const run = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 const REGISTRY_TIMEOUT_MS = 15_000;
+/** `//user:password@` in a registry URL that npm echoes back: never shown to a client. */
+const CREDENTIALS_IN_URL = /\/\/[^/\s:@]+:[^/\s@]+@/g;
 
 /** The registry could not be reached (network error, timeout, 5xx). */
 export class RegistryUnreachableError extends Error {}
@@ -68,8 +70,8 @@ export class NpmClient {
           .split('\n')
           .map((line) => line.replace(/^npm (error|ERR!)\s*/, '').trim())
           .filter((line) => line && !/^(A complete log|Log files|npm warn)/i.test(line));
-        const detail = lines.slice(0, 3).join(' ').slice(0, 500) || `exit ${code ?? signal}`;
-        reject(new Error(`npm install ${name}@${range} failed: ${detail}`));
+        const detail = lines.slice(0, 3).join(' ').slice(0, 500).replace(CREDENTIALS_IN_URL, '//***@');
+        reject(new Error(`npm install ${name}@${range} failed: ${detail || `exit ${code ?? signal}`}`));
       });
     });
   }
