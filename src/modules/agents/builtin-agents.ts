@@ -16,6 +16,14 @@ const rule = (action: string, resource: string, effect: PermissionRule['effect']
   effect,
 });
 
+/** Reading is allowed, except env files, which ask (their examples are fine). */
+const READ_RULES: Ruleset = [
+  rule('read', '*', 'allow'),
+  rule('read', '*.env', 'ask'),
+  rule('read', '*.env.*', 'ask'),
+  rule('read', '*.env.example', 'allow'),
+];
+
 /** What every agent starts from (the reference's default base). */
 export function basePermissions(paths: BuiltinPaths): Ruleset {
   return [
@@ -26,10 +34,7 @@ export function basePermissions(paths: BuiltinPaths): Ruleset {
     rule('question', '*', 'deny'),
     rule('plan_enter', '*', 'deny'),
     rule('plan_exit', '*', 'deny'),
-    rule('read', '*', 'allow'),
-    rule('read', '*.env', 'ask'),
-    rule('read', '*.env.*', 'ask'),
-    rule('read', '*.env.example', 'allow'),
+    ...READ_RULES,
   ];
 }
 
@@ -60,38 +65,31 @@ const TITLE_PROMPT =
 const SUMMARY_PROMPT =
   'Summarize what was done in this conversation in a few sentences, as a note for the user.';
 
+/** A built-in: the empty agent with these fields, and these rules after the default base. */
+function builtin(paths: BuiltinPaths, id: string, fields: Partial<AgentInfo>, rules: Ruleset): AgentInfo {
+  return { ...emptyAgent(id, paths), ...fields, permissions: [...basePermissions(paths), ...rules] };
+}
+
 /** The built-in agents, in listing order: build (default), plan, general, explore, then the hidden ones. */
 export function builtinAgents(paths: BuiltinPaths): AgentInfo[] {
-  const base = () => emptyAgent('', paths);
-  const denyAll = (id: string, system: string): AgentInfo => ({
-    ...base(),
-    id,
-    mode: 'primary',
-    hidden: true,
-    system,
-    permissions: [...basePermissions(paths), rule('*', '*', 'deny')],
-  });
+  const hidden = (id: string, system: string) =>
+    builtin(paths, id, { mode: 'primary', hidden: true, system }, [rule('*', '*', 'deny')]);
   return [
-    {
-      ...base(),
-      id: 'build',
-      name: 'Build',
-      description: 'The default agent. Executes tools based on configured permissions.',
-      mode: 'primary',
-      permissions: [
-        ...basePermissions(paths),
-        rule('question', '*', 'allow'),
-        rule('plan_enter', '*', 'allow'),
-      ],
-    },
-    {
-      ...base(),
-      id: 'plan',
-      name: 'Plan',
-      description: 'Plan mode. Disallows all edit tools.',
-      mode: 'primary',
-      permissions: [
-        ...basePermissions(paths),
+    builtin(
+      paths,
+      'build',
+      {
+        name: 'Build',
+        description: 'The default agent. Executes tools based on configured permissions.',
+        mode: 'primary',
+      },
+      [rule('question', '*', 'allow'), rule('plan_enter', '*', 'allow')],
+    ),
+    builtin(
+      paths,
+      'plan',
+      { name: 'Plan', description: 'Plan mode. Disallows all edit tools.', mode: 'primary' },
+      [
         rule('question', '*', 'allow'),
         rule('plan_exit', '*', 'allow'),
         rule('external_directory', join(paths.dataDir, 'plans', '*'), 'allow'),
@@ -100,41 +98,41 @@ export function builtinAgents(paths: BuiltinPaths): AgentInfo[] {
         rule('edit', '.outpost/plans/*.md', 'allow'),
         rule('edit', join(paths.dataDir, 'plans', '*.md'), 'allow'),
       ],
-    },
-    {
-      ...base(),
-      id: 'general',
-      name: 'General',
-      description:
-        'General-purpose agent for researching complex questions and executing multi-step tasks. ' +
-        'Use it to run several units of work in parallel.',
-      mode: 'subagent',
-      permissions: [...basePermissions(paths), rule('subagent', '*', 'deny')],
-    },
-    {
-      ...base(),
-      id: 'explore',
-      name: 'Explore',
-      description:
-        'Fast read-only agent for exploring codebases: find files by pattern, search code for keywords, ' +
-        'answer questions about the code.',
-      mode: 'subagent',
-      system: EXPLORE_PROMPT,
-      permissions: [
-        ...basePermissions(paths),
+    ),
+    builtin(
+      paths,
+      'general',
+      {
+        name: 'General',
+        description:
+          'General-purpose agent for researching complex questions and executing multi-step tasks. ' +
+          'Use it to run several units of work in parallel.',
+        mode: 'subagent',
+      },
+      [rule('subagent', '*', 'deny')],
+    ),
+    builtin(
+      paths,
+      'explore',
+      {
+        name: 'Explore',
+        description:
+          'Fast read-only agent for exploring codebases: find files by pattern, search code for keywords, ' +
+          'answer questions about the code.',
+        mode: 'subagent',
+        system: EXPLORE_PROMPT,
+      },
+      [
         rule('*', '*', 'deny'),
         rule('grep', '*', 'allow'),
         rule('glob', '*', 'allow'),
-        rule('read', '*', 'allow'),
-        rule('read', '*.env', 'ask'),
-        rule('read', '*.env.*', 'ask'),
-        rule('read', '*.env.example', 'allow'),
+        ...READ_RULES,
         rule('webfetch', '*', 'allow'),
         rule('websearch', '*', 'allow'),
       ],
-    },
-    denyAll('compaction', COMPACTION_PROMPT),
-    denyAll('title', TITLE_PROMPT),
-    denyAll('summary', SUMMARY_PROMPT),
+    ),
+    hidden('compaction', COMPACTION_PROMPT),
+    hidden('title', TITLE_PROMPT),
+    hidden('summary', SUMMARY_PROMPT),
   ];
 }
