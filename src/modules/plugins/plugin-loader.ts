@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,10 +11,17 @@ export interface PluginModule {
   agents: Array<{ id: string; config: AgentConfig }>;
 }
 
-// The build emits CommonJS, which would turn `import()` into `require()`; plugins may be ES modules.
-const nativeImport = new Function('specifier', 'return import(specifier)') as (
-  specifier: string,
-) => Promise<unknown>;
+/**
+ * A real `import()`: the build emits CommonJS, which would turn `import()` into `require()`, and plugins may be ES
+ * modules. The source is unique per call: a cached compiled function would keep the module loader of the context
+ * that first compiled it (jest's sandbox of another test file, for one).
+ */
+function nativeImport(specifier: string): Promise<unknown> {
+  const load = new Function('specifier', `return import(specifier); // ${randomUUID()}`) as (
+    s: string,
+  ) => Promise<unknown>;
+  return load(specifier);
+}
 
 async function isFile(path: string): Promise<boolean> {
   return stat(path).then(
