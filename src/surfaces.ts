@@ -1,17 +1,29 @@
 import { Type } from '@nestjs/common';
 import { Surface } from './config/env';
 import { EventsModule } from './modules/events/events.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { InstanceAuthModule } from './modules/instance-auth/instance-auth.module';
+import { LocationReloadModule } from './modules/location-reload/location-reload.module';
 import { LocationsModule } from './modules/locations/locations.module';
 import { PairingModule } from './modules/pairing/pairing.module';
 import { ServerModule } from './modules/server/server.module';
+import { PluginsModule } from './modules/plugins/plugins.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
  * a new domain module is added to its surface's list here.
  */
 export const SURFACE_MODULES: Record<Surface, Type[]> = {
-  instance: [InstanceAuthModule, LocationsModule, ServerModule, PairingModule, EventsModule],
+  instance: [
+    InstanceAuthModule,
+    LocationsModule,
+    ServerModule,
+    PairingModule,
+    EventsModule,
+    AgentsModule,
+    PluginsModule,
+    LocationReloadModule,
+  ],
   console: [],
   inference: [],
 };

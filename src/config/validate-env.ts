@@ -1,5 +1,7 @@
 import { parseEventsEnv } from '../modules/events/events.config';
 import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
+import { parseLocationConfigEnv } from '../modules/location-config/location-config.config';
+import { parsePluginsEnv } from '../modules/plugins/plugins.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parsePairingEnv } from '../modules/pairing/pairing.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
@@ -14,6 +16,8 @@ const parsers: Array<(env: Env) => unknown> = [
   parseLocationsEnv,
   parsePairingEnv,
   parseEventsEnv,
+  parseLocationConfigEnv,
+  parsePluginsEnv,
 ];
 
 export function validateEnv(env: Env): void {
