@@ -3,10 +3,13 @@ const USAGE = `usage: outpost <command>
 
 commands:
   serve     start the server (what \`npm start\` runs)
+  console   console administration: \`outpost console create-user --email <email> --password-stdin\`
 `;
 
 export const commands: Record<string, () => Promise<void>> = {
   serve: async () => (await import('./main')).serve(),
+  console: async () =>
+    (await import('./modules/identity/create-user.command')).consoleCommand(process.argv.slice(3)),
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -1,4 +1,6 @@
+import { parseIdentityEnv } from '../modules/identity/identity.config';
 import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
+import { parseKeysEnv } from '../modules/keys/keys.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 
@@ -10,6 +12,8 @@ const parsers: Array<(env: Env) => unknown> = [
   parseDatabaseEnv,
   parseInstanceAuthEnv,
   parseLocationsEnv,
+  parseIdentityEnv,
+  parseKeysEnv,
 ];
 
 export function validateEnv(env: Env): void {
