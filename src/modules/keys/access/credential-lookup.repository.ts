@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { isEmbedded } from '../../../database/migrate';
 import { Clock } from '../../../common/clock';
 import { sha256 } from '../../identity/session-cookie';
 import { parseToken, TOKEN_PREFIXES } from '../token-format';
@@ -62,10 +64,22 @@ export class CredentialLookupRepository {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Runs a lookup as a named prepared statement on the PostgreSQL pool (planned once per connection, which
+   * matters on the hottest path); embedded PGlite goes through TypeORM.
+   */
+  private async select<T>(name: string, text: string, values: unknown[]): Promise<T | undefined> {
+    const pool = (this.db.driver as unknown as { master?: Pool }).master;
+    if (pool && !isEmbedded(this.db))
+      return (await pool.query({ name, text, values })).rows[0] as T | undefined;
+    return ((await this.db.query(text, values)) as T[])[0];
+  }
+
   async apiKey(token: string): Promise<ResolvedCredential | undefined> {
     const parsed = parseToken(token);
     if (!parsed || parsed.prefix !== TOKEN_PREFIXES.serviceKey) return undefined;
-    const [row] = (await this.db.query(
+    const row = await this.select<KeyRow>(
+      'console_api_key',
       `SELECT k.id, k.secret_hash, k.workspace_id, w.deleted_at AS workspace_deleted_at,
               k.service_account_id, sa.deleted_at AS service_account_deleted_at, k.user_id, u.email,
               COALESCE(sa.name, u.name) AS name, m.role, k.permission, k.expires_at, k.revoked_at, k.last_used_at
@@ -76,7 +90,7 @@ export class CredentialLookupRepository {
          LEFT JOIN membership m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
         WHERE k.public_id = $1`,
       [parsed.publicId],
-    )) as KeyRow[];
+    );
     if (!row || !this.hasher.matches(parsed.secret, row.secret_hash) || !this.isLive(row)) return undefined;
     if (row.workspace_deleted_at || row.service_account_deleted_at) return undefined;
     const isServiceAccount = row.service_account_id !== null;
@@ -100,28 +114,30 @@ export class CredentialLookupRepository {
   async userToken(token: string, requestedOrg: string | null): Promise<ResolvedCredential | undefined> {
     const parsed = parseToken(token);
     if (!parsed || parsed.prefix !== TOKEN_PREFIXES.userToken) return undefined;
-    const [row] = (await this.db.query(
+    const row = await this.select<PersonRow>(
+      'console_user_token',
       `SELECT t.id, t.secret_hash, t.expires_at, t.revoked_at, t.last_used_at, u.id AS user_id, u.email, u.name,
               w.id AS workspace_id, w.deleted_at AS workspace_deleted_at, m.role
          FROM user_token t
          JOIN users u ON u.id = t.user_id ${WORKSPACE_JOIN}
         WHERE t.public_id = $1`,
       [parsed.publicId, requestedOrg],
-    )) as PersonRow[];
+    );
     if (!row || !this.hasher.matches(parsed.secret, row.secret_hash!) || !this.isLive(row)) return undefined;
     await this.touch('user_token', row);
     return this.person('user_token', row);
   }
 
   async session(cookieValue: string, requestedOrg: string | null): Promise<ResolvedCredential | undefined> {
-    const [row] = (await this.db.query(
+    const row = await this.select<PersonRow>(
+      'console_session',
       `SELECT s.id, s.expires_at, u.id AS user_id, u.email, u.name,
               w.id AS workspace_id, w.deleted_at AS workspace_deleted_at, m.role
          FROM console_session s
          JOIN users u ON u.id = s.user_id ${WORKSPACE_JOIN}
         WHERE s.token_hash = $1`,
       [sha256(cookieValue), requestedOrg],
-    )) as PersonRow[];
+    );
     if (!row || !this.isLive(row)) return undefined;
     return this.person('session', row);
   }
