@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { checksum } from '../../../src/modules/keys/token-format';
@@ -142,6 +143,21 @@ describe('console credential rules', () => {
         .set('authorization', bearer(userToken))
         .set('x-org-id', 'org_01ZZZZZZZZZZZZZZZZZZZZZZZZ');
       expectTag(res, 404, 'NotFound');
+    });
+
+    it('gets 404 NotFound for a deleted workspace, whose keys stop working (401)', async () => {
+      const doomed = await owner.post('/console/api/orgs', { name: 'Doomed' });
+      const key = (await serviceAccountKey(owner, doomed.body.id)).key;
+      const db = new Client({ connectionString: t.databaseUrl });
+      await db.connect();
+      await db.query('UPDATE workspace SET deleted_at = now() WHERE id = $1', [doomed.body.id]);
+      await db.end();
+      const res = await t.http
+        .get(members(doomed.body.id))
+        .set('authorization', bearer(userToken))
+        .set('x-org-id', doomed.body.id);
+      expectTag(res, 404, 'NotFound');
+      expectTag(await t.http.get('/console/api/user').set('authorization', bearer(key)), 401, 'Unauthorized');
     });
 
     it('answers GET /console/api/user and /console/api/orgs without x-org-id', async () => {
