@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { Permission } from './access/console-principal';
+import { HashedSecretColumns } from './hashed-secret.columns';
 
 /**
  * A console API key, bound to one workspace: a service account's (`service_account_id`) or a person's
@@ -7,16 +8,9 @@ import type { Permission } from './access/console-principal';
  */
 @Entity('api_key')
 @Index(['workspaceId', 'userId'])
-export class ApiKeyEntity {
+export class ApiKeyEntity extends HashedSecretColumns {
   @PrimaryColumn('varchar', { length: 40 })
   id!: string;
-
-  /** The 12 hex digits after `oc_sk_`: how a presented key is found (one indexed lookup). */
-  @Column('char', { length: 12, unique: true })
-  publicId!: string;
-
-  @Column('char', { length: 64 })
-  secretHash!: string;
 
   @Column('varchar', { length: 40 })
   workspaceId!: string;
@@ -28,27 +22,9 @@ export class ApiKeyEntity {
   @Column('varchar', { length: 40, nullable: true })
   userId!: string | null;
 
-  @Column('varchar', { length: 200 })
-  name!: string;
-
   @Column('varchar', { length: 10 })
   permission!: Permission;
 
-  @Column('char', { length: 4 })
-  last4!: string;
-
   @Column('varchar', { length: 40 })
   createdBy!: string;
-
-  @Column('timestamptz')
-  createdAt!: Date;
-
-  @Column('timestamptz', { nullable: true })
-  expiresAt!: Date | null;
-
-  @Column('timestamptz', { nullable: true })
-  revokedAt!: Date | null;
-
-  @Column('timestamptz', { nullable: true })
-  lastUsedAt!: Date | null;
 }

@@ -17,9 +17,8 @@ export function roleAtLeast(role: Role | null | undefined, needed: Role): boolea
   return role !== null && role !== undefined && RANK[role] >= RANK[needed];
 }
 
-/** Who calls the console API, and as what, in which workspace. */
-export type ConsolePrincipal = {
-  kind: 'console';
+/** Who is behind a credential, whatever the route. */
+export type CredentialIdentity = {
   credential: CredentialKind;
   /** The key, token or session id (for `last used`, audit and sign-out). */
   credentialId: string;
@@ -32,6 +31,11 @@ export type ConsolePrincipal = {
   serviceAccountId: string | null;
   /** `inference` only for Inference-only keys; everything else acts with `all`. */
   permission: Permission;
+};
+
+/** Who calls the console API, and as what, in which workspace. */
+export type ConsolePrincipal = CredentialIdentity & {
+  kind: 'console';
   /** The workspace the request acts in (bound, from the path or from `x-org-id`); null on routes without one. */
   workspaceId: string | null;
   /** The caller's role there: the member's role, or `admin` for a service account's All key. */
@@ -47,14 +51,7 @@ export function personId(principal: ConsolePrincipal): string {
 }
 
 /** What a credential lookup finds, before the route's rules are applied. */
-export interface ResolvedCredential {
-  credential: CredentialKind;
-  credentialId: string;
-  userId: string | null;
-  email: string | null;
-  name: string;
-  serviceAccountId: string | null;
-  permission: Permission;
+export type ResolvedCredential = CredentialIdentity & {
   /** The workspace a key (or a bound device token) belongs to; null for credentials that are not bound. */
   boundWorkspaceId: string | null;
   /**
@@ -63,4 +60,4 @@ export interface ResolvedCredential {
    * deleted; `role` is null when the caller is not a member.
    */
   workspace: { found: boolean; role: Role | null };
-}
+};

@@ -123,19 +123,8 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     if (rules.role && !roleAtLeast(role, rules.role)) {
       throw new ConsoleForbiddenError(`This action needs the ${rules.role} role in the workspace`);
     }
-    return {
-      kind: 'console',
-      credential: credential.credential,
-      credentialId: credential.credentialId,
-      userId: credential.userId,
-      email: credential.email,
-      name: credential.name,
-      serviceAccountId: credential.serviceAccountId,
-      permission: credential.permission,
-      workspaceId,
-      role,
-      ip: request.ip ?? '',
-    };
+    const { boundWorkspaceId: _bound, workspace: _workspace, ...identity } = credential;
+    return { ...identity, kind: 'console', workspaceId, role, ip: request.ip ?? '' };
   }
 
   private workspaceOf(

@@ -6,18 +6,22 @@ export class ServiceAccountDto {
   created_at!: string;
 }
 
-/** A key as lists show it: never the key itself. */
-export class KeyDto {
+/** A user token as lists show it: never the token itself. */
+export class TokenDto {
   id!: string;
   name!: string;
-  permission!: Permission;
-  /** `oc_sk_<public id>`: the part of the key that is not secret. */
+  /** `oc_sk_<public id>` or `oc_ut_<public id>`: the part that is not secret. */
   prefix!: string;
   last4!: string;
   created_at!: string;
   expires_at!: string | null;
   last_used_at!: string | null;
   status!: 'active' | 'expired' | 'revoked';
+}
+
+/** A key as lists show it: never the key itself. */
+export class KeyDto extends TokenDto {
+  permission!: Permission;
 }
 
 /** The answer to creating a key: the only time `key` is shown. */
@@ -29,17 +33,6 @@ export class CreatedKeyDto {
   prefix!: string;
   expires_at!: string | null;
   created_at!: string;
-}
-
-export class TokenDto {
-  id!: string;
-  name!: string;
-  prefix!: string;
-  last4!: string;
-  created_at!: string;
-  expires_at!: string | null;
-  last_used_at!: string | null;
-  status!: 'active' | 'expired' | 'revoked';
 }
 
 /** The answer to creating a user token: the only time `token` is shown. */
