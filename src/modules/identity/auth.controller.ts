@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth';
 import { ConsoleForbiddenError } from '../keys/access/console-errors';
@@ -23,8 +24,8 @@ export class AuthController {
     operationId: 'auth.signup',
     summary: 'Create an account (and a "Personal" workspace) and sign in',
   })
-  @ApiResponse({ status: 403, description: 'Forbidden: sign-up is closed, or needs an invitation' })
-  @ApiResponse({ status: 409, description: 'Conflict: an account with this email exists' })
+  @ApiErrorResponse(403, 'Forbidden', 'sign-up is closed, or needs an invitation')
+  @ApiErrorResponse(409, 'Conflict', 'an account with this email exists')
   async signup(
     @Body() body: SignupDto,
     @Req() request: Request,
@@ -39,7 +40,7 @@ export class AuthController {
   @Public()
   @HttpCode(204)
   @ApiOperation({ operationId: 'auth.login', summary: 'Sign in with email and password (sets the cookie)' })
-  @ApiResponse({ status: 429, description: 'TooManyRequestsError: too many failed sign-ins' })
+  @ApiErrorResponse(429, 'TooManyRequestsError', 'too many failed sign-ins')
   async login(
     @Body() body: LoginDto,
     @Req() request: Request,

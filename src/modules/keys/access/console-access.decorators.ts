@@ -1,18 +1,12 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiCookieAuth, ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiHeader } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../../docs/api-error.decorator';
 import { Role } from './console-principal';
 
 export const SIGNED_IN_ONLY = 'console:signed-in-only';
 export const ALLOW_INFERENCE_KEYS = 'console:allow-inference-keys';
 export const ORG_ROLE = 'console:org-role';
 export const PERSON_ONLY = 'console:person-only';
-
-const errorResponse = (status: number, tag: string, description: string) =>
-  ApiResponse({
-    status,
-    description: `${tag}: ${description}`,
-    schema: { $ref: '#/components/schemas/TaggedError' },
-  });
 
 /**
  * Only a person signed in with the console cookie may do this (invite, change roles, remove members,
@@ -22,16 +16,14 @@ export const SignedInOnly = () =>
   applyDecorators(
     SetMetadata(SIGNED_IN_ONLY, true),
     ApiCookieAuth('cookie'),
-    errorResponse(403, 'Forbidden', 'needs a person signed in with the console cookie'),
+    ApiErrorResponse(403, 'Forbidden', 'needs a person signed in with the console cookie'),
   );
 
 /** A person must be behind the credential (cookie, user token, personal key, device token): not a service account. */
 export const PersonOnly = () =>
   applyDecorators(
     SetMetadata(PERSON_ONLY, true),
-    ApiSecurity('bearer'),
-    ApiCookieAuth('cookie'),
-    errorResponse(403, 'Forbidden', 'needs a person, not a service account'),
+    ApiErrorResponse(403, 'Forbidden', 'needs a person, not a service account'),
   );
 
 /** Inference-only keys may call this console route (only `GET /console/api/v2/config` has it). */
@@ -44,18 +36,16 @@ export const AllowInferenceKeys = () => SetMetadata(ALLOW_INFERENCE_KEYS, true);
 export const OrgRole = (role: Role) =>
   applyDecorators(
     SetMetadata(ORG_ROLE, role),
-    ApiSecurity('bearer'),
-    ApiCookieAuth('cookie'),
     ApiHeader({
       name: 'x-org-id',
       required: false,
       description: 'the workspace (org_<id>); required with a user token, must match a bound key',
     }),
-    errorResponse(400, 'OrgRequired', 'a user token without x-org-id'),
-    errorResponse(
+    ApiErrorResponse(400, 'OrgRequired', 'a user token without x-org-id'),
+    ApiErrorResponse(
       403,
       'Forbidden',
       `wrong workspace, not a member, a role below ${role}, or an Inference-only key`,
     ),
-    errorResponse(404, 'NotFound', 'the workspace does not exist or was deleted'),
+    ApiErrorResponse(404, 'NotFound', 'the workspace does not exist or was deleted'),
   );
