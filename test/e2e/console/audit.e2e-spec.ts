@@ -96,6 +96,17 @@ describe('audit log', () => {
     expect((await t.http.get(audit(owner.org)).set('authorization', bearer(all))).status).toBe(200);
   });
 
+  it('documents the console operations, signed-in-only ones with the cookie only', async () => {
+    const doc = (await t.http.get('/docs/console.json')).body;
+    const invite = doc.paths['/console/api/orgs/{org}/invites'].post;
+    expect(invite.operationId).toBe('invite.create');
+    expect(invite.security).toEqual([{ cookie: [] }]);
+    expect(Object.keys(invite.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '404']),
+    );
+    expect(doc.paths['/console/api/orgs/{org}/audit'].get.operationId).toBe('audit.list');
+  });
+
   it('a refused change leaves no entry', async () => {
     const before = (await owner.get(audit(owner.org))).body.entries.length;
     expect(

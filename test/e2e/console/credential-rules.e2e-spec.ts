@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { checksum } from '../../../src/modules/keys/token-format';
+import { InferenceProbeModule } from './inference-probe.module';
 
 /** The credential rules of the console API, one test each. */
 describe('console credential rules', () => {
@@ -13,7 +14,7 @@ describe('console credential rules', () => {
   let userToken: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ imports: [InferenceProbeModule] });
     owner = await signup(t);
     stranger = await signup(t);
     allKey = (await serviceAccountKey(owner, owner.org, 'all')).key;
@@ -169,6 +170,14 @@ describe('console credential rules', () => {
   });
 
   describe('Inference-only key', () => {
+    it('passes only where the route says @AllowInferenceKeys() (as GET /console/api/v2/config will)', async () => {
+      const res = await t.http.get('/console/api/probe-config').set('authorization', bearer(inferenceKey));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ workspaceId: owner.org, permission: 'inference', role: 'member' });
+      const token = await t.http.get('/console/api/probe-config').set('authorization', bearer(userToken));
+      expectTag(token, 400, 'OrgRequired');
+    });
+
     it('gets 403 Forbidden on console endpoints', async () => {
       expectTag(
         await t.http.get('/console/api/user').set('authorization', bearer(inferenceKey)),

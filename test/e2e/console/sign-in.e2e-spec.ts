@@ -102,6 +102,14 @@ describe('console sign-up, sign-in and sign-out', () => {
     expect((await person.get('/console/api/user')).status).toBe(401);
   });
 
+  it('a sign-in ends when its lifetime (30 days) passes', async () => {
+    const person = await signup(t);
+    t.clock.advance(29 * 24 * 3600_000);
+    expect((await person.get('/console/api/user')).status).toBe(200);
+    t.clock.advance(24 * 3600_000);
+    expect((await person.get('/console/api/user')).status).toBe(401);
+  });
+
   it('throttles failed sign-ins per account (even with the right password, until the window passes)', async () => {
     await signup(t, 'target@example.com');
     for (let i = 0; i < 10; i++)
