@@ -8,6 +8,10 @@ import { LocationsModule } from './modules/locations/locations.module';
 import { PairingModule } from './modules/pairing/pairing.module';
 import { ServerModule } from './modules/server/server.module';
 import { PluginsModule } from './modules/plugins/plugins.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { IdentityModule } from './modules/identity/identity.module';
+import { KeysModule } from './modules/keys/keys.module';
+import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -24,6 +28,6 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     PluginsModule,
     LocationReloadModule,
   ],
-  console: [],
+  console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
   inference: [],
 };
