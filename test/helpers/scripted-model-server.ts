@@ -46,6 +46,7 @@ export interface RecordedRequest {
   protocol: 'openai' | 'anthropic';
   path: string;
   headers: IncomingMessage['headers'];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the JSON body freely
   body: any;
 }
 
@@ -118,7 +119,7 @@ export class ScriptedModelServer {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;
     }
-    let body: any = raw;
+    let body: RecordedRequest['body'] = raw;
     try {
       body = JSON.parse(raw);
     } catch {}

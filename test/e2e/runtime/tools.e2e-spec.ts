@@ -114,6 +114,12 @@ describe('runtime tools', () => {
       });
     });
 
+    it('runs a tool found by name with the model's raw input', async () => {
+      const tool = BUILTIN_TOOLS.find((t) => t.name === 'read')!;
+      const result = await tool.run(parseToolInput(tool, { filePath: 'src/a.ts', limit: 1 }), ctx);
+      expect(result.output).toContain('export const a = 1;');
+    });
+
     it('offers every built-in tool to the model with a JSON schema', () => {
       expect(BUILTIN_TOOLS.map((t) => t.name)).toEqual([
         'read',

@@ -5,11 +5,11 @@ import { globTool } from './glob.tool';
 import { grepTool } from './grep.tool';
 import { listTool } from './list.tool';
 import { readTool } from './read.tool';
-import { Tool } from './tool.types';
+import { AnyTool } from './tool.types';
 import { writeTool } from './write.tool';
 
 /** The tools every agent may be offered, subject to its permission rules. */
-export const BUILTIN_TOOLS: Tool<any>[] = [
+export const BUILTIN_TOOLS: AnyTool[] = [
   readTool,
   listTool,
   globTool,
@@ -20,6 +20,6 @@ export const BUILTIN_TOOLS: Tool<any>[] = [
 ];
 
 /** A tool as offered to the model (no `run`: the loop runs it). */
-export function toolSpec(tool: Tool<any>): ToolSpec {
+export function toolSpec(tool: AnyTool): ToolSpec {
   return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
 }

@@ -28,3 +28,6 @@ export interface Tool<Input = Record<string, unknown>> {
   permissions(input: Input, directory: string): PermissionCheck[];
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
 }
+
+/** Any tool, whatever its input: call it as `tool.run(parseToolInput(tool, raw), ctx)`. */
+export type AnyTool = Tool<never>;
