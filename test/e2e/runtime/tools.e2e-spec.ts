@@ -114,7 +114,7 @@ describe('runtime tools', () => {
       });
     });
 
-    it('runs a tool found by name with the model's raw input', async () => {
+    it('runs a tool found by name with the raw input of the model', async () => {
       const tool = BUILTIN_TOOLS.find((t) => t.name === 'read')!;
       const result = await tool.run(parseToolInput(tool, { filePath: 'src/a.ts', limit: 1 }), ctx);
       expect(result.output).toContain('export const a = 1;');
