@@ -1,3 +1,5 @@
+import type { PermissionReply, PermissionRequest } from '../../modules/runtime/permissions/permission.types';
+
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
  * sends them as `{ id, created, type, location?, data }`. Add an entry here before emitting a new type.
@@ -6,6 +8,8 @@ export interface EventCatalog {
   'server.connected': Record<string, never>;
   'server.heartbeat': Record<string, never>;
   'location.shutdown': Record<string, never>;
+  'permission.asked': PermissionRequest;
+  'permission.replied': { sessionID: string; requestID: string; reply: PermissionReply };
 }
 
 export type EventType = keyof EventCatalog;

@@ -38,6 +38,7 @@ export function createBashTool(overrides: Partial<BashOptions> = {}): Tool<BashI
   const options = { ...DEFAULT_BASH_OPTIONS, ...overrides };
   return {
     name: 'bash',
+    action: 'bash',
     description:
       'Run a bash command in the location directory. Output (stdout and stderr together) is cut to ' +
       `${options.maxOutputBytes} bytes, keeping its start and end. \`timeout\` in milliseconds ` +

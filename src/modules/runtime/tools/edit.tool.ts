@@ -12,6 +12,7 @@ export interface EditInput {
 
 export const editTool: Tool<EditInput> = {
   name: 'edit',
+  action: 'edit',
   description:
     'Replace an exact string in a file of the location. `oldString` must occur exactly once (include surrounding ' +
     'lines to make it unique) unless `replaceAll` is true. An empty `oldString` creates a new file.',

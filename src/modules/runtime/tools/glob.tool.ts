@@ -14,6 +14,7 @@ export interface GlobInput {
 
 export const globTool: Tool<GlobInput> = {
   name: 'glob',
+  action: 'glob',
   description:
     'Find files whose path matches a glob pattern such as "**/*.ts" or "src/**/test-*.js", under a directory of ' +
     `the location (default: the location). Newest files first, at most ${MAX_MATCHES}.`,

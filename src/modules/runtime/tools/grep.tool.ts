@@ -17,6 +17,7 @@ export interface GrepInput {
 
 export const grepTool: Tool<GrepInput> = {
   name: 'grep',
+  action: 'grep',
   description:
     'Search file contents with a regular expression (JavaScript syntax) under a directory of the location. ' +
     `\`include\` limits the files by glob (e.g. "*.ts"). Answers "path:line: text", at most ${MAX_MATCHES} matches.`,

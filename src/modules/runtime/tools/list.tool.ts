@@ -14,6 +14,7 @@ export interface ListInput {
 
 export const listTool: Tool<ListInput> = {
   name: 'list',
+  action: 'list',
   description:
     'List the files and directories under a directory of the location (default: the location), recursively, ' +
     `directories ending in "/". Skips .git, node_modules and build output; at most ${MAX_ENTRIES} entries.`,

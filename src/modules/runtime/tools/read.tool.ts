@@ -15,6 +15,7 @@ export interface ReadInput {
 
 export const readTool: Tool<ReadInput> = {
   name: 'read',
+  action: 'read',
   description:
     'Read a text file of the location. Lines come numbered. `offset` is the first line (1-based), `limit` the ' +
     `number of lines (default ${DEFAULT_LIMIT}); long lines are cut.`,

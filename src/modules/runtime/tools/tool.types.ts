@@ -21,6 +21,8 @@ export interface ToolResult {
 
 export interface Tool<Input = Record<string, unknown>> {
   name: string;
+  /** The permission action the tool's calls are checked as (`write` and `edit` are both `edit`). */
+  action: string;
   description: string;
   /** JSON schema of the input, as offered to the model. */
   inputSchema: Record<string, unknown>;

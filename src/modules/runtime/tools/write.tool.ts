@@ -11,6 +11,7 @@ export interface WriteInput {
 
 export const writeTool: Tool<WriteInput> = {
   name: 'write',
+  action: 'edit',
   description:
     'Write a whole file of the location, creating it and its directories or replacing its content.',
   inputSchema: {
