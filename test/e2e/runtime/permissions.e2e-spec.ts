@@ -188,7 +188,7 @@ describe('PermissionRequestsService', () => {
     const otherSession = ask('ses_b', 'bash', ['git diff']);
 
     const answer = requests.reply(first.request.id, 'always');
-    const rules = [{ action: 'bash', resource: 'git *', effect: 'allow' }];
+    const rules: PermissionRuleset = [{ action: 'bash', resource: 'git *', effect: 'allow' }];
     expect(answer).toEqual({ reply: 'always', rules });
     await expect(first.answer).resolves.toEqual({ reply: 'always', rules });
     await expect(covered.answer).resolves.toEqual({ reply: 'once', rules: [] });
