@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { cost, microCentsToUsd } from '../../../src/modules/runtime/providers/cost';
 import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
-import { ProviderConfigMap } from '../../../src/modules/runtime/providers/provider-config';
+import { parseProviders, ProviderConfigMap } from '../../../src/modules/runtime/providers/provider-config';
 import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
 import {
   RetryPolicy,
@@ -381,5 +381,35 @@ describe('ProviderRegistry', () => {
 
   it('prices nothing for a model without cost', () => {
     expect(cost(undefined, { input: 10, output: 10, reasoning: 0, cache: { read: 0, write: 0 } })).toBe(0);
+  });
+
+  it('keeps the valid entries of a config provider map and names every broken one', () => {
+    const parsed = parseProviders({
+      good: {
+        package: 'aisdk:@ai-sdk/anthropic',
+        settings: { apiKey: '{env:KEY}' },
+        models: {
+          fine: { name: 'Fine', cost: { input: 3, output: 15 }, limit: { context: 200000 } },
+          cheap: { cost: { input: -1, output: 1 } },
+          huge: { limit: { context: 1.5 } },
+        },
+      },
+      wrongPackage: { package: 'openai', models: {} },
+      noModels: { package: 'aisdk:@ai-sdk/openai' },
+      badHeaders: { package: 'aisdk:@ai-sdk/openai', headers: { 'x-n': 1 }, models: {} },
+    });
+    expect(Object.keys(parsed.providers)).toEqual(['good']);
+    expect(Object.keys(parsed.providers.good.models)).toEqual(['fine']);
+    expect(parsed.problems).toEqual([
+      'provider.good.models.cheap: cost.input must be a number of USD per million tokens',
+      'provider.good.models.huge: limit.context must be a positive integer',
+      expect.stringMatching(
+        /^provider\.wrongPackage: package must be one of aisdk:@ai-sdk\/openai-compatible/,
+      ),
+      'provider.noModels: models must be an object keyed by model id',
+      'provider.badHeaders: headers must map names to strings',
+    ]);
+    expect(parseProviders(undefined)).toEqual({ providers: {}, problems: [] });
+    expect(parseProviders([1]).problems).toEqual(['provider: must be an object keyed by provider id']);
   });
 });
