@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { ModelMessage } from 'ai';
 import { cost, microCentsToUsd } from '../../../src/modules/runtime/providers/cost';
 import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
@@ -37,6 +38,10 @@ describe('ModelStep against the scripted model server', () => {
   let clock: TestClock;
   let step: ModelStep;
   const env = { SCRIPTED_KEY: 'sk-scripted-secret', TEAM: 'blue' };
+
+  // Outside an app, Nest's default logger would print the AI SDK's compatibility warnings.
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']));
 
   beforeEach(async () => {
     server = await ScriptedModelServer.start();
