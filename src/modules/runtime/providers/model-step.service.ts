@@ -3,6 +3,7 @@ import { APICallError, jsonSchema, LanguageModelUsage, LoadAPIKeyError, streamTe
 import { Clock } from '../../../common/clock';
 import {
   FinishReason,
+  ProviderState,
   RetryPolicy,
   StepError,
   StepRequest,
@@ -71,6 +72,7 @@ export class ModelStep {
     if (request.signal?.aborted) return interrupted();
 
     const emit = request.onEvent ?? (() => {});
+    const reasoningState = new Map<string, ProviderState | undefined>();
     let failure: { error: unknown } | undefined;
     try {
       const stream = streamText({
@@ -91,14 +93,21 @@ export class ModelStep {
           case 'text-start':
           case 'text-end':
           case 'reasoning-start':
-          case 'reasoning-end':
             emit({ type: part.type, id: part.id });
             break;
+          case 'reasoning-end': {
+            const state = mergeState(reasoningState.get(part.id), part.providerMetadata);
+            emit(
+              state ? { type: 'reasoning-end', id: part.id, state } : { type: 'reasoning-end', id: part.id },
+            );
+            break;
+          }
           case 'text-delta':
             partial.text += part.text;
             emit({ type: 'text-delta', id: part.id, text: part.text });
             break;
           case 'reasoning-delta':
+            reasoningState.set(part.id, mergeState(reasoningState.get(part.id), part.providerMetadata));
             partial.reasoning += part.text;
             emit({ type: 'reasoning-delta', id: part.id, text: part.text });
             break;
@@ -110,6 +119,7 @@ export class ModelStep {
             break;
           case 'tool-call': {
             const call: StepToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
+            if (part.providerMetadata) call.providerState = part.providerMetadata as ProviderState;
             if ('invalid' in part && part.invalid) call.invalid = errorMessage(part.error);
             partial.toolCalls.push(call);
             emit({ type: 'tool-call', call });
@@ -146,6 +156,16 @@ function toToolSet(tools: ToolSpec[]): ToolSet {
     });
   }
   return set;
+}
+
+/** Anthropic sends a thinking block's signature in a delta; keep every piece of metadata until the block ends. */
+function mergeState(current: ProviderState | undefined, next: unknown): ProviderState | undefined {
+  if (!next || typeof next !== 'object') return current;
+  const merged: ProviderState = { ...(current ?? {}) };
+  for (const [provider, values] of Object.entries(next as ProviderState)) {
+    merged[provider] = { ...(merged[provider] ?? {}), ...values };
+  }
+  return merged;
 }
 
 function emptyTokens(): StepTokens {

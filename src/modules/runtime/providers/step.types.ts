@@ -1,5 +1,8 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 
+/** Provider metadata, keyed by provider (`{ anthropic: { signature } }`), round-tripped through the history. */
+export type ProviderState = Record<string, Record<string, unknown>>;
+
 /** Token counts of a step, in opencode's shape: `input` excludes cached tokens, `output` includes reasoning. */
 export interface StepTokens {
   input: number;
@@ -19,6 +22,8 @@ export interface StepToolCall {
   id: string;
   name: string;
   input: unknown;
+  /** The provider's metadata of the call, to send back with the history. */
+  providerState?: ProviderState;
   /** Set when the model sent arguments that are not valid JSON or named an unknown tool. */
   invalid?: string;
 }
@@ -32,7 +37,8 @@ export type StepEvent =
   | { type: 'text-end'; id: string }
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; text: string }
-  | { type: 'reasoning-end'; id: string }
+  /** `state`: the provider's metadata of the block (e.g. Anthropic's signature); send it back with the history. */
+  | { type: 'reasoning-end'; id: string; state?: ProviderState }
   | { type: 'tool-input-start'; id: string; name: string }
   | { type: 'tool-input-delta'; id: string; delta: string }
   | { type: 'tool-call'; call: StepToolCall };
