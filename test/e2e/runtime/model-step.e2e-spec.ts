@@ -10,6 +10,7 @@ import {
   StepRetry,
   ToolSpec,
 } from '../../../src/modules/runtime/providers/step.types';
+import { freePort } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TestClock } from '../../helpers/test-clock';
 
@@ -326,6 +327,35 @@ describe('ModelStep against the scripted model server', () => {
       expect(result.status).toBe('interrupted');
       expect(server.requests).toHaveLength(1);
     });
+  });
+});
+
+describe('ModelStep against a provider that does not answer', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']));
+
+  it('retries a refused connection, then fails with an APIError without status', async () => {
+    const port = await freePort();
+    const registry = new ProviderRegistry({
+      down: {
+        package: 'aisdk:@ai-sdk/openai-compatible',
+        settings: { baseURL: `http://127.0.0.1:${port}/v1` },
+        models: { m: {} },
+      },
+    });
+    const retries: StepRetry[] = [];
+    const result = await new ModelStep(new TestClock()).run(
+      {
+        model: registry.resolve({ providerID: 'down', id: 'm' }).language,
+        messages: [{ role: 'user', content: 'go' }],
+        onRetry: (r) => retries.push(r),
+      },
+      FAST,
+    );
+    expect(result).toMatchObject({ status: 'failed', attempts: 3, error: { type: 'APIError' } });
+    expect(result.error?.status).toBeUndefined();
+    expect(result.error?.message).toMatch(/Cannot connect/);
+    expect(retries).toHaveLength(2);
   });
 });
 

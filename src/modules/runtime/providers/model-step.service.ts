@@ -202,7 +202,34 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * The failed connection behind an error (`fetch failed` caused by `ECONNREFUSED`, ...). Read by shape, not
+ * `instanceof`: the AI SDK only wraps errors of its own realm.
+ */
+function networkError(error: unknown): { code: string; message: string } | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === 'object' && !seen.has(current);) {
+    seen.add(current);
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code))
+      return { code, message: String(message ?? code) };
+    current = cause;
+  }
+  return undefined;
+}
+
 function isRetryable(error: unknown): boolean {
+  if (networkError(error)) return true;
   if (!APICallError.isInstance(error)) return false;
   const status = error.statusCode;
   if (status === undefined) return error.isRetryable; // connection refused, reset, ...
@@ -217,6 +244,8 @@ function describe(error: unknown): StepError {
     return { type, message: error.message, ...(status === undefined ? {} : { status }) };
   }
   if (LoadAPIKeyError.isInstance(error)) return { type: 'ProviderAuthError', message: error.message };
+  const network = networkError(error);
+  if (network) return { type: 'APIError', message: `Cannot connect to the provider: ${network.message}` };
   return { type: 'UnknownError', message: errorMessage(error) };
 }
 
