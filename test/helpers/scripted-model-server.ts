@@ -28,7 +28,9 @@ export interface ScriptedAnswer {
   finish?: 'stop' | 'tool_calls' | 'length';
   /** Wait this long before the response starts. */
   delayMs?: number;
-  /** Send the first text delta, then hold the stream open until the client goes away (for interrupts). */
+  /** After the text deltas, send an error event in the stream (Anthropic `overloaded_error`, ...) and end. */
+  streamError?: { type: string; message: string };
+  /** Send the text deltas, then hold the stream open until the client goes away (for interrupts). */
   hold?: boolean;
 }
 
@@ -224,6 +226,10 @@ async function streamOpenAI(res: ServerResponse, turn: ScriptedAnswer, model: st
     chunk({ delta: { reasoning_content: piece }, finish_reason: null });
   const text = pieces(turn.text);
   for (const piece of text) chunk({ delta: { content: piece }, finish_reason: null });
+  if (turn.streamError) {
+    res.end(`data: ${JSON.stringify({ error: { ...turn.streamError, code: null } })}\n\n`);
+    return;
+  }
   if (turn.hold) {
     await closed(res);
     return;
@@ -295,8 +301,14 @@ async function streamAnthropic(res: ServerResponse, turn: ScriptedAnswer, model:
   const text = pieces(turn.text);
   if (text.length > 0) {
     event('content_block_start', { index, content_block: { type: 'text', text: '' } });
-    for (const piece of text)
+    for (const piece of text) {
       event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    }
+    if (turn.streamError) {
+      event('error', { error: turn.streamError });
+      res.end();
+      return;
+    }
     if (turn.hold) {
       await closed(res);
       return;

@@ -282,6 +282,38 @@ describe('ModelStep against the scripted model server', () => {
       expect(server.pending).toBe(1);
     });
 
+    it('retries an overloaded error sent inside the stream, reporting it; the retried answer stands alone', async () => {
+      server.script(
+        { text: 'half an ans', streamError: { type: 'overloaded_error', message: 'Overloaded' } },
+        { text: 'a whole answer' },
+      );
+      const retries: StepRetry[] = [];
+      const result = await step.run(
+        { model: model(), messages: [{ role: 'user', content: 'go' }], onRetry: (r) => retries.push(r) },
+        FAST,
+      );
+      expect(result).toMatchObject({ status: 'completed', text: 'a whole answer', attempts: 2 });
+      expect(retries).toEqual([
+        expect.objectContaining({
+          attempt: 1,
+          error: { type: 'APIError', message: 'overloaded_error: Overloaded' },
+        }),
+      ]);
+    });
+
+    it('fails at once on an error inside the stream that will not pass', async () => {
+      server.script({
+        text: 'x',
+        streamError: { type: 'invalid_request_error', message: 'prompt is too long' },
+      });
+      const result = await step.run({ model: model(), messages: [{ role: 'user', content: 'go' }] }, FAST);
+      expect(result).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        error: { type: 'APIError', message: 'invalid_request_error: prompt is too long' },
+      });
+    });
+
     it('does not retry a 400', async () => {
       server.script({ error: { status: 400, message: 'bad request' } }, { text: 'never reached' });
       const result = await step.run({ model: model(), messages: [{ role: 'user', content: 'go' }] }, FAST);

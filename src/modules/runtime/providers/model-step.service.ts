@@ -228,8 +228,26 @@ function networkError(error: unknown): { code: string; message: string } | undef
   return undefined;
 }
 
+/** Error types that providers send inside a stream for a passing condition. */
+const RETRYABLE_STREAM_ERRORS = new Set([
+  'overloaded_error',
+  'rate_limit_error',
+  'api_error',
+  'server_error',
+]);
+
+/** An error event inside the stream arrives as the provider's plain `{ type, message }` object. */
+function streamError(error: unknown): { type: string; message: string } | undefined {
+  if (!error || typeof error !== 'object' || error instanceof Error || 'stack' in error) return undefined;
+  const { type, message } = error as { type?: unknown; message?: unknown };
+  if (typeof message !== 'string') return undefined;
+  return { type: typeof type === 'string' ? type : 'error', message };
+}
+
 function isRetryable(error: unknown): boolean {
   if (networkError(error)) return true;
+  const inStream = streamError(error);
+  if (inStream) return RETRYABLE_STREAM_ERRORS.has(inStream.type);
   if (!APICallError.isInstance(error)) return false;
   const status = error.statusCode;
   if (status === undefined) return error.isRetryable; // connection refused, reset, ...
@@ -246,6 +264,8 @@ function describe(error: unknown): StepError {
   if (LoadAPIKeyError.isInstance(error)) return { type: 'ProviderAuthError', message: error.message };
   const network = networkError(error);
   if (network) return { type: 'APIError', message: `Cannot connect to the provider: ${network.message}` };
+  const inStream = streamError(error);
+  if (inStream) return { type: 'APIError', message: `${inStream.type}: ${inStream.message}` };
   return { type: 'UnknownError', message: errorMessage(error) };
 }
 
