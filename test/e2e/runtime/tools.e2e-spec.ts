@@ -6,7 +6,7 @@ import { createBashTool } from '../../../src/modules/runtime/tools/bash.tool';
 import { BUILTIN_TOOLS, toolSpec } from '../../../src/modules/runtime/tools/builtin-tools';
 import { editTool } from '../../../src/modules/runtime/tools/edit.tool';
 import { globTool } from '../../../src/modules/runtime/tools/glob.tool';
-import { grepTool } from '../../../src/modules/runtime/tools/grep.tool';
+import { createGrepTool, grepTool } from '../../../src/modules/runtime/tools/grep.tool';
 import { listTool } from '../../../src/modules/runtime/tools/list.tool';
 import { readTool } from '../../../src/modules/runtime/tools/read.tool';
 import { parseToolInput } from '../../../src/modules/runtime/tools/tool-input';
@@ -196,6 +196,27 @@ describe('runtime tools', () => {
       ]);
       await expect(grepTool.run({ pattern: '(' }, ctx)).rejects.toThrow('Invalid regular expression');
     });
+  });
+
+  it('grep stops a pattern that backtracks for ever without blocking the server, and can be interrupted', async () => {
+    await writeFile(join(location, 'evil.txt'), `${'a'.repeat(40)}!\n`);
+    const slow = createGrepTool({ timeoutMs: 300 });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    try {
+      await expect(slow.run({ pattern: '^(a+)+$' }, ctx)).rejects.toThrow('grep stopped after 300 ms');
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(ticks).toBeGreaterThan(5); // the event loop kept running while the worker spun
+
+    const controller = new AbortController();
+    const running = createGrepTool({ timeoutMs: 60_000 }).run(
+      { pattern: '^(a+)+$' },
+      { directory: location, signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 50);
+    await expect(running).rejects.toMatchObject({ type: 'Aborted' });
   });
 
   describe('write and edit', () => {

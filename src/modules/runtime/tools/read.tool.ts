@@ -6,6 +6,7 @@ import { Tool } from './tool.types';
 const DEFAULT_LIMIT = 2_000;
 const MAX_LINE = 2_000;
 const MAX_BYTES = 50 * 1024;
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 export interface ReadInput {
   filePath: string;
@@ -35,6 +36,11 @@ export const readTool: Tool<ReadInput> = {
     const info = await stat(file.absolute).catch(() => null);
     if (!info) throw new ToolError(`File not found: ${file.display}`);
     if (info.isDirectory()) throw new ToolError(`${file.display} is a directory; use the list tool`);
+    if (info.size > MAX_FILE_BYTES) {
+      throw new ToolError(
+        `${file.display} is larger than ${MAX_FILE_BYTES} bytes; search it with grep or bash`,
+      );
+    }
     const content = await readText(file.absolute);
     if (content === null) throw new ToolError(`${file.display} is a binary file`);
 
