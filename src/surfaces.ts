@@ -1,7 +1,13 @@
 import { Type } from '@nestjs/common';
 import { Surface } from './config/env';
+import { EventsModule } from './modules/events/events.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { InstanceAuthModule } from './modules/instance-auth/instance-auth.module';
+import { LocationReloadModule } from './modules/location-reload/location-reload.module';
 import { LocationsModule } from './modules/locations/locations.module';
+import { PairingModule } from './modules/pairing/pairing.module';
+import { ServerModule } from './modules/server/server.module';
+import { PluginsModule } from './modules/plugins/plugins.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
 
 /**
@@ -9,7 +15,17 @@ import { RuntimeModule } from './modules/runtime/runtime.module';
  * a new domain module is added to its surface's list here.
  */
 export const SURFACE_MODULES: Record<Surface, Type[]> = {
-  instance: [InstanceAuthModule, LocationsModule, RuntimeModule],
+  instance: [
+    InstanceAuthModule,
+    LocationsModule,
+    ServerModule,
+    PairingModule,
+    EventsModule,
+    AgentsModule,
+    PluginsModule,
+    LocationReloadModule,
+    RuntimeModule,
+  ],
   console: [],
   inference: [],
 };

@@ -1,5 +1,9 @@
+import { parseEventsEnv } from '../modules/events/events.config';
 import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
+import { parseLocationConfigEnv } from '../modules/location-config/location-config.config';
+import { parsePluginsEnv } from '../modules/plugins/plugins.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
+import { parsePairingEnv } from '../modules/pairing/pairing.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 
 type Env = Record<string, string | undefined>;
@@ -10,6 +14,10 @@ const parsers: Array<(env: Env) => unknown> = [
   parseDatabaseEnv,
   parseInstanceAuthEnv,
   parseLocationsEnv,
+  parsePairingEnv,
+  parseEventsEnv,
+  parseLocationConfigEnv,
+  parsePluginsEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -8,6 +8,10 @@ export interface EventCatalog {
   'server.connected': Record<string, never>;
   'server.heartbeat': Record<string, never>;
   'location.shutdown': Record<string, never>;
+  /** The agents of a location changed (a reload or a plugin update). */
+  'agent.updated': Record<string, never>;
+  /** Plugins were updated or changed; locations using them reload. */
+  'plugin.updated': Record<string, never>;
   'permission.asked': PermissionRequest;
   'permission.replied': { sessionID: string; requestID: string; reply: PermissionReply };
 }
