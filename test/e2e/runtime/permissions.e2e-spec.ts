@@ -5,8 +5,6 @@ import { decide, evaluate, isToolDisabled } from '../../../src/modules/runtime/p
 import { PermissionRequestsService } from '../../../src/modules/runtime/permissions/permission-requests.service';
 import { PermissionRuleset } from '../../../src/modules/runtime/permissions/permission.types';
 import { wildcardMatch } from '../../../src/modules/runtime/permissions/wildcard';
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
-import { createTestApp } from '../../helpers/test-app';
 import { TestClock } from '../../helpers/test-clock';
 
 /** The reference's default base of every agent (`Agent.empty` plus the built-in read rules). */
@@ -245,19 +243,5 @@ describe('PermissionRequestsService', () => {
     await expect(answer).resolves.toEqual({ reply: 'reject', rules: [], reason: 'interrupted' });
     expect(requests.list()).toEqual([]);
     expect(() => requests.reply(request.id, 'once')).toThrow(expect.objectContaining({ status: 404 }));
-  });
-});
-
-describe('RuntimeModule in the instance app', () => {
-  it('provides ModelStep and PermissionRequestsService', async () => {
-    const test = await createTestApp();
-    try {
-      expect(test.app.get(ModelStep)).toBeInstanceOf(ModelStep);
-      const requests = test.app.get(PermissionRequestsService);
-      const { request } = requests.ask({ sessionID: 'ses_x', permission: 'edit', patterns: ['a'] });
-      expect(requests.list('ses_x')).toEqual([request]);
-    } finally {
-      await test.close();
-    }
   });
 });

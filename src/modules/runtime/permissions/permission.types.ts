@@ -1,14 +1,12 @@
-export type PermissionEffect = 'allow' | 'deny' | 'ask';
+import type { PermissionRule, Ruleset } from '../../location-config/config.types';
 
-/** `Permission.Rule`: `action` and `resource` are wildcards (`*` any text, `?` one character). */
-export interface PermissionRule {
-  action: string;
-  resource: string;
-  effect: PermissionEffect;
-}
+/** `Permission.Rule` (from the config types): `action` and `resource` are wildcards (`*` any text, `?` one character). */
+export type { PermissionRule };
 
 /** `Permission.Ruleset`: evaluated in order, the last matching rule wins. */
-export type PermissionRuleset = PermissionRule[];
+export type PermissionRuleset = Ruleset;
+
+export type PermissionEffect = PermissionRule['effect'];
 
 export type PermissionReply = 'once' | 'always' | 'reject';
 

@@ -45,12 +45,6 @@ export interface ProviderConfig {
 /** The config's `provider` map, keyed by provider id. Same shape as the console's workspace config. */
 export type ProviderConfigMap = Record<string, ProviderConfig>;
 
-export interface ModelRef {
-  providerID: string;
-  id: string;
-  variant?: string;
-}
-
 export interface ParsedProviders {
   providers: ProviderConfigMap;
   /** One line per provider or model left out, naming it and the problem. */

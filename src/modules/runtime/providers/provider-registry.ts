@@ -2,14 +2,9 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
+import type { ModelRef } from '../../location-config/config.types';
 import { substituteEnv } from './env-template';
-import {
-  ModelConfig,
-  ModelRef,
-  PROVIDER_PACKAGES,
-  ProviderConfig,
-  ProviderConfigMap,
-} from './provider-config';
+import { ModelConfig, PROVIDER_PACKAGES, ProviderConfig, ProviderConfigMap } from './provider-config';
 import { ModelNotFoundError, ProviderConfigError, ProviderNotFoundError } from './provider.errors';
 
 export interface ResolvedModel {
