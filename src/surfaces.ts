@@ -12,6 +12,7 @@ import { AuditModule } from './modules/audit/audit.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+import { RuntimeModule } from './modules/runtime/runtime.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -27,6 +28,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     AgentsModule,
     PluginsModule,
     LocationReloadModule,
+    RuntimeModule,
   ],
   console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
   inference: [],
