@@ -15,7 +15,10 @@ export class DeviceSessionsController {
 
   @Get()
   @PersonOnly()
-  @ApiOperation({ operationId: 'session.list', summary: "The person's device sign-ins (CLIs), newest first" })
+  @ApiOperation({
+    operationId: 'deviceSession.list',
+    summary: "The person's device sign-ins (CLIs), newest first",
+  })
   async list(@CurrentPrincipal() principal: ConsolePrincipal): Promise<DeviceSessionDto[]> {
     const sessions = await this.tokens.listSessions(personId(principal));
     return sessions.map((session) => ({
@@ -32,7 +35,10 @@ export class DeviceSessionsController {
   @Delete(':id')
   @HttpCode(204)
   @PersonOnly()
-  @ApiOperation({ operationId: 'session.revoke', summary: 'Sign a device out: all its tokens stop working' })
+  @ApiOperation({
+    operationId: 'deviceSession.revoke',
+    summary: 'Sign a device out: all its tokens stop working',
+  })
   @ApiErrorResponse(404, 'NotFound', 'no such sign-in of this person')
   async revoke(@Param('id') id: string, @CurrentPrincipal() principal: ConsolePrincipal): Promise<void> {
     await this.tokens.revokeSession(actorOf(principal), personId(principal), id);
