@@ -1,17 +1,11 @@
+import type { DeviceCodeResponse } from '../../src/modules/device/device-flow.service';
 import request from 'supertest';
 import { Person } from './console';
 import { TestApp } from './test-app';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
-export interface DeviceCode {
-  device_code: string;
-  user_code: string;
-  verification_uri: string;
-  verification_uri_complete: string;
-  expires_in: number;
-  interval: number;
-}
+export type DeviceCode = DeviceCodeResponse;
 
 /** `POST /console/auth/device/code` as opencode sends it (JSON), or form-encoded with `form: true`. */
 export async function requestCode(

@@ -1,20 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readCookie } from '../identity/session-cookie';
 import { SecretHasher } from '../keys/secret-hasher.service';
 
 export const CSRF_COOKIE = 'outpost_csrf';
-
-function readCookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
-}
 
 /**
  * CSRF tokens of the pages' forms: a random cookie (HttpOnly, scoped to /console) and, in every form, a keyed

@@ -31,6 +31,13 @@ describe('device sign-in (RFC 8628) and rotating refresh tokens', () => {
   });
 
   const oauthError = (error: string) => ({ error, error_description: expect.any(String) });
+  const tokenResponse = (org: string | null) => ({
+    access_token: expect.stringMatching(/^oc_at_/),
+    token_type: 'Bearer',
+    refresh_token: expect.stringMatching(/^oc_rt_/),
+    expires_in: 3600,
+    org_id: org,
+  });
 
   describe('POST /console/auth/device/code', () => {
     it('answers opencode JSON with a user code XXXX-XXXX and root-relative verification URIs', async () => {
@@ -150,13 +157,7 @@ describe('device sign-in (RFC 8628) and rotating refresh tokens', () => {
       const res = await pollToken(t, code.device_code);
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.body).toEqual({
-        access_token: expect.stringMatching(/^oc_at_/),
-        token_type: 'Bearer',
-        refresh_token: expect.stringMatching(/^oc_rt_/),
-        expires_in: 3600,
-        org_id: team,
-      });
+      expect(res.body).toEqual(tokenResponse(team));
       const again = await pollToken(t, code.device_code);
       expect(again.status).toBe(400);
       expect(again.body).toEqual(oauthError('invalid_grant'));
@@ -237,13 +238,7 @@ describe('device sign-in (RFC 8628) and rotating refresh tokens', () => {
       const first = await signInDevice(t, ada, team);
       const res = await refreshToken(t, first.refresh_token);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({
-        access_token: expect.stringMatching(/^oc_at_/),
-        token_type: 'Bearer',
-        refresh_token: expect.stringMatching(/^oc_rt_/),
-        expires_in: 3600,
-        org_id: team,
-      });
+      expect(res.body).toEqual(tokenResponse(team));
       expect(res.body.refresh_token).not.toBe(first.refresh_token);
       expect(res.body.access_token).not.toBe(first.access_token);
       const orgs = await t.http.get('/console/api/orgs').set('authorization', bearer(res.body.access_token));
