@@ -303,7 +303,14 @@ export class PagesController {
     const person = await this.person(request);
     if (!person) return this.toLogin(request, response);
     if (!this.checkCsrf(request, response, form)) return;
-    await this.tokens.revokeSession(this.actor(person, request), person.id, id);
+    try {
+      await this.tokens.revokeSession(this.actor(person, request), person.id, id);
+    } catch (failure) {
+      if (!(failure instanceof TaggedError)) throw failure;
+      return this.render(request, response, person, failure.status, { title: 'Devices', error: failure.message }, () =>
+        html`<p><a href="/console">Back to your console</a></p>`,
+      );
+    }
     response.redirect(303, '/console?notice=signed_out');
   }
 

@@ -100,6 +100,15 @@ describe('console pages (server-rendered, no JavaScript)', () => {
     expect(home.text).toContain('Personal');
   });
 
+  it('signing out an unknown device renders a 404 page', async () => {
+    const pages = pagesOf(t, ada);
+    const home = await pages.get('/console');
+    const res = await pages.submit(home, '/console/sessions/dvs_unknown/revoke', {});
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('Device sign-in not found');
+  });
+
   it('pages carry the CSP and load nothing from elsewhere', async () => {
     const res = await pagesOf(t, ada).get('/console');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
