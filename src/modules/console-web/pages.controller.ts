@@ -307,8 +307,13 @@ export class PagesController {
       await this.tokens.revokeSession(this.actor(person, request), person.id, id);
     } catch (failure) {
       if (!(failure instanceof TaggedError)) throw failure;
-      return this.render(request, response, person, failure.status, { title: 'Devices', error: failure.message }, () =>
-        html`<p><a href="/console">Back to your console</a></p>`,
+      return this.render(
+        request,
+        response,
+        person,
+        failure.status,
+        { title: 'Devices', error: failure.message },
+        () => html`<p><a href="/console">Back to your console</a></p>`,
       );
     }
     response.redirect(303, '/console?notice=signed_out');
