@@ -13,6 +13,8 @@ import { IdentityModule } from './modules/identity/identity.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
+import { DeviceModule } from './modules/device/device.module';
+import { ConsoleWebModule } from './modules/console-web/console-web.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -30,6 +32,6 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     LocationReloadModule,
     RuntimeModule,
   ],
-  console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
+  console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule, DeviceModule, ConsoleWebModule],
   inference: [],
 };

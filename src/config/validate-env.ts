@@ -4,6 +4,7 @@ import { parseLocationConfigEnv } from '../modules/location-config/location-conf
 import { parsePluginsEnv } from '../modules/plugins/plugins.config';
 import { parseIdentityEnv } from '../modules/identity/identity.config';
 import { parseKeysEnv } from '../modules/keys/keys.config';
+import { parseDeviceEnv } from '../modules/device/device.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parsePairingEnv } from '../modules/pairing/pairing.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
@@ -22,6 +23,7 @@ const parsers: Array<(env: Env) => unknown> = [
   parsePluginsEnv,
   parseIdentityEnv,
   parseKeysEnv,
+  parseDeviceEnv,
 ];
 
 export function validateEnv(env: Env): void {

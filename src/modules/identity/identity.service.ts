@@ -14,7 +14,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { identityConfig, IdentityConfig } from './identity.config';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
-import { SessionsService } from './sessions.service';
+import { SessionsService, SignedInPerson } from './sessions.service';
 import { UserEntity } from './user.entity';
 
 export interface NewPerson {
@@ -93,6 +93,11 @@ export class IdentityService {
     }
     await this.throttle.reset(sourceAddress, email);
     return this.sessions.start(user.id);
+  }
+
+  /** The person signed in with this cookie value, or undefined (unknown or expired). */
+  signedIn(cookieValue: string): Promise<SignedInPerson | undefined> {
+    return this.sessions.person(cookieValue);
   }
 
   logout(cookieValue: string): Promise<void> {

@@ -9,17 +9,22 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-export function readSessionCookie(request: Request): string | undefined {
+/** A cookie of the request whose value looks like our random values (base64url, 20–100 characters). */
+export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       const value = part.slice(eq + 1).trim();
       return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined;
     }
   }
   return undefined;
+}
+
+export function readSessionCookie(request: Request): string | undefined {
+  return readCookie(request, SESSION_COOKIE);
 }
 
 /** HttpOnly, SameSite=Lax, Secure over https, scoped to the console's paths. */

@@ -8,6 +8,12 @@ import { ConsoleSessionEntity } from './console-session.entity';
 import { identityConfig, IdentityConfig } from './identity.config';
 import { sha256 } from './session-cookie';
 
+export interface SignedInPerson {
+  id: string;
+  email: string;
+  name: string;
+}
+
 /** Server-side sign-ins: the cookie holds a random value, the database its SHA-256. */
 @Injectable()
 export class SessionsService {
@@ -33,6 +39,16 @@ export class SessionsService {
       expiresAt: new Date(now + this.lifetimeMs),
     });
     return value;
+  }
+
+  /** The person a live sign-in cookie belongs to, for the console's pages. */
+  async person(cookieValue: string): Promise<SignedInPerson | undefined> {
+    const [row] = (await this.sessions.query(
+      `SELECT u.id, u.email, u.name FROM console_session s JOIN users u ON u.id = s.user_id
+        WHERE s.token_hash = $1 AND s.expires_at > $2`,
+      [sha256(cookieValue), new Date(this.clock.now())],
+    )) as SignedInPerson[];
+    return row;
   }
 
   async end(cookieValue: string): Promise<void> {

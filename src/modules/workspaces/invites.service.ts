@@ -108,6 +108,17 @@ export class InvitesService {
     });
   }
 
+  /** What an invitation page shows: the workspace and role of a usable invitation, else undefined. */
+  async describe(token: string): Promise<{ workspace: string; email: string; role: Role } | undefined> {
+    const [row] = (await this.db.query(
+      `SELECT w.name AS workspace, i.email, i.role FROM invite i JOIN workspace w ON w.id = i.workspace_id
+        WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > $2
+          AND w.deleted_at IS NULL`,
+      [sha256(token), new Date(this.clock.now())],
+    )) as Array<{ workspace: string; email: string; role: Role }>;
+    return row;
+  }
+
   /**
    * Joins the person to the invitation's workspace. The invitation is consumed by one atomic UPDATE that
    * also checks the email, so it is used once, only by the person it names.

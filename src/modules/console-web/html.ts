@@ -1,0 +1,72 @@
+/** Server-rendered pages: no scripts, no external assets, one inline stylesheet (allowed by the CSP). */
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text and attribute values are always escaped; only `Html` passes through. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+export function escape(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (char) => ESCAPES[char]);
+}
+
+/** A tagged template that escapes every interpolated value except nested `html` fragments (and arrays of them). */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0];
+  values.forEach((value, i) => {
+    const parts = Array.isArray(value) ? value : [value];
+    out += parts.map((part) => (part instanceof Html ? part.value : escape(part))).join('') + strings[i + 1];
+  });
+  return new Html(out);
+}
+
+const STYLE = `
+body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.5}
+h1{font-size:1.5rem}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+input[type=text],input[type=email],input[type=password]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+button{padding:.5rem 1rem;font-size:1rem;margin:.75rem .5rem 0 0;cursor:pointer}
+.code{font-family:ui-monospace,monospace;font-size:2rem;letter-spacing:.2rem;padding:.25rem .75rem;border:2px solid #444;display:inline-block}
+.error{color:#a40000;border-left:4px solid #a40000;padding-left:.75rem}.notice{border-left:4px solid #05610f;padding-left:.75rem}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem;border-bottom:1px solid #ddd}
+fieldset{border:1px solid #ccc;margin-top:1rem}fieldset label{display:inline;font-weight:400}
+nav form{display:inline}`;
+
+export interface PageOptions {
+  title: string;
+  /** The signed-in person's email, shown in the header with a sign-out button. */
+  signedInAs?: { email: string; csrf: string };
+  error?: string;
+  notice?: string;
+}
+
+export function page(options: PageOptions, body: Html): string {
+  const nav = options.signedInAs
+    ? html`<nav aria-label="Account">
+        Signed in as ${options.signedInAs.email}.
+        <a href="/console">Your console</a>
+        <form method="post" action="/console/logout">
+          ${csrfField(options.signedInAs.csrf)} <button type="submit">Sign out</button>
+        </form>
+      </nav>`
+    : html``;
+  const error = options.error ? html`<p class="error" role="alert">${options.error}</p>` : html``;
+  const notice = options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : html``;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escape(options.title)} · Outpost console</title><style>${STYLE}</style></head>
+<body><header>${nav.value}</header><main><h1>${escape(options.title)}</h1>${error.value}${notice.value}${body.value}</main></body></html>`;
+}
+
+export function csrfField(token: string): Html {
+  return html`<input type="hidden" name="csrf" value="${token}" />`;
+}

@@ -1,0 +1,367 @@
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { isEmail } from 'class-validator';
+import type { Request, Response } from 'express';
+import { Public } from '../../common/auth';
+import { TaggedError } from '../../common/errors';
+import { DeviceFlowService } from '../device/device-flow.service';
+import { DeviceTokensService } from '../device/device-tokens.service';
+import { IdentityService } from '../identity/identity.service';
+import { MIN_PASSWORD_LENGTH } from '../identity/password.service';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../identity/session-cookie';
+import { SignedInPerson } from '../identity/sessions.service';
+import { Actor } from '../keys/access/actor';
+import { InvitesService } from '../workspaces/invites.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { CsrfService } from './csrf.service';
+import { Html, html, page } from './html';
+import { approvalForm, codeForm, homeBody, inviteBody, loginForm, signupForm } from './views';
+
+type Form = Record<string, unknown>;
+
+/** Where to go after signing in: only a path of the console itself (no open redirect). */
+function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/console(\/|\?|$)/.test(next) && !/[\\\s]|\/\//.test(next)
+    ? next
+    : '/console';
+}
+
+function text(form: Form, name: string, max = 1024): string {
+  const value = form[name];
+  return typeof value === 'string' ? value.slice(0, max) : '';
+}
+
+const INVITE_PATH = /^\/console\/invites\/([A-Za-z0-9_-]{20,200})$/;
+
+/**
+ * The console's web pages: server-rendered HTML, usable without JavaScript. Public at the guard; each page
+ * checks the sign-in cookie itself and sends a signed-out visitor to the sign-in page, then back.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('console')
+export class PagesController {
+  constructor(
+    private readonly identity: IdentityService,
+    private readonly workspaces: WorkspacesService,
+    private readonly invites: InvitesService,
+    private readonly flow: DeviceFlowService,
+    private readonly tokens: DeviceTokensService,
+    private readonly csrf: CsrfService,
+  ) {}
+
+  private async person(request: Request): Promise<SignedInPerson | undefined> {
+    const cookie = readSessionCookie(request);
+    return cookie ? this.identity.signedIn(cookie) : undefined;
+  }
+
+  private send(response: Response, status: number, body: string): void {
+    response.status(status).set('Cache-Control', 'no-store').type('html').send(body);
+  }
+
+  private toLogin(request: Request, response: Response): void {
+    response.redirect(303, `/console/login?next=${encodeURIComponent(request.originalUrl)}`);
+  }
+
+  /** A page for a signed-in person, with the header's sign-out form. */
+  private render(
+    request: Request,
+    response: Response,
+    person: SignedInPerson,
+    status: number,
+    options: { title: string; error?: string; notice?: string },
+    body: (csrf: string) => Html,
+  ): void {
+    const csrf = this.csrf.token(request, response);
+    this.send(response, status, page({ ...options, signedInAs: { email: person.email, csrf } }, body(csrf)));
+  }
+
+  /** 403 page for a form without this browser's CSRF token. */
+  private checkCsrf(request: Request, response: Response, form: Form): boolean {
+    if (this.csrf.valid(request, form.csrf)) return true;
+    // A browser without the cookie gets one now, so reloading the form works.
+    this.csrf.token(request, response);
+    this.send(
+      response,
+      403,
+      page(
+        { title: 'Form expired', error: 'This form is out of date. Go back, reload the page and try again.' },
+        html`<p><a href="/console">Back to the console</a></p>`,
+      ),
+    );
+    return false;
+  }
+
+  private actor(person: SignedInPerson, request: Request): Actor {
+    return { type: 'user', id: person.id, sourceAddress: request.ip ?? null };
+  }
+
+  @Get()
+  async home(@Req() request: Request, @Res() response: Response, @Query('notice') notice?: string) {
+    const person = await this.person(request);
+    if (!person) return this.toLogin(request, response);
+    const [workspaces, sessions] = await Promise.all([
+      this.workspaces.listForUser(person.id),
+      this.tokens.listSessions(person.id),
+    ]);
+    const names = new Map(workspaces.map((workspace) => [workspace.id, workspace.name]));
+    const devices = sessions.map((session) => ({
+      id: session.id,
+      clientId: session.clientId,
+      workspace: session.workspaceId
+        ? (names.get(session.workspaceId) ?? session.workspaceId)
+        : 'any (not bound)',
+      createdAt: session.createdAt,
+      lastUsedAt: session.lastUsedAt,
+    }));
+    const notices: Record<string, string> = {
+      joined: 'You joined the workspace.',
+      signed_out: 'The device was signed out.',
+    };
+    this.render(
+      request,
+      response,
+      person,
+      200,
+      { title: 'Your console', notice: notices[notice ?? ''] },
+      (csrf) => homeBody(csrf, workspaces, devices),
+    );
+  }
+
+  @Get('login')
+  async loginPage(@Req() request: Request, @Res() response: Response, @Query('next') next?: unknown) {
+    const target = safeNext(next);
+    if (await this.person(request)) return response.redirect(303, target);
+    const csrf = this.csrf.token(request, response);
+    this.send(response, 200, page({ title: 'Sign in' }, loginForm(csrf, target)));
+  }
+
+  @Post('login')
+  async login(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+    if (!this.checkCsrf(request, response, form)) return;
+    const next = safeNext(form.next);
+    const email = text(form, 'email', 320);
+    try {
+      const session = await this.identity.login(email, text(form, 'password'), request.ip ?? '');
+      setSessionCookie(request, response, session, this.identity.sessionLifetimeMs);
+      response.redirect(303, next);
+    } catch (error) {
+      if (!(error instanceof TaggedError)) throw error;
+      const csrf = this.csrf.token(request, response);
+      this.send(
+        response,
+        error.status,
+        page({ title: 'Sign in', error: error.message }, loginForm(csrf, next, email)),
+      );
+    }
+  }
+
+  @Get('signup')
+  async signupPage(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Query('next') next?: unknown,
+    @Query('invite') invite?: unknown,
+  ) {
+    const target = safeNext(next);
+    if (await this.person(request)) return response.redirect(303, target);
+    const csrf = this.csrf.token(request, response);
+    const token = typeof invite === 'string' ? invite : (INVITE_PATH.exec(target)?.[1] ?? '');
+    this.send(response, 200, page({ title: 'Create an account' }, signupForm(csrf, target, token)));
+  }
+
+  @Post('signup')
+  async signup(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+    if (!this.checkCsrf(request, response, form)) return;
+    const next = safeNext(form.next);
+    const email = text(form, 'email', 320).trim();
+    const password = text(form, 'password');
+    const name = text(form, 'name', 200).trim();
+    const invite = /^[A-Za-z0-9_-]{20,200}$/.test(text(form, 'invite')) ? text(form, 'invite') : undefined;
+    const retry = (status: number, message: string) => {
+      const csrf = this.csrf.token(request, response);
+      const body = signupForm(csrf, next, invite ?? '', email);
+      this.send(response, status, page({ title: 'Create an account', error: message }, body));
+    };
+    if (!isEmail(email)) return retry(400, 'Enter a valid email address.');
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      return retry(400, `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
+    }
+    try {
+      const { session } = await this.identity.signup(
+        { email, password, name: name || undefined, invite },
+        request.ip ?? '',
+      );
+      setSessionCookie(request, response, session, this.identity.sessionLifetimeMs);
+      // The invitation was accepted with the sign-up: its page would only say it is used.
+      response.redirect(303, invite && INVITE_PATH.test(next) ? '/console?notice=joined' : next);
+    } catch (error) {
+      if (!(error instanceof TaggedError)) throw error;
+      retry(error.status, error.message);
+    }
+  }
+
+  @Post('logout')
+  async logout(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+    if (!this.checkCsrf(request, response, form)) return;
+    const cookie = readSessionCookie(request);
+    if (cookie) await this.identity.logout(cookie);
+    clearSessionCookie(request, response);
+    response.redirect(303, '/console/login');
+  }
+
+  @Get('device')
+  async devicePage(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Query('user_code') userCode?: unknown,
+  ) {
+    const person = await this.person(request);
+    if (!person) return this.toLogin(request, response);
+    if (userCode === undefined || userCode === '') {
+      return this.render(request, response, person, 200, { title: 'Sign in a device' }, (csrf) =>
+        codeForm(csrf),
+      );
+    }
+    await this.showApproval(request, response, person, userCode);
+  }
+
+  private async showApproval(
+    request: Request,
+    response: Response,
+    person: SignedInPerson,
+    userCode: unknown,
+    error?: { status: number; message: string },
+  ): Promise<void> {
+    try {
+      const pending = await this.flow.findPending(person.id, userCode);
+      const workspaces = pending.supportsOrgScope ? await this.workspaces.listForUser(person.id) : [];
+      this.render(
+        request,
+        response,
+        person,
+        error?.status ?? 200,
+        { title: 'Approve this device?', error: error?.message },
+        (csrf) => approvalForm(csrf, pending, person.email, workspaces),
+      );
+    } catch (failure) {
+      if (!(failure instanceof TaggedError)) throw failure;
+      const typed = typeof userCode === 'string' ? userCode.slice(0, 20) : '';
+      this.render(
+        request,
+        response,
+        person,
+        failure.status,
+        { title: 'Sign in a device', error: failure.message },
+        (csrf) => codeForm(csrf, typed),
+      );
+    }
+  }
+
+  @Post('device')
+  async decide(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+    const person = await this.person(request);
+    if (!person) return this.toLogin(request, response);
+    if (!this.checkCsrf(request, response, form)) return;
+    const action = text(form, 'action', 20);
+    if (action !== 'approve' && action !== 'deny') {
+      return this.showApproval(request, response, person, form.user_code);
+    }
+    try {
+      const decided = await this.flow.decide(this.actor(person, request), person.id, form.user_code, {
+        approve: action === 'approve',
+        workspaceId: text(form, 'org', 40),
+      });
+      const message =
+        action === 'approve'
+          ? `${decided.clientId} is signed in. You can close this page and return to your device.`
+          : `You denied the sign-in of ${decided.clientId}.`;
+      this.render(
+        request,
+        response,
+        person,
+        200,
+        { title: action === 'approve' ? 'Device approved' : 'Sign-in denied', notice: message },
+        () => html`<p><a href="/console">Back to your console</a></p>`,
+      );
+    } catch (failure) {
+      if (!(failure instanceof TaggedError) || failure.status !== 403) throw failure;
+      await this.showApproval(request, response, person, form.user_code, {
+        status: 403,
+        message: failure.message,
+      });
+    }
+  }
+
+  @Post('sessions/:id/revoke')
+  async revokeDevice(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body() form: Form = {},
+  ) {
+    const person = await this.person(request);
+    if (!person) return this.toLogin(request, response);
+    if (!this.checkCsrf(request, response, form)) return;
+    try {
+      await this.tokens.revokeSession(this.actor(person, request), person.id, id);
+    } catch (failure) {
+      if (!(failure instanceof TaggedError)) throw failure;
+      return this.render(
+        request,
+        response,
+        person,
+        failure.status,
+        { title: 'Devices', error: failure.message },
+        () => html`<p><a href="/console">Back to your console</a></p>`,
+      );
+    }
+    response.redirect(303, '/console?notice=signed_out');
+  }
+
+  @Get('invites/:token')
+  async invitePage(@Req() request: Request, @Res() response: Response, @Param('token') token: string) {
+    const person = await this.person(request);
+    if (!person) return this.toLogin(request, response);
+    const invite = await this.invites.describe(token);
+    if (!invite) {
+      return this.render(
+        request,
+        response,
+        person,
+        404,
+        { title: 'Invitation', error: 'This invitation does not exist, expired or was already used.' },
+        () => html`<p><a href="/console">Back to your console</a></p>`,
+      );
+    }
+    this.render(request, response, person, 200, { title: `Join ${invite.workspace}` }, (csrf) =>
+      inviteBody(csrf, token, invite),
+    );
+  }
+
+  @Post('invites/:token')
+  async acceptInvite(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Param('token') token: string,
+    @Body() form: Form = {},
+  ) {
+    const person = await this.person(request);
+    if (!person) return this.toLogin(request, response);
+    if (!this.checkCsrf(request, response, form)) return;
+    try {
+      await this.invites.accept(token, person, this.actor(person, request));
+      response.redirect(303, '/console?notice=joined');
+    } catch (failure) {
+      if (!(failure instanceof TaggedError)) throw failure;
+      this.render(
+        request,
+        response,
+        person,
+        failure.status,
+        { title: 'Invitation', error: failure.message },
+        () => html`<p><a href="/console">Back to your console</a></p>`,
+      );
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import type { PendingAuthorization } from '../device/device-flow.service';
+import type { WorkspaceWithRole } from '../workspaces/workspaces.service';
+import { csrfField, Html, html } from './html';
+
+const linkWithNext = (path: string, next: string, extra = '') =>
+  `${path}?next=${encodeURIComponent(next)}${extra}`;
+
+export function loginForm(csrf: string, next: string, email = ''): Html {
+  return html`<form method="post" action="/console/login">
+      ${csrfField(csrf)}<input type="hidden" name="next" value="${next}" />
+      <label for="email">Email</label>
+      <input type="email" id="email" name="email" autocomplete="username" required value="${email}" />
+      <label for="password">Password</label>
+      <input type="password" id="password" name="password" autocomplete="current-password" required />
+      <button type="submit">Sign in</button>
+    </form>
+    <p>No account yet? <a href="${linkWithNext('/console/signup', next)}">Create one</a>.</p>`;
+}
+
+export function signupForm(csrf: string, next: string, invite: string, email = ''): Html {
+  return html`<form method="post" action="/console/signup">
+      ${csrfField(csrf)}<input type="hidden" name="next" value="${next}" />
+      <input type="hidden" name="invite" value="${invite}" />
+      <label for="email">Email</label>
+      <input type="email" id="email" name="email" autocomplete="email" required value="${email}" />
+      <label for="name">Name (optional)</label>
+      <input type="text" id="name" name="name" autocomplete="name" maxlength="200" />
+      <label for="password">Password (at least 10 characters)</label>
+      <input
+        type="password"
+        id="password"
+        name="password"
+        autocomplete="new-password"
+        minlength="10"
+        required
+      />
+      <button type="submit">Create account</button>
+    </form>
+    <p>Have an account? <a href="${linkWithNext('/console/login', next)}">Sign in</a>.</p>`;
+}
+
+/** Entering (or correcting) the code shown on the device. */
+export function codeForm(csrf: string, value = ''): Html {
+  return html`<form method="post" action="/console/device">
+    ${csrfField(csrf)}<input type="hidden" name="action" value="check" />
+    <label for="user_code">Code shown on your device</label>
+    <input
+      type="text"
+      id="user_code"
+      name="user_code"
+      autocomplete="off"
+      autocapitalize="characters"
+      spellcheck="false"
+      placeholder="XXXX-XXXX"
+      maxlength="20"
+      required
+      value="${value}"
+    />
+    <button type="submit">Continue</button>
+  </form>`;
+}
+
+export function approvalForm(
+  csrf: string,
+  pending: PendingAuthorization,
+  email: string,
+  workspaces: WorkspaceWithRole[],
+): Html {
+  const chooser = pending.supportsOrgScope
+    ? html`<fieldset>
+        <legend>Workspace this device signs in to</legend>
+        ${workspaces.map(
+          (workspace, i) =>
+            html`<div>
+              <input
+                type="radio"
+                id="org-${workspace.id}"
+                name="org"
+                value="${workspace.id}"
+                ${i === 0 ? html`checked` : html``}
+                required
+              />
+              <label for="org-${workspace.id}">${workspace.name} (${workspace.role})</label>
+            </div>`,
+        )}
+      </fieldset>`
+    : html``;
+  return html`<p>
+      <strong>${pending.clientId}</strong> asks to sign in to the console as <strong>${email}</strong>.
+    </p>
+    <p id="code-hint">Approve only if this code is the one shown on your device:</p>
+    <p class="code" aria-describedby="code-hint" data-testid="user-code">${pending.userCode}</p>
+    <form method="post" action="/console/device">
+      ${csrfField(csrf)}<input type="hidden" name="user_code" value="${pending.userCode}" />
+      ${chooser}
+      <button type="submit" name="action" value="approve">Approve</button>
+      <button type="submit" name="action" value="deny">Deny</button>
+    </form>
+    <h2>Not the same code?</h2>
+    ${codeForm(csrf)}`;
+}
+
+export interface DeviceSessionView {
+  id: string;
+  clientId: string;
+  workspace: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export function homeBody(csrf: string, workspaces: WorkspaceWithRole[], devices: DeviceSessionView[]): Html {
+  const rows = devices.map(
+    (device) =>
+      html`<tr>
+        <td>${device.clientId}</td>
+        <td>${device.workspace}</td>
+        <td>${device.createdAt.toISOString()}</td>
+        <td>${device.lastUsedAt?.toISOString() ?? 'never'}</td>
+        <td>
+          <form method="post" action="/console/sessions/${device.id}/revoke">
+            ${csrfField(csrf)}
+            <button
+              type="submit"
+              aria-label="Sign out ${device.clientId} signed in ${device.createdAt.toISOString()}"
+            >
+              Sign out
+            </button>
+          </form>
+        </td>
+      </tr>`,
+  );
+  return html`<h2>Your workspaces</h2>
+    <ul>
+      ${workspaces.map((workspace) => html`<li>${workspace.name} <small>(${workspace.role}, ${workspace.id})</small></li>`)}
+    </ul>
+    <h2>Devices signed in</h2>
+    ${
+      devices.length === 0
+        ? html`<p>No device is signed in.</p>`
+        : html`<table>
+            <caption>
+              Device sign-ins
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Client</th>
+                <th scope="col">Workspace</th>
+                <th scope="col">Signed in</th>
+                <th scope="col">Last used</th>
+                <th scope="col"><span class="sr">Action</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+    }
+    <p><a href="/console/device">Sign in a device with a code</a></p>`;
+}
+
+export function inviteBody(
+  csrf: string,
+  token: string,
+  invite: { workspace: string; email: string; role: string },
+): Html {
+  return html`<p>
+      You are invited to join <strong>${invite.workspace}</strong> as ${invite.role} (invitation for
+      ${invite.email}).
+    </p>
+    <form method="post" action="/console/invites/${token}">
+      ${csrfField(csrf)} <button type="submit">Accept the invitation</button>
+    </form>`;
+}

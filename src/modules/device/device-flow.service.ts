@@ -1,0 +1,259 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { TooManyRequestsError } from '../../common/errors';
+import { ulidId } from '../../common/ids';
+import { AuditService } from '../audit/audit.service';
+import { sha256 } from '../identity/session-cookie';
+import { Actor } from '../keys/access/actor';
+import { ConsoleForbiddenError, ConsoleNotFoundError } from '../keys/access/console-errors';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { DeviceAuthorizationEntity } from './device-authorization.entity';
+import { deviceConfig, DeviceConfig } from './device.config';
+import { DeviceTokensService, IssuedTokens } from './device-tokens.service';
+import { OAuthError } from './oauth.error';
+import { formatUserCode, generateUserCode, normalizeUserCode } from './user-code';
+
+export const DEVICE_CODE_SECONDS = 600;
+export const POLL_INTERVAL_SECONDS = 5;
+export const SLOW_DOWN_STEP_SECONDS = 5;
+export const WRONG_CODES_PER_MINUTE = 5;
+const WRONG_CODE_WINDOW_MS = 60_000;
+/** Finished requests are kept a day past expiry (for `invalid_grant` rather than a bare unknown), then removed. */
+const KEEP_AFTER_EXPIRY_MS = 24 * 3600_000;
+
+export interface DeviceCodeResponse {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete: string;
+  expires_in: number;
+  interval: number;
+}
+
+/** What the approval page shows about a pending request. */
+export interface PendingAuthorization {
+  clientId: string;
+  userCode: string;
+  supportsOrgScope: boolean;
+  expiresAt: Date;
+}
+
+/** The RFC 8628 device authorization grant: codes, polling, and the person's decision. */
+@Injectable()
+export class DeviceFlowService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(deviceConfig.KEY) private readonly config: DeviceConfig,
+    private readonly tokens: DeviceTokensService,
+    private readonly workspaces: WorkspacesService,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  checkClient(clientId: string): void {
+    if (!this.config.clients.includes(clientId)) {
+      throw new OAuthError('invalid_client', `Unknown client_id: ${clientId}`);
+    }
+  }
+
+  async requestCode(clientId: string, supportsOrgScope: boolean): Promise<DeviceCodeResponse> {
+    this.checkClient(clientId);
+    const now = this.clock.now();
+    const deviceCode = randomBytes(32).toString('base64url');
+    await this.db.query(`DELETE FROM device_authorization WHERE expires_at < $1`, [
+      new Date(now - KEEP_AFTER_EXPIRY_MS),
+    ]);
+    for (let attempt = 0; ; attempt++) {
+      const userCode = generateUserCode();
+      try {
+        await this.db.getRepository(DeviceAuthorizationEntity).insert({
+          id: ulidId('dva', now),
+          deviceCodeHash: sha256(deviceCode),
+          userCode,
+          clientId,
+          supportsOrgScope,
+          status: 'pending',
+          pollInterval: POLL_INTERVAL_SECONDS,
+          lastPolledAt: null,
+          createdAt: new Date(now),
+          expiresAt: new Date(now + DEVICE_CODE_SECONDS * 1000),
+          userId: null,
+          workspaceId: null,
+          decidedAt: null,
+        });
+      } catch (error) {
+        // A pending request holds this user code already (1 in 25.6 billion per pending request): draw again.
+        if (error instanceof QueryFailedError && attempt < 5) continue;
+        throw error;
+      }
+      const shown = formatUserCode(userCode);
+      return {
+        device_code: deviceCode,
+        user_code: shown,
+        verification_uri: '/console/device',
+        verification_uri_complete: `/console/device?user_code=${shown}`,
+        expires_in: DEVICE_CODE_SECONDS,
+        interval: POLL_INTERVAL_SECONDS,
+      };
+    }
+  }
+
+  /** A poll with the device grant: an RFC 8628 §3.5 error, or the tokens exactly once. */
+  async poll(deviceCode: string, clientId: string, userAgent: string | null): Promise<IssuedTokens> {
+    this.checkClient(clientId);
+    const deviceCodeHash = sha256(deviceCode);
+    const row = await this.db.getRepository(DeviceAuthorizationEntity).findOneBy({ deviceCodeHash });
+    if (!row) throw new OAuthError('invalid_grant', 'Unknown device_code');
+    if (row.clientId !== clientId) {
+      throw new OAuthError('invalid_client', 'client_id differs from the one of the code request');
+    }
+    if (row.status === 'redeemed') throw new OAuthError('invalid_grant', 'This device_code was already used');
+    const now = this.clock.now();
+    if (row.expiresAt.getTime() <= now) {
+      throw new OAuthError('expired_token', 'The device code expired; start the sign-in again');
+    }
+    if (row.status === 'denied') throw new OAuthError('access_denied', 'The person denied this sign-in');
+    await this.checkPace(row, now);
+    if (row.status === 'pending') {
+      throw new OAuthError('authorization_pending', 'Waiting for the person to approve the sign-in');
+    }
+    return this.redeem(deviceCodeHash, clientId, userAgent);
+  }
+
+  /**
+   * `slow_down` when this poll comes sooner than the interval after the previous one; from then on the
+   * interval is 5 s longer. One UPDATE records the poll and compares with the previous one.
+   */
+  private async checkPace(row: DeviceAuthorizationEntity, now: number): Promise<void> {
+    const [rows] = (await this.db.query(
+      `UPDATE device_authorization
+          SET poll_interval = CASE WHEN last_polled_at > $2::timestamptz - make_interval(secs => poll_interval)
+                                   THEN poll_interval + $3 ELSE poll_interval END,
+              last_polled_at = $2
+        WHERE id = $1
+        RETURNING poll_interval`,
+      [row.id, new Date(now), SLOW_DOWN_STEP_SECONDS],
+    )) as [Array<{ poll_interval: number }>, number];
+    const interval = rows[0]?.poll_interval ?? row.pollInterval;
+    if (interval > row.pollInterval) {
+      throw new OAuthError('slow_down', `Poll at most every ${interval} seconds`, { interval });
+    }
+  }
+
+  /** The approval becomes tokens with one atomic UPDATE: of two racing polls, only one gets them. */
+  private redeem(deviceCodeHash: string, clientId: string, userAgent: string | null): Promise<IssuedTokens> {
+    return this.db.transaction(async (manager) => {
+      const now = new Date(this.clock.now());
+      const [rows] = (await manager.query(
+        `UPDATE device_authorization SET status = 'redeemed'
+          WHERE device_code_hash = $1 AND client_id = $2 AND status = 'approved' AND expires_at > $3
+          RETURNING user_id, workspace_id`,
+        [deviceCodeHash, clientId, now],
+      )) as [Array<{ user_id: string; workspace_id: string | null }>, number];
+      const approved = rows[0];
+      if (!approved) throw new OAuthError('invalid_grant', 'This device_code was already used');
+      return this.tokens.startSession(manager, {
+        userId: approved.user_id,
+        clientId,
+        workspaceId: approved.workspace_id,
+        userAgent,
+      });
+    });
+  }
+
+  /**
+   * The pending request a person typed the code of, for the approval page. Wrong codes count against the
+   * person: past 5 a minute, 429 until the minute is over.
+   */
+  async findPending(userId: string, input: unknown): Promise<PendingAuthorization> {
+    await this.checkAttempts(userId);
+    const code = normalizeUserCode(input);
+    const row = code
+      ? await this.db
+          .getRepository(DeviceAuthorizationEntity)
+          .findOneBy({ userCode: code, status: 'pending' })
+      : null;
+    if (!row || row.expiresAt.getTime() <= this.clock.now()) {
+      await this.recordWrongCode(userId);
+      throw new ConsoleNotFoundError('No pending sign-in has this code; check the code on your device');
+    }
+    return {
+      clientId: row.clientId,
+      userCode: formatUserCode(row.userCode),
+      supportsOrgScope: row.supportsOrgScope,
+      expiresAt: row.expiresAt,
+    };
+  }
+
+  /**
+   * The person's decision, recorded by one atomic UPDATE on the pending request. Approval of a client that
+   * asked for a workspace needs one the person belongs to.
+   */
+  async decide(
+    actor: Actor,
+    userId: string,
+    input: unknown,
+    decision: { approve: boolean; workspaceId?: string },
+  ): Promise<PendingAuthorization & { workspaceId: string | null }> {
+    const pending = await this.findPending(userId, input);
+    let workspaceId: string | null = null;
+    if (decision.approve && pending.supportsOrgScope) {
+      const mine = await this.workspaces.listForUser(userId);
+      const chosen = mine.find((workspace) => workspace.id === decision.workspaceId);
+      if (!chosen) throw new ConsoleForbiddenError('Pick one of your workspaces for this sign-in');
+      workspaceId = chosen.id;
+    }
+    await this.db.transaction(async (manager) => {
+      const now = new Date(this.clock.now());
+      const [rows] = (await manager.query(
+        `UPDATE device_authorization SET status = $2, user_id = $3, workspace_id = $4, decided_at = $5
+          WHERE user_code = $1 AND status = 'pending' AND expires_at > $5
+          RETURNING id`,
+        [
+          normalizeUserCode(pending.userCode),
+          decision.approve ? 'approved' : 'denied',
+          userId,
+          workspaceId,
+          now,
+        ],
+      )) as [Array<{ id: string }>, number];
+      if (!rows[0]) throw new ConsoleNotFoundError('This sign-in was already decided or expired');
+      await this.audit.record(manager, actor, {
+        workspaceId,
+        action: decision.approve ? 'device.approved' : 'device.denied',
+        target: { type: 'device_authorization', id: rows[0].id },
+        details: { client_id: pending.clientId },
+      });
+    });
+    return { ...pending, workspaceId };
+  }
+
+  private async checkAttempts(userId: string): Promise<void> {
+    const [row] = (await this.db.query(
+      `SELECT window_start, failures FROM device_code_attempt WHERE user_id = $1`,
+      [userId],
+    )) as Array<{ window_start: Date; failures: number }>;
+    const now = this.clock.now();
+    const windowEnds = row ? row.window_start.getTime() + WRONG_CODE_WINDOW_MS : 0;
+    if (row && row.failures >= WRONG_CODES_PER_MINUTE && windowEnds > now) {
+      throw new TooManyRequestsError(
+        'Too many wrong codes; wait a minute and try again',
+        Math.ceil((windowEnds - now) / 1000),
+      );
+    }
+  }
+
+  private async recordWrongCode(userId: string): Promise<void> {
+    const now = new Date(this.clock.now());
+    await this.db.query(
+      `INSERT INTO device_code_attempt (user_id, window_start, failures) VALUES ($1, $2, 1)
+       ON CONFLICT (user_id) DO UPDATE SET
+         failures = CASE WHEN device_code_attempt.window_start <= $3 THEN 1 ELSE device_code_attempt.failures + 1 END,
+         window_start = CASE WHEN device_code_attempt.window_start <= $3 THEN $2 ELSE device_code_attempt.window_start END`,
+      [userId, now, new Date(now.getTime() - WRONG_CODE_WINDOW_MS)],
+    );
+  }
+}

@@ -1,0 +1,280 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { randomBase62, ulidId } from '../../common/ids';
+import { AuditService } from '../audit/audit.service';
+import { Actor } from '../keys/access/actor';
+import { ConsoleNotFoundError } from '../keys/access/console-errors';
+import { ResolvedCredential, Role } from '../keys/access/console-principal';
+import { SecretHasher } from '../keys/secret-hasher.service';
+import { generateToken, parseToken, TOKEN_PREFIXES } from '../keys/token-format';
+import { deviceConfig, DeviceConfig } from './device.config';
+import { DeviceSessionEntity } from './device-session.entity';
+import { DeviceTokenEntity, DeviceTokenKind } from './device-token.entity';
+import { OAuthError } from './oauth.error';
+
+export const ACCESS_TOKEN_SECONDS = 3600;
+export const REFRESH_PREFIX = 'oc_rt_';
+const LAST_USED_EVERY_MS = 60_000;
+
+export interface IssuedTokens {
+  access_token: string;
+  token_type: 'Bearer';
+  refresh_token: string;
+  expires_in: number;
+  org_id: string | null;
+}
+
+export interface NewSignIn {
+  userId: string;
+  clientId: string;
+  workspaceId: string | null;
+  userAgent: string | null;
+}
+
+interface AccessRow {
+  session_id: string;
+  token_expires_at: Date;
+  session_revoked_at: Date | null;
+  last_used_at: Date | null;
+  bound_workspace_id: string | null;
+  user_id: string;
+  email: string;
+  name: string;
+  workspace_id: string | null;
+  workspace_deleted_at: Date | null;
+  role: Role | null;
+}
+
+interface RotationOutcome {
+  tokens?: IssuedTokens;
+  /** The token had been used before: its sign-in is now revoked. */
+  revoked?: boolean;
+}
+
+interface RotationRow {
+  consumed_session: string | null;
+  revoked_session: string | null;
+}
+
+/**
+ * The tokens of device sign-ins. Access tokens live an hour; refresh tokens rotate on every use, and a
+ * refresh token presented twice revokes its whole sign-in (RFC 9700 §4.14.2): one statement decides.
+ */
+@Injectable()
+export class DeviceTokensService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(deviceConfig.KEY) private readonly config: DeviceConfig,
+    private readonly hasher: SecretHasher,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  private get refreshLifetimeMs(): number {
+    return this.config.refreshDays * 24 * 3600_000;
+  }
+
+  /** A new sign-in with its first token pair, inside the caller's transaction (the code's redemption). */
+  async startSession(manager: EntityManager, signIn: NewSignIn): Promise<IssuedTokens> {
+    const now = this.clock.now();
+    const session: DeviceSessionEntity = {
+      id: ulidId('dvs', now),
+      userId: signIn.userId,
+      clientId: signIn.clientId,
+      workspaceId: signIn.workspaceId,
+      userAgent: signIn.userAgent?.slice(0, 200) ?? null,
+      createdAt: new Date(now),
+      lastUsedAt: new Date(now),
+      expiresAt: new Date(now + this.refreshLifetimeMs),
+      revokedAt: null,
+    };
+    await manager.insert(DeviceSessionEntity, session);
+    await this.audit.record(
+      manager,
+      { type: 'user', id: signIn.userId, sourceAddress: null },
+      {
+        workspaceId: signIn.workspaceId,
+        action: 'device.signed_in',
+        target: { type: 'device_session', id: session.id },
+        details: { client_id: signIn.clientId },
+      },
+    );
+    return this.issuePair(manager, session.id, signIn.workspaceId);
+  }
+
+  private async issuePair(
+    manager: EntityManager,
+    sessionId: string,
+    workspaceId: string | null,
+  ): Promise<IssuedTokens> {
+    const now = this.clock.now();
+    const access = generateToken(TOKEN_PREFIXES.deviceAccess).token;
+    const refresh = REFRESH_PREFIX + randomBase62(43);
+    const row = (kind: DeviceTokenKind, token: string, lifetimeMs: number): DeviceTokenEntity => ({
+      id: ulidId('dvt', now),
+      sessionId,
+      kind,
+      tokenHash: this.hasher.hash(token),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + lifetimeMs),
+      usedAt: null,
+    });
+    await manager.insert(DeviceTokenEntity, [
+      row('access', access, ACCESS_TOKEN_SECONDS * 1000),
+      row('refresh', refresh, this.refreshLifetimeMs),
+    ]);
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      refresh_token: refresh,
+      expires_in: ACCESS_TOKEN_SECONDS,
+      org_id: workspaceId,
+    };
+  }
+
+  /** `grant_type=refresh_token`: a new pair with the same workspace binding, or 400 `invalid_grant`. */
+  async refresh(refreshToken: string, clientId: string): Promise<IssuedTokens> {
+    const tokenHash = this.hasher.hash(refreshToken);
+    const [owner] = (await this.db.query(
+      `SELECT s.id, s.client_id FROM device_token t JOIN device_session s ON s.id = t.session_id
+        WHERE t.token_hash = $1 AND t.kind = 'refresh'`,
+      [tokenHash],
+    )) as Array<{ id: string; client_id: string }>;
+    if (!owner) throw new OAuthError('invalid_grant', 'Unknown refresh token');
+    if (owner.client_id !== clientId) {
+      throw new OAuthError('invalid_client', 'client_id differs from the one this sign-in was issued to');
+    }
+    const outcome = await this.db.transaction(async (manager): Promise<RotationOutcome> => {
+      const now = new Date(this.clock.now());
+      // One statement decides: an unused, live token is consumed; any other presentation of a known token
+      // (used before) revokes its sign-in. Two racing requests serialise on the token's row: the second
+      // re-checks `used_at IS NULL` after the first commits, consumes nothing, and revokes.
+      const [row] = (await manager.query(
+        `WITH consumed AS (
+           UPDATE device_token t SET used_at = $2
+            WHERE t.token_hash = $1 AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > $2
+              AND EXISTS (SELECT 1 FROM device_session s WHERE s.id = t.session_id AND s.revoked_at IS NULL)
+            RETURNING t.session_id
+         ), revoked AS (
+           UPDATE device_session s SET revoked_at = $2
+            WHERE NOT EXISTS (SELECT 1 FROM consumed) AND s.revoked_at IS NULL
+              AND s.id = (SELECT session_id FROM device_token WHERE token_hash = $1 AND kind = 'refresh')
+            RETURNING s.id
+         )
+         SELECT (SELECT session_id FROM consumed) AS consumed_session,
+                (SELECT id FROM revoked) AS revoked_session`,
+        [tokenHash, now],
+      )) as RotationRow[];
+      if (row.revoked_session) {
+        await this.audit.record(
+          manager,
+          { type: 'system', id: null, sourceAddress: null },
+          {
+            workspaceId: null,
+            action: 'device.refresh_reused',
+            target: { type: 'device_session', id: row.revoked_session },
+          },
+        );
+        return { revoked: true };
+      }
+      if (!row.consumed_session) return {};
+      const session = await manager.findOneByOrFail(DeviceSessionEntity, { id: row.consumed_session });
+      await manager.update(
+        DeviceSessionEntity,
+        { id: session.id },
+        { lastUsedAt: now, expiresAt: new Date(now.getTime() + this.refreshLifetimeMs) },
+      );
+      return { tokens: await this.issuePair(manager, session.id, session.workspaceId) };
+    });
+    if (outcome.tokens) return outcome.tokens;
+    if (outcome.revoked) {
+      throw new OAuthError(
+        'invalid_grant',
+        'This refresh token was already used: the sign-in is revoked, sign in again',
+      );
+    }
+    throw new OAuthError('invalid_grant', 'The refresh token is used, expired or revoked');
+  }
+
+  /**
+   * The `oc_at_` bearer lookup for `/console/api/`: one query joins the token, its sign-in, the person and
+   * the workspace (the bound one, or the one the request names). Nothing is cached, so a revocation is seen
+   * by the next request on every process.
+   */
+  async lookupAccess(token: string, requestedOrg: string | null): Promise<ResolvedCredential | undefined> {
+    const parsed = parseToken(token);
+    if (!parsed || parsed.prefix !== TOKEN_PREFIXES.deviceAccess) return undefined;
+    const [row] = (await this.db.query(
+      `SELECT s.id AS session_id, t.expires_at AS token_expires_at, s.revoked_at AS session_revoked_at,
+              s.last_used_at, s.workspace_id AS bound_workspace_id, u.id AS user_id, u.email, u.name,
+              w.id AS workspace_id, w.deleted_at AS workspace_deleted_at, m.role
+         FROM device_token t
+         JOIN device_session s ON s.id = t.session_id
+         JOIN users u ON u.id = s.user_id
+         LEFT JOIN workspace w ON w.id = COALESCE(s.workspace_id, $2::varchar)
+         LEFT JOIN membership m ON m.workspace_id = w.id AND m.user_id = u.id
+        WHERE t.token_hash = $1 AND t.kind = 'access'`,
+      [this.hasher.hash(token), requestedOrg],
+    )) as AccessRow[];
+    const now = this.clock.now();
+    if (!row || row.session_revoked_at || row.token_expires_at.getTime() <= now) return undefined;
+    const workspaceFound = row.workspace_id !== null && !row.workspace_deleted_at;
+    // A bound token is dead once its workspace is gone or its person left it.
+    if (row.bound_workspace_id && (!workspaceFound || !row.role)) return undefined;
+    await this.touch(row.session_id, row.last_used_at, now);
+    return {
+      credential: 'device_token',
+      credentialId: row.session_id,
+      userId: row.user_id,
+      email: row.email,
+      name: row.name,
+      serviceAccountId: null,
+      permission: 'all',
+      boundWorkspaceId: row.bound_workspace_id,
+      workspace: { found: workspaceFound, role: row.role },
+    };
+  }
+
+  private async touch(sessionId: string, lastUsedAt: Date | null, now: number): Promise<void> {
+    if (lastUsedAt && lastUsedAt.getTime() > now - LAST_USED_EVERY_MS) return;
+    await this.db.query(
+      `UPDATE device_session SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $3)`,
+      [sessionId, new Date(now), new Date(now - LAST_USED_EVERY_MS)],
+    );
+  }
+
+  /** The person's live device sign-ins, newest first. */
+  listSessions(userId: string): Promise<DeviceSessionEntity[]> {
+    return this.db
+      .getRepository(DeviceSessionEntity)
+      .createQueryBuilder('s')
+      .where('s.user_id = :userId AND s.revoked_at IS NULL AND s.expires_at > :now', {
+        userId,
+        now: new Date(this.clock.now()),
+      })
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .getMany();
+  }
+
+  /** Signs one device out: every token of that sign-in answers 401 / `invalid_grant` from now on. */
+  async revokeSession(actor: Actor, userId: string, id: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const [rows] = (await manager.query(
+        `UPDATE device_session SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+         RETURNING id, client_id, workspace_id`,
+        [id, userId, new Date(this.clock.now())],
+      )) as [Array<{ id: string; client_id: string; workspace_id: string | null }>, number];
+      const session = rows[0];
+      if (!session) throw new ConsoleNotFoundError(`Device sign-in not found: ${id}`);
+      await this.audit.record(manager, actor, {
+        workspaceId: session.workspace_id,
+        action: 'device.signed_out',
+        target: { type: 'device_session', id },
+        details: { client_id: session.client_id },
+      });
+    });
+  }
+}
