@@ -12,6 +12,8 @@ import { AuditModule } from './modules/audit/audit.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+import { WorkspaceConfigModule } from './modules/workspace-config/workspace-config.module';
+import { BudgetsModule } from './modules/budgets/budgets.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -28,6 +30,6 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     PluginsModule,
     LocationReloadModule,
   ],
-  console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
+  console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule, WorkspaceConfigModule, BudgetsModule],
   inference: [],
 };
