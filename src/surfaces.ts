@@ -14,6 +14,7 @@ import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { WorkspaceConfigModule } from './modules/workspace-config/workspace-config.module';
 import { BudgetsModule } from './modules/budgets/budgets.module';
+import { RuntimeModule } from './modules/runtime/runtime.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -29,6 +30,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     AgentsModule,
     PluginsModule,
     LocationReloadModule,
+    RuntimeModule,
   ],
   console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule, WorkspaceConfigModule, BudgetsModule],
   inference: [],

@@ -1,3 +1,5 @@
+import type { PermissionReply, PermissionRequest } from '../../modules/runtime/permissions/permission.types';
+
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
  * sends them as `{ id, created, type, location?, data }`. Add an entry here before emitting a new type.
@@ -10,6 +12,8 @@ export interface EventCatalog {
   'agent.updated': Record<string, never>;
   /** Plugins were updated or changed; locations using them reload. */
   'plugin.updated': Record<string, never>;
+  'permission.asked': PermissionRequest;
+  'permission.replied': { sessionID: string; requestID: string; reply: PermissionReply };
 }
 
 export type EventType = keyof EventCatalog;
