@@ -12,6 +12,8 @@ import { AuditModule } from './modules/audit/audit.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+import { WorkspaceConfigModule } from './modules/workspace-config/workspace-config.module';
+import { BudgetsModule } from './modules/budgets/budgets.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
 import { DeviceModule } from './modules/device/device.module';
 import { ConsoleWebModule } from './modules/console-web/console-web.module';
@@ -32,6 +34,15 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     LocationReloadModule,
     RuntimeModule,
   ],
-  console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule, DeviceModule, ConsoleWebModule],
+  console: [
+    IdentityModule,
+    WorkspacesModule,
+    KeysModule,
+    AuditModule,
+    DeviceModule,
+    ConsoleWebModule,
+    WorkspaceConfigModule,
+    BudgetsModule,
+  ],
   inference: [],
 };

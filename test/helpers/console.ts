@@ -13,6 +13,7 @@ export interface Person {
   get(path: string): request.Test;
   post(path: string, body?: object): request.Test;
   patch(path: string, body: object): request.Test;
+  put(path: string, body: object): request.Test;
   del(path: string): request.Test;
 }
 
@@ -30,6 +31,7 @@ export function asPerson(t: TestApp, cookie: string): Omit<Person, 'id' | 'email
     get: (path) => withCookie(t.http.get(path)),
     post: (path, body = {}) => withCookie(t.http.post(path)).send(body),
     patch: (path, body) => withCookie(t.http.patch(path)).send(body),
+    put: (path, body) => withCookie(t.http.put(path)).send(body),
     del: (path) => withCookie(t.http.delete(path)),
   };
 }

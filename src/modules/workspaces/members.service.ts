@@ -70,6 +70,17 @@ export class MembersService {
     ];
   }
 
+  /** Whether a person (`usr_…`) or a live service account (`sa_…`) belongs to the workspace. */
+  async has(workspaceId: string, memberId: string): Promise<boolean> {
+    const rows = (await this.db.query(
+      `SELECT 1 FROM membership WHERE workspace_id = $1 AND user_id = $2
+       UNION ALL
+       SELECT 1 FROM service_account WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [workspaceId, memberId],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
   /** Locks the workspace's memberships so two changes cannot both remove "the other" owner. */
   private async lockMembers(manager: EntityManager, workspaceId: string): Promise<MembershipEntity[]> {
     return manager.find(MembershipEntity, { where: { workspaceId }, lock: { mode: 'pessimistic_write' } });

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { BudgetsController } from './budgets.controller';
+import { BudgetsService } from './budgets.service';
+import { MemberBudgetEntity } from './member-budget.entity';
+import { MemberSpendEntity } from './member-spend.entity';
+import { UsageEntity } from './usage.entity';
+import { WorkspaceBudgetEntity } from './workspace-budget.entity';
+
+/** Monthly budgets per member and service account, and the usage they are spent on. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([MemberBudgetEntity, WorkspaceBudgetEntity, MemberSpendEntity, UsageEntity]),
+    AuditModule,
+    WorkspacesModule,
+  ],
+  controllers: [BudgetsController],
+  providers: [BudgetsService],
+  exports: [BudgetsService],
+})
+export class BudgetsModule {}

@@ -1,0 +1,247 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { AuditService } from '../audit/audit.service';
+import { Actor } from '../keys/access/actor';
+import { ConsoleNotFoundError } from '../keys/access/console-errors';
+import { Member, MembersService } from '../workspaces/members.service';
+import { dollarsToMicroCents, utcMonth } from './money';
+
+/** One metered request, as the inference gateway reports it. */
+export interface UsageInput {
+  workspaceId: string;
+  /** The person (`usr_…`) or service account (`sa_…`) the request is billed to. */
+  memberId: string;
+  keyId?: string | null;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  costMicroCents: bigint;
+}
+
+export interface BudgetStatus {
+  limitMicroCents: bigint | null;
+  spentMicroCents: bigint;
+  exceeded: boolean;
+  source: 'custom' | 'default' | null;
+  /** The start of the next UTC month, when the spend starts again at zero. */
+  resetsAt: Date;
+}
+
+export interface MemberBudget extends BudgetStatus {
+  member: Member;
+  /** When the member's own budget was last set; null without one. */
+  updatedAt: Date | null;
+}
+
+interface LimitRow {
+  custom: string | null;
+  fallback: string | null;
+}
+
+function statusOf(limits: LimitRow, spent: bigint, resetsAt: Date): BudgetStatus {
+  const source = limits.custom !== null ? 'custom' : limits.fallback !== null ? 'default' : null;
+  const limit = limits.custom ?? limits.fallback;
+  const limitMicroCents = limit === null ? null : BigInt(limit);
+  return {
+    limitMicroCents,
+    spentMicroCents: spent,
+    exceeded: limitMicroCents !== null && spent >= limitMicroCents,
+    source,
+    resetsAt,
+  };
+}
+
+/**
+ * Monthly budgets of members and service accounts (UTC calendar months), and the usage they are spent on.
+ * Exported for the inference gateway: `status()` before forwarding a request, `recordUsage()` after.
+ */
+@Injectable()
+export class BudgetsService implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly members: MembersService,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    // A member who leaves loses their own budget; coming back, they start from the workspace default.
+    this.members.onMemberRemoved(async (manager, workspaceId, userId) => {
+      await manager.query('DELETE FROM member_budget WHERE workspace_id = $1 AND member_id = $2', [
+        workspaceId,
+        userId,
+      ]);
+    });
+  }
+
+  /**
+   * Adds a usage row and the member's spend for the month in ONE statement: the spend row is created, added
+   * to, or started again at this cost when the stored month is older (the UTC month boundary). A late row
+   * of an earlier month is kept in the usage table without touching the newer month's spend.
+   */
+  async recordUsage(usage: UsageInput): Promise<{ spentMicroCents: bigint }> {
+    const rows = (await this.db.query(
+      `WITH recorded AS (
+         INSERT INTO usage (workspace_id, member_id, key_id, model, input_tokens, output_tokens,
+                            cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         RETURNING workspace_id, member_id, cost_micro_cents,
+                   date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS month
+       )
+       INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents)
+       SELECT workspace_id, member_id, month, cost_micro_cents FROM recorded
+       ON CONFLICT (workspace_id, member_id) DO UPDATE SET
+         spent_micro_cents = CASE
+           WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
+           WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
+           ELSE s.spent_micro_cents END,
+         month = GREATEST(s.month, EXCLUDED.month)
+       RETURNING spent_micro_cents`,
+      [
+        usage.workspaceId,
+        usage.memberId,
+        usage.keyId ?? null,
+        usage.model,
+        usage.inputTokens,
+        usage.outputTokens,
+        usage.cacheReadTokens ?? 0,
+        usage.cacheWriteTokens ?? 0,
+        usage.costMicroCents.toString(),
+        new Date(this.clock.now()),
+      ],
+    )) as Array<{ spent_micro_cents: string }>;
+    return { spentMicroCents: BigInt(rows[0].spent_micro_cents) };
+  }
+
+  /** The member's limit, this month's spend and whether it is used up: one query. */
+  async status(workspaceId: string, memberId: string): Promise<BudgetStatus> {
+    const { start, next } = utcMonth(this.clock.now());
+    const rows = (await this.db.query(
+      `SELECT b.limit_micro_cents AS custom, d.default_limit_micro_cents AS fallback,
+              CASE WHEN s.month = $3::date THEN s.spent_micro_cents ELSE 0 END AS spent
+         FROM (SELECT 1) one
+         LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
+         LEFT JOIN workspace_budget d ON d.workspace_id = $1
+         LEFT JOIN member_spend s ON s.workspace_id = $1 AND s.member_id = $2`,
+      [workspaceId, memberId, start],
+    )) as Array<LimitRow & { spent: string | null }>;
+    return statusOf(rows[0], BigInt(rows[0].spent ?? 0), next);
+  }
+
+  /** Every member (people by email, then service accounts by name) with their budget for this month. */
+  async list(workspaceId: string): Promise<MemberBudget[]> {
+    const { start, next } = utcMonth(this.clock.now());
+    const [members, custom, fallback, spent] = await Promise.all([
+      this.members.list(workspaceId),
+      this.db.query(
+        'SELECT member_id, limit_micro_cents, updated_at FROM member_budget WHERE workspace_id = $1',
+        [workspaceId],
+      ) as Promise<Array<{ member_id: string; limit_micro_cents: string; updated_at: Date }>>,
+      this.defaultLimit(workspaceId),
+      this.db.query(
+        'SELECT member_id, spent_micro_cents FROM member_spend WHERE workspace_id = $1 AND month = $2::date',
+        [workspaceId, start],
+      ) as Promise<Array<{ member_id: string; spent_micro_cents: string }>>,
+    ]);
+    const customOf = new Map(custom.map((row) => [row.member_id, row]));
+    const spentOf = new Map(spent.map((row) => [row.member_id, BigInt(row.spent_micro_cents)]));
+    return members.map((member) => {
+      const own = customOf.get(member.userId);
+      const limits = { custom: own?.limit_micro_cents ?? null, fallback: fallback.limit };
+      return {
+        member,
+        ...statusOf(limits, spentOf.get(member.userId) ?? 0n, next),
+        updatedAt: own?.updated_at ?? null,
+      };
+    });
+  }
+
+  async defaultLimit(workspaceId: string): Promise<{ limit: string | null; updatedAt: Date | null }> {
+    const rows = (await this.db.query(
+      'SELECT default_limit_micro_cents, updated_at FROM workspace_budget WHERE workspace_id = $1',
+      [workspaceId],
+    )) as Array<{ default_limit_micro_cents: string | null; updated_at: Date }>;
+    return { limit: rows[0]?.default_limit_micro_cents ?? null, updatedAt: rows[0]?.updated_at ?? null };
+  }
+
+  private async requireMember(workspaceId: string, memberId: string): Promise<void> {
+    if (!(await this.members.has(workspaceId, memberId))) {
+      throw new ConsoleNotFoundError(`Member not found in this workspace: ${memberId}`);
+    }
+  }
+
+  /** Sets the member's own budget; setting the same amount again changes nothing (and audits nothing). */
+  async setMember(actor: Actor, workspaceId: string, memberId: string, dollars: number): Promise<void> {
+    await this.requireMember(workspaceId, memberId);
+    const limit = dollarsToMicroCents(dollars).toString();
+    await this.db.transaction(async (manager) => {
+      const changed = (await manager.query(
+        `INSERT INTO member_budget (workspace_id, member_id, limit_micro_cents, updated_at, updated_by)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (workspace_id, member_id) DO UPDATE
+           SET limit_micro_cents = EXCLUDED.limit_micro_cents, updated_at = EXCLUDED.updated_at,
+               updated_by = EXCLUDED.updated_by
+           WHERE member_budget.limit_micro_cents <> EXCLUDED.limit_micro_cents
+         RETURNING member_id`,
+        [workspaceId, memberId, limit, new Date(this.clock.now()), actor.id],
+      )) as unknown[];
+      if (changed.length > 0) {
+        await this.record(manager, actor, workspaceId, 'budget.member_set', memberId, limit);
+      }
+    });
+  }
+
+  /** Removes the member's own budget: back to the workspace default, or unlimited. */
+  async clearMember(actor: Actor, workspaceId: string, memberId: string): Promise<void> {
+    await this.requireMember(workspaceId, memberId);
+    await this.db.transaction(async (manager) => {
+      const [removed] = (await manager.query(
+        'DELETE FROM member_budget WHERE workspace_id = $1 AND member_id = $2 RETURNING member_id',
+        [workspaceId, memberId],
+      )) as [unknown[], number];
+      if (removed.length > 0) {
+        await this.record(manager, actor, workspaceId, 'budget.member_cleared', memberId, null);
+      }
+    });
+  }
+
+  /** Sets (dollars) or removes (null: unlimited) the workspace default. */
+  async setDefault(actor: Actor, workspaceId: string, dollars: number | null): Promise<void> {
+    const limit = dollars === null ? null : dollarsToMicroCents(dollars).toString();
+    await this.db.transaction(async (manager) => {
+      const changed = (await manager.query(
+        `INSERT INTO workspace_budget (workspace_id, default_limit_micro_cents, updated_at, updated_by)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (workspace_id) DO UPDATE
+           SET default_limit_micro_cents = EXCLUDED.default_limit_micro_cents,
+               updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
+           WHERE workspace_budget.default_limit_micro_cents IS DISTINCT FROM EXCLUDED.default_limit_micro_cents
+         RETURNING workspace_id`,
+        [workspaceId, limit, new Date(this.clock.now()), actor.id],
+      )) as unknown[];
+      if (changed.length > 0) {
+        await this.record(manager, actor, workspaceId, 'budget.default_set', workspaceId, limit);
+      }
+    });
+  }
+
+  private record(
+    manager: EntityManager,
+    actor: Actor,
+    workspaceId: string,
+    action: string,
+    targetId: string,
+    limit: string | null,
+  ): Promise<void> {
+    return this.audit.record(manager, actor, {
+      workspaceId,
+      action,
+      target: { type: targetId === workspaceId ? 'workspace' : 'member', id: targetId },
+      details: { limit_micro_cents: limit },
+    });
+  }
+}

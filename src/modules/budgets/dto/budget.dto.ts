@@ -1,0 +1,54 @@
+import { IsNumber, Matches, Max, Min, ValidateIf } from 'class-validator';
+
+const MAX_DOLLARS = 1_000_000_000;
+
+/** The member a budget belongs to: a person's `usr_…` id or a service account's `sa_…` id. */
+export class MemberParamsDto {
+  @Matches(/^(usr|sa)_[0-9A-Za-z]{1,40}$/, {
+    message: 'must be a member id (usr_…) or a service account id (sa_…)',
+  })
+  user_id!: string;
+}
+
+export class SetMemberBudgetDto {
+  /** US dollars per UTC calendar month, at most two decimals, e.g. 75.25. */
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_DOLLARS)
+  budget_dollars!: number;
+}
+
+export class SetDefaultBudgetDto {
+  /** US dollars per UTC calendar month for members without their own budget; null: unlimited. */
+  @ValidateIf((body: SetDefaultBudgetDto) => body.budget_dollars !== null)
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_DOLLARS)
+  budget_dollars!: number | null;
+}
+
+/** A member's or service account's budget for the current UTC month. Money: decimal strings, micro-cents. */
+export class BudgetMemberDto {
+  /** `usr_…` for a person, `sa_…` for a service account. */
+  user_id!: string;
+  /** Null for a service account. */
+  email!: string | null;
+  name!: string;
+  kind!: 'person' | 'service_account';
+  /** e.g. "7525000000" = $75.25; null = unlimited. */
+  limit_micro_cents!: string | null;
+  spent_micro_cents!: string;
+  exceeded!: boolean;
+  /** Start of the next UTC month. */
+  resets_at!: string;
+  /** custom = the member's own budget; default = the workspace default; null = unlimited. */
+  source!: 'custom' | 'default' | null;
+  /** When the member's own budget was set; null without one. */
+  updated_at!: string | null;
+}
+
+export class DefaultBudgetDto {
+  /** Null: unlimited. */
+  limit_micro_cents!: string | null;
+  updated_at!: string | null;
+}

@@ -1,0 +1,20 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * What a member spent in `month` (the first day of a UTC calendar month), kept up to date by the same
+ * statement that records each usage row, so reading budgets never sums the usage table.
+ */
+@Entity('member_spend')
+export class MemberSpendEntity {
+  @PrimaryColumn('varchar', { length: 40 })
+  workspaceId!: string;
+
+  @PrimaryColumn('varchar', { length: 40 })
+  memberId!: string;
+
+  @Column('date')
+  month!: string;
+
+  @Column('bigint')
+  spentMicroCents!: string;
+}

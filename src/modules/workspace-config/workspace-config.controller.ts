@@ -1,0 +1,69 @@
+import { Body, Controller, Get, Headers, Param, Put, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentPrincipal } from '../../common/auth';
+import { actorOf } from '../keys/access/actor';
+import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
+import { ConsolePrincipal } from '../keys/access/console-principal';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
+import { WorkspaceConfigDto } from './dto/workspace-config.dto';
+import { RenderedConfig, WorkspaceConfigService } from './workspace-config.service';
+
+/** `"a", W/"b"` → `["\"a\"", "\"b\""]`: the strong forms of the tags a client already holds. */
+function knownTags(ifNoneMatch: string | undefined): string[] {
+  if (!ifNoneMatch) return [];
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .filter((tag) => tag.length > 0 && tag.length <= 64);
+}
+
+function send(res: Response, config: RenderedConfig): void {
+  res.setHeader('ETag', config.etag);
+  res.setHeader('Cache-Control', 'private, no-cache');
+  if (config.body === null) res.status(304).end();
+  else res.status(200).type('application/json').send(config.body);
+}
+
+@ApiTags('console: workspace config')
+@Controller('console/api')
+export class WorkspaceConfigController {
+  constructor(private readonly config: WorkspaceConfigService) {}
+
+  @Get('v2/config')
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @ApiOperation({
+    operationId: 'config.get',
+    summary: 'The workspace config (V2): providers, web search, MCP, policies; ETag and If-None-Match',
+  })
+  @ApiOkResponse({ type: WorkspaceConfigDto })
+  @ApiResponse({ status: 304, description: 'unchanged since the ETag in If-None-Match' })
+  @ApiErrorResponse(401, 'Unauthorized', 'missing, invalid, expired or revoked credential')
+  async get(
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const tags = knownTags(ifNoneMatch);
+    send(res, await this.config.read(principal.workspaceId!, tags.includes('*') ? [] : tags));
+  }
+
+  @Put('orgs/:org/config')
+  @OrgRole('admin')
+  @ApiOperation({
+    operationId: 'config.update',
+    summary: 'Change the workspace config (owners and admins; an All key: policies, websearch, mcp only)',
+  })
+  @ApiBody({ type: WorkspaceConfigDto })
+  @ApiOkResponse({ type: WorkspaceConfigDto })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'the field that failed validation')
+  async update(
+    @Param('org') org: string,
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, await this.config.update(principal, actorOf(principal), org, body));
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { WorkspaceConfigController } from './workspace-config.controller';
+import { WorkspaceConfigEntity } from './workspace-config.entity';
+import { WorkspaceConfigService } from './workspace-config.service';
+
+/** The workspace config (V2) every client polls, and its admin writes. */
+@Module({
+  imports: [TypeOrmModule.forFeature([WorkspaceConfigEntity]), AuditModule],
+  controllers: [WorkspaceConfigController],
+  providers: [WorkspaceConfigService],
+  exports: [WorkspaceConfigService],
+})
+export class WorkspaceConfigModule {}

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { AuditService } from '../audit/audit.service';
+import { Actor } from '../keys/access/actor';
+import { ConsoleForbiddenError } from '../keys/access/console-errors';
+import { ConsolePrincipal } from '../keys/access/console-principal';
+import {
+  ConfigDocument,
+  EMPTY_DOCUMENT,
+  parseConfigInput,
+  renderConfig,
+  stableJson,
+} from './config-document';
+import { WorkspaceConfigEntity } from './workspace-config.entity';
+
+export interface RenderedConfig {
+  etag: string;
+  /** The JSON body, or null when the caller's `If-None-Match` already names `etag`. */
+  body: string | null;
+}
+
+function etagOf(rendered: string): string {
+  return `"${createHash('sha256').update(rendered).digest('base64url').slice(0, 27)}"`;
+}
+
+/** What a workspace without a stored config serves: the same for every workspace (no provider, no header). */
+const EMPTY_RENDERED = renderConfig('', EMPTY_DOCUMENT);
+const EMPTY_ETAG = etagOf(EMPTY_RENDERED);
+
+/** API keys (service accounts' and personal) may change everything but providers and models. */
+const KEY_CREDENTIALS = new Set(['service_account_key', 'personal_key']);
+
+@Injectable()
+export class WorkspaceConfigService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * One primary-key lookup: the current ETag, and the body only when the caller does not already hold it.
+   * Nothing is cached in the process, so a change committed by any server is served by the next request.
+   */
+  async read(workspaceId: string, known: string[]): Promise<RenderedConfig> {
+    const rows = (await this.db.query(
+      `SELECT etag, CASE WHEN etag = ANY($2::varchar[]) THEN NULL ELSE rendered END AS rendered
+         FROM workspace_config WHERE workspace_id = $1`,
+      [workspaceId, known],
+    )) as Array<{ etag: string; rendered: string | null }>;
+    if (rows.length === 0) {
+      return { etag: EMPTY_ETAG, body: known.includes(EMPTY_ETAG) ? null : EMPTY_RENDERED };
+    }
+    return { etag: rows[0].etag, body: rows[0].rendered };
+  }
+
+  /** Applies the members present in `input` (absent: unchanged; `websearch`/`mcp` null: disabled). */
+  async update(
+    principal: ConsolePrincipal,
+    actor: Actor,
+    workspaceId: string,
+    input: unknown,
+  ): Promise<RenderedConfig> {
+    const change = parseConfigInput(input);
+    return this.db.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO workspace_config (workspace_id, document, rendered, etag, updated_at)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workspace_id) DO NOTHING`,
+        [workspaceId, EMPTY_DOCUMENT, EMPTY_RENDERED, EMPTY_ETAG, new Date(this.clock.now())],
+      );
+      const stored = await manager.findOneOrFail(WorkspaceConfigEntity, {
+        where: { workspaceId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      const before: ConfigDocument = { ...EMPTY_DOCUMENT, ...stored.document };
+      const after: ConfigDocument = { ...before, ...change };
+      const changed = (Object.keys(after) as Array<keyof ConfigDocument>).filter(
+        (key) => stableJson(before[key]) !== stableJson(after[key]),
+      );
+      if (changed.includes('providers') && KEY_CREDENTIALS.has(principal.credential)) {
+        throw new ConsoleForbiddenError(
+          'An API key may change policies, websearch and mcp, not providers or models; sign in to manage models',
+        );
+      }
+      if (changed.length === 0) return { etag: stored.etag, body: stored.rendered };
+      const rendered = renderConfig(workspaceId, after);
+      const etag = etagOf(rendered);
+      await manager.query(
+        `UPDATE workspace_config SET document = $2, rendered = $3, etag = $4, updated_at = $5, updated_by = $6
+          WHERE workspace_id = $1`,
+        [workspaceId, after, rendered, etag, new Date(this.clock.now()), actor.id],
+      );
+      await this.audit.record(manager, actor, {
+        workspaceId,
+        action: 'config.updated',
+        target: { type: 'workspace', id: workspaceId },
+        details: { changed },
+      });
+      return { etag, body: rendered };
+    });
+  }
+}
