@@ -2,13 +2,14 @@ import { Type } from '@nestjs/common';
 import { Surface } from './config/env';
 import { InstanceAuthModule } from './modules/instance-auth/instance-auth.module';
 import { LocationsModule } from './modules/locations/locations.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
  * a new domain module is added to its surface's list here.
  */
 export const SURFACE_MODULES: Record<Surface, Type[]> = {
-  instance: [InstanceAuthModule, LocationsModule],
+  instance: [InstanceAuthModule, LocationsModule, SessionsModule],
   console: [],
   inference: [],
 };

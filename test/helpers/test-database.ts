@@ -54,7 +54,10 @@ export async function admin<T>(adminUrl: string, work: (client: Client) => Promi
 export function templateName(): string {
   const dir = join(__dirname, '..', '..', 'src', 'database', 'migrations');
   const hash = createHash('sha256').update(__dirname);
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .sort())
+    hash.update(file).update(readFileSync(join(dir, file)));
   return `outpost_tpl_${hash.digest('hex').slice(0, 16)}`;
 }
 

@@ -1,3 +1,5 @@
+import type { ModelRef, SessionInfo } from '../../modules/sessions/session.types';
+
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
  * sends them as `{ id, created, type, location?, data }`. Add an entry here before emitting a new type.
@@ -6,6 +8,17 @@ export interface EventCatalog {
   'server.connected': Record<string, never>;
   'server.heartbeat': Record<string, never>;
   'location.shutdown': Record<string, never>;
+  'session.created': { sessionID: string; info: SessionInfo };
+  'session.updated': { sessionID: string; info: SessionInfo };
+  'session.deleted': { sessionID: string; info: SessionInfo };
+  'session.agent.selected': { sessionID: string; agent: string };
+  'session.model.selected': { sessionID: string; model: ModelRef };
+  'session.moved': {
+    sessionID: string;
+    location: { directory: string };
+    projectID: string;
+    subpath?: string;
+  };
 }
 
 export type EventType = keyof EventCatalog;
