@@ -1,4 +1,6 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { LocationRefDto } from '../../locations/dto/location-query.dto';
 import { SESSION_ID } from '../session-ids';
 
 /** `session.list` query. With `cursor`, the filters and the order come from the cursor. */
@@ -47,4 +49,10 @@ export class ListSessionsQueryDto {
   @IsOptional()
   @IsString()
   workspace?: string;
+
+  /** opencode's v2 client adds `location[directory]` next to `directory` on every GET; `directory` filters. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => LocationRefDto)
+  location?: LocationRefDto | null;
 }
