@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { SessionInfo } from '../../../src/modules/sessions/session.types';
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { gitRepo, hasNoNulls, recordEvents, tempDir } from './helpers';
@@ -26,7 +27,7 @@ describe('session lifecycle', () => {
   const create = async (body: Record<string, unknown> = {}) => {
     const res = await post('/api/session', body);
     expect(res.status).toBe(200);
-    return res.body.data as Record<string, any>;
+    return res.body.data as SessionInfo;
   };
   const service = () => t.app.get(SessionsService);
 
@@ -268,7 +269,7 @@ describe('session lifecycle', () => {
       expect(left.rows).toEqual([{ session_id: other.id }]);
       const deleted = events
         .filter((e) => e.type === 'session.deleted')
-        .map((e) => (e.data as any).sessionID);
+        .map((e) => (e.data as { sessionID: string }).sessionID);
       expect(deleted.sort()).toEqual([root.id, child.id, grandchild.id, sibling.id].sort());
       expect(deleted.indexOf(grandchild.id)).toBeLessThan(deleted.indexOf(child.id));
       expect(deleted[deleted.length - 1]).toBe(root.id);
