@@ -3,10 +3,12 @@ const USAGE = `usage: outpost <command>
 
 commands:
   serve     start the server (what \`npm start\` runs)
+  pair      print a single-use pairing link and QR code for a new client (asks the running server)
 `;
 
 export const commands: Record<string, () => Promise<void>> = {
   serve: async () => (await import('./main')).serve(),
+  pair: async () => (await import('./modules/pairing/pair.command')).pair(),
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -1,7 +1,10 @@
 import { Type } from '@nestjs/common';
 import { Surface } from './config/env';
+import { EventsModule } from './modules/events/events.module';
 import { InstanceAuthModule } from './modules/instance-auth/instance-auth.module';
 import { LocationsModule } from './modules/locations/locations.module';
+import { PairingModule } from './modules/pairing/pairing.module';
+import { ServerModule } from './modules/server/server.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 
 /**
@@ -9,7 +12,7 @@ import { SessionsModule } from './modules/sessions/sessions.module';
  * a new domain module is added to its surface's list here.
  */
 export const SURFACE_MODULES: Record<Surface, Type[]> = {
-  instance: [InstanceAuthModule, LocationsModule, SessionsModule],
+  instance: [InstanceAuthModule, LocationsModule, ServerModule, PairingModule, EventsModule, SessionsModule],
   console: [],
   inference: [],
 };

@@ -97,6 +97,7 @@ export function parseAppEnv(env: Env) {
     host: str(env, 'HOST', '127.0.0.1'),
     surfaces: list(env, 'OUTPOST_SURFACES', SURFACES, [...SURFACES]),
     dataDir: expandHome(str(env, 'OUTPOST_DATA_DIR', '~/.local/share/outpost')),
+    configDir: expandHome(str(env, 'OUTPOST_CONFIG_DIR', '~/.config/outpost')),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: int(env, 'OUTPOST_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownGraceMs: int(env, 'OUTPOST_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

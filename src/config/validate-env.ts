@@ -1,5 +1,7 @@
+import { parseEventsEnv } from '../modules/events/events.config';
 import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
+import { parsePairingEnv } from '../modules/pairing/pairing.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 
 type Env = Record<string, string | undefined>;
@@ -10,6 +12,8 @@ const parsers: Array<(env: Env) => unknown> = [
   parseDatabaseEnv,
   parseInstanceAuthEnv,
   parseLocationsEnv,
+  parsePairingEnv,
+  parseEventsEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -1,6 +1,14 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { AuthenticatedRequest, AuthRegistry } from '../auth';
 import {
   ForbiddenError,
   InvalidRequestError,
@@ -28,10 +36,28 @@ function isBodyParserError(error: unknown): error is BodyParserError {
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(private readonly registry: AuthRegistry) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
+    const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
+    // No route matched (the guard never ran): under a guarded prefix, credentials come before the 404.
+    const authenticator =
+      exception instanceof NotFoundException && !request.principal
+        ? this.registry.findForUnknownRoute(request.path)
+        : undefined;
+    if (authenticator) {
+      authenticator.authenticate(request).then(
+        () => this.render(exception, request, response),
+        (error: unknown) => this.render(error, request, response),
+      );
+      return;
+    }
+    this.render(exception, request, response);
+  }
+
+  private render(exception: unknown, request: Request, response: Response): void {
     const error = this.toTagged(exception, request);
     if (response.headersSent) {
       response.end();

@@ -13,10 +13,16 @@ export class EventsPublisher {
   ) {}
 
   publish<K extends EventType>(type: K, data: EventCatalog[K], location?: EventLocation): OutpostEvent<K> {
+    const event = this.envelope(type, data, location);
+    this.emitter.emit(PUBLISHED_EVENT, event);
+    return event;
+  }
+
+  /** An event with its id and time, not published: for what one stream sends only to its own client. */
+  envelope<K extends EventType>(type: K, data: EventCatalog[K], location?: EventLocation): OutpostEvent<K> {
     const created = this.clock.now();
     const event: OutpostEvent<K> = { id: ascendingId('evt', created), created, type, data };
     if (location) event.location = { directory: location.directory };
-    this.emitter.emit(PUBLISHED_EVENT, event);
     return event;
   }
 }

@@ -1,31 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { AuthenticatedRequest, Authenticator, AuthRegistry, Principal } from '../../common/auth';
 import { UnauthorizedError } from '../../common/errors';
+import { FailedAttemptsLimiter } from './failed-attempts.limiter';
+import { presentedCredentials, removeAuthToken, safeEqual, sessionCookie } from './presented-credentials';
 import { ServerPasswordService } from './server-password.service';
+import { SessionTokensService } from './session-tokens.service';
 
 export const INSTANCE_PREFIXES = ['/api/', '/auth/connect/'];
-
-/** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */
-export function safeEqual(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
-
-/** `user:password` from `Authorization: Basic …` or `?auth_token=` (for EventSource). */
-export function presentedCredentials(
-  request: AuthenticatedRequest,
-): { user: string; pass: string } | undefined {
-  const header = request.headers.authorization;
-  let encoded: string | undefined;
-  if (header?.toLowerCase().startsWith('basic ')) encoded = header.slice(6).trim();
-  else if (typeof request.query.auth_token === 'string') encoded = request.query.auth_token;
-  if (!encoded) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { user: decoded.slice(0, colon), pass: decoded.slice(colon + 1) };
-}
 
 function unauthorized(): UnauthorizedError {
   const error = new UnauthorizedError();
@@ -33,23 +14,42 @@ function unauthorized(): UnauthorizedError {
   return error;
 }
 
+/** The address failed attempts are counted against (the client's, behind a trusted proxy). */
+export function clientAddress(request: AuthenticatedRequest): string {
+  return request.ip ?? request.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * Instance credentials: Basic (or `?auth_token=`) `<username>:<server password or session token>`, or the
+ * session cookie of a paired browser on a same-origin request.
+ */
 @Injectable()
 export class InstanceAuthenticator implements Authenticator, OnModuleInit {
   constructor(
     private readonly password: ServerPasswordService,
+    private readonly tokens: SessionTokensService,
+    private readonly limiter: FailedAttemptsLimiter,
     private readonly registry: AuthRegistry,
   ) {}
 
   onModuleInit(): void {
-    this.registry.register(INSTANCE_PREFIXES, this);
+    // Unknown routes under /api/ too: nothing there answers anyone without credentials, not even with 404.
+    this.registry.register(INSTANCE_PREFIXES, this, { guardUnknownRoutes: true });
   }
 
   async authenticate(request: AuthenticatedRequest): Promise<Principal> {
     const credentials = presentedCredentials(request);
-    if (!credentials) throw unauthorized();
-    const userOk = safeEqual(credentials.user, this.password.username);
-    const passOk = safeEqual(credentials.pass, this.password.password);
-    if (userOk && passOk) return { kind: 'instance-password' };
+    removeAuthToken(request);
+    const cookie = sessionCookie(request);
+    if (!credentials && !cookie) throw unauthorized();
+    const address = clientAddress(request);
+    this.limiter.check(address);
+    if (credentials && safeEqual(credentials.user, this.password.username)) {
+      if (safeEqual(credentials.pass, this.password.password)) return { kind: 'instance-password' };
+      if (await this.tokens.verify(credentials.pass)) return { kind: 'instance-session' };
+    }
+    if (cookie && (await this.tokens.verify(cookie))) return { kind: 'instance-session' };
+    this.limiter.fail(address);
     throw unauthorized();
   }
 }

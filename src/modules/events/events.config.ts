@@ -1,0 +1,14 @@
+import { ConfigType, registerAs } from '@nestjs/config';
+import { int } from '../../config/env';
+
+export function parseEventsEnv(env: Record<string, string | undefined>) {
+  return {
+    /** A `server.heartbeat` this often keeps proxies from closing an idle stream. */
+    heartbeatMs: int(env, 'OUTPOST_EVENT_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    /** Events a stream may hold back for a client that reads too slowly before it is disconnected. */
+    maxQueued: int(env, 'OUTPOST_EVENT_MAX_QUEUED', 1_000, 1, 1_000_000),
+  };
+}
+
+export const eventsConfig = registerAs('events', () => parseEventsEnv(process.env));
+export type EventsConfig = ConfigType<typeof eventsConfig>;

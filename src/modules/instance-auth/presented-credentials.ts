@@ -1,0 +1,76 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { CookieOptions, Request } from 'express';
+
+/** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */
+export function safeEqual(a: string, b: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/** `user:password` from `Authorization: Basic …` or `?auth_token=` (for EventSource). */
+export function presentedCredentials(request: Request): { user: string; pass: string } | undefined {
+  const header = request.headers.authorization;
+  let encoded: string | undefined;
+  if (header?.toLowerCase().startsWith('basic ')) encoded = header.slice(6).trim();
+  // A `+` of base64 sent unencoded in a query arrives as a space; base64 itself never has one.
+  else if (typeof request.query.auth_token === 'string')
+    encoded = request.query.auth_token.replace(/ /g, '+');
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { user: decoded.slice(0, colon), pass: decoded.slice(colon + 1) };
+}
+
+/**
+ * `auth_token` is a credential, not a parameter of the route: once read, the query DTOs must not see it
+ * (they refuse unknown members). Express 5 computes `req.query` in a getter, so an own property shadows it.
+ */
+export function removeAuthToken(request: Request): void {
+  if (!request.query || !('auth_token' in request.query)) return;
+  const { auth_token: _removed, ...query } = request.query;
+  Object.defineProperty(request, 'query', {
+    value: query,
+    writable: true,
+    configurable: true,
+    enumerable: true,
+  });
+}
+
+/** One cookie per host and port, so two local servers on different ports do not overwrite each other's. */
+export function sessionCookieName(host: string | undefined): string {
+  return `outpost_session_${(host ?? 'local').toLowerCase().replace(/[^a-z0-9]/g, '_')}`;
+}
+
+export function sessionCookieOptions(request: Request, maxAgeSeconds: number): CookieOptions {
+  return { httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds * 1000, secure: request.secure };
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** True when the request has no `Origin`, or one whose host is the `Host` it was sent to. */
+export function isSameOrigin(request: Request): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/** The pairing session cookie, but only from a same-origin request (a cross-site page cannot ride on it). */
+export function sessionCookie(request: Request): string | undefined {
+  if (!isSameOrigin(request)) return undefined;
+  try {
+    return readCookie(request.headers.cookie, sessionCookieName(request.headers.host));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { LessThan, Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
+import { ServerPasswordService } from './server-password.service';
+import { SessionTokenEntity } from './session-token.entity';
+
+export const SESSION_TOKEN_PREFIX = 'ost_';
+/** `last_used_at` is written at most this often per token, so reads do not become writes. */
+const LAST_USE_RESOLUTION_MS = 60_000;
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Session tokens for paired clients: random, stored hashed, valid 30 days, revoked by a new password. */
+@Injectable()
+export class SessionTokensService {
+  constructor(
+    @InjectRepository(SessionTokenEntity) private readonly tokens: Repository<SessionTokenEntity>,
+    @Inject(instanceAuthConfig.KEY) private readonly config: InstanceAuthConfig,
+    private readonly password: ServerPasswordService,
+    private readonly clock: Clock,
+  ) {}
+
+  get ttlSeconds(): number {
+    return this.config.sessionTtlSeconds;
+  }
+
+  /** Issues a new token; the plain value exists only in this return value. */
+  async issue(): Promise<string> {
+    const token = SESSION_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    await this.tokens.delete({ expiresAt: LessThan(new Date(now)) });
+    await this.tokens.insert({
+      tokenHash: sha256(token),
+      passwordFingerprint: this.fingerprint(),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + this.config.sessionTtlSeconds * 1000),
+      lastUsedAt: null,
+    });
+    return token;
+  }
+
+  /** True when the token was issued under the current password and has not expired. */
+  async verify(token: string): Promise<boolean> {
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) return false;
+    const now = this.clock.now();
+    const row = await this.tokens.findOneBy({ tokenHash: sha256(token) });
+    if (!row || row.passwordFingerprint !== this.fingerprint() || row.expiresAt.getTime() <= now) {
+      return false;
+    }
+    if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USE_RESOLUTION_MS) {
+      await this.tokens.update({ tokenHash: row.tokenHash }, { lastUsedAt: new Date(now) });
+    }
+    return true;
+  }
+
+  private fingerprint(): string {
+    return createHmac('sha256', this.password.password).update('outpost session tokens').digest('hex');
+  }
+}

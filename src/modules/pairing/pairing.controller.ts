@@ -1,0 +1,72 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../common/auth';
+import { clientAddress } from '../instance-auth/instance.authenticator';
+import { sessionCookieName, sessionCookieOptions } from '../instance-auth/presented-credentials';
+import { ConnectParamsDto } from './dto/connect-params.dto';
+import { PairingCodeDto } from './dto/pairing-code.dto';
+import { PairingSessionDto } from './dto/pairing-session.dto';
+import { pairingConfig, PairingConfig } from './pairing.config';
+import { PairingLinkExpiredError } from './pairing-link-expired.error';
+import { PairingService } from './pairing.service';
+
+const EXPIRED_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Pairing link expired</title></head>
+<body><h1>This pairing link expired or was already used</h1>
+<p>Ask for a new one: run <code>outpost pair</code> on the server, or use “Pair device” in a connected client.</p>
+</body></html>
+`;
+
+/** The origin this request reached, as the client sees it (scheme from X-Forwarded-Proto only behind a trusted proxy). */
+function baseUrl(request: Request): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+@ApiTags('server')
+@Controller()
+export class PairingController {
+  constructor(
+    private readonly pairing: PairingService,
+    @Inject(pairingConfig.KEY) private readonly config: PairingConfig,
+  ) {}
+
+  @Post('api/pair')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'server.pair', summary: 'Create a short-lived, single-use pairing code' })
+  async pair(
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PairingCodeDto> {
+    response.setHeader('Cache-Control', 'no-store');
+    return this.pairing.create(baseUrl(request));
+  }
+
+  @Public()
+  @Get('auth/connect/:code')
+  @ApiOperation({
+    operationId: 'server.connect',
+    summary: 'Redeem a pairing code: a session cookie and a redirect for browsers, a token for JSON clients',
+  })
+  @ApiOkResponse({ type: PairingSessionDto })
+  @ApiFoundResponse({ description: 'Browser: redirect to the web app with the session cookie' })
+  async connect(@Param() params: ConnectParamsDto, @Req() request: Request, @Res() response: Response) {
+    response.setHeader('Cache-Control', 'no-store');
+    const browser = (request.headers.accept ?? '').includes('text/html');
+    let token: string;
+    try {
+      token = await this.pairing.redeem(params.code, clientAddress(request));
+    } catch (error) {
+      if (!browser || !(error instanceof PairingLinkExpiredError)) throw error;
+      response.status(401).type('html').send(EXPIRED_PAGE);
+      return;
+    }
+    if (!browser) {
+      response.status(200).json({ token } satisfies PairingSessionDto);
+      return;
+    }
+    const cookie = sessionCookieOptions(request, this.pairing.sessionTtlSeconds);
+    response.cookie(sessionCookieName(request.headers.host), token, cookie);
+    response.redirect(302, this.config.webUrl);
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InstanceAuthModule } from '../instance-auth/instance-auth.module';
+import { PairingCodeEntity } from './pairing-code.entity';
+import { pairingConfig } from './pairing.config';
+import { PairingController } from './pairing.controller';
+import { PairingService } from './pairing.service';
+
+@Module({
+  imports: [
+    ConfigModule.forFeature(pairingConfig),
+    TypeOrmModule.forFeature([PairingCodeEntity]),
+    InstanceAuthModule,
+  ],
+  controllers: [PairingController],
+  providers: [PairingService],
+})
+export class PairingModule {}

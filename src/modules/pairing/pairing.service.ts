@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { IsNull, LessThan, MoreThan, Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { FailedAttemptsLimiter } from '../instance-auth/failed-attempts.limiter';
+import { SessionTokensService, sha256 } from '../instance-auth/session-tokens.service';
+import { PairingCodeDto } from './dto/pairing-code.dto';
+import { PairingCodeEntity } from './pairing-code.entity';
+import { pairingConfig, PairingConfig } from './pairing.config';
+import { PairingLinkExpiredError } from './pairing-link-expired.error';
+
+/** Short-lived, single-use pairing codes, kept hashed in the database so any server process redeems them. */
+@Injectable()
+export class PairingService {
+  constructor(
+    @InjectRepository(PairingCodeEntity) private readonly codes: Repository<PairingCodeEntity>,
+    @Inject(pairingConfig.KEY) private readonly config: PairingConfig,
+    private readonly tokens: SessionTokensService,
+    private readonly limiter: FailedAttemptsLimiter,
+    private readonly clock: Clock,
+  ) {}
+
+  get sessionTtlSeconds(): number {
+    return this.tokens.ttlSeconds;
+  }
+
+  /** A new code (192 random bits) and its link under `baseUrl`. */
+  async create(baseUrl: string): Promise<PairingCodeDto> {
+    const code = randomBytes(24).toString('base64url');
+    const now = this.clock.now();
+    await this.codes.delete({ expiresAt: LessThan(new Date(now)) });
+    await this.codes.insert({
+      codeHash: sha256(code),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + this.config.codeTtlSeconds * 1000),
+      usedAt: null,
+    });
+    return { code, expires_in: this.config.codeTtlSeconds, url: `${baseUrl}/auth/connect/${code}` };
+  }
+
+  /** Consumes the code in one statement (exactly one of many simultaneous redeems wins) and issues a token. */
+  async redeem(code: string, address: string): Promise<string> {
+    this.limiter.check(address);
+    const now = new Date(this.clock.now());
+    const consumed = await this.codes
+      .createQueryBuilder()
+      .update()
+      .set({ usedAt: now })
+      .where({ codeHash: sha256(code), usedAt: IsNull(), expiresAt: MoreThan(now) })
+      .returning(['codeHash'])
+      .execute();
+    if (!consumed.affected) {
+      this.limiter.fail(address);
+      throw new PairingLinkExpiredError();
+    }
+    return this.tokens.issue();
+  }
+}
