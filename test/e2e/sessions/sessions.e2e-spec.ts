@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { SessionInfo } from '../../../src/modules/sessions/session.types';
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
+import { openSse } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { gitRepo, hasNoNulls, recordEvents, tempDir } from './helpers';
 
@@ -480,5 +481,26 @@ describe('session lifecycle', () => {
       data: { sessionID: session.id, info: session },
     });
     expect(events[1]).toMatchObject({ data: { info: { title: 'renamed' } } });
+  });
+
+  it('carries session.created, session.updated and session.deleted on the event stream', async () => {
+    const client = await openSse(`${t.url}/api/event`, { authorization: auth });
+    try {
+      await client.until((events) => events.some((e) => e.type === 'server.connected'));
+      const session = await create();
+      await post(`/api/session/${session.id}/agent`, { agent: 'plan' }).expect(204);
+      await t.http.delete(`/api/session/${session.id}`).set('authorization', auth).expect(204);
+      const events = await client.until((all) => all.some((e) => e.type === 'session.deleted'));
+      const mine = events.filter((e) => (e.data as { sessionID?: string }).sessionID === session.id);
+      expect(mine.map((e) => e.type)).toEqual([
+        'session.created',
+        'session.updated',
+        'session.agent.selected',
+        'session.deleted',
+      ]);
+      expect(mine[0]).toMatchObject({ location: { directory: home }, data: { info: { id: session.id } } });
+    } finally {
+      client.close();
+    }
   });
 });
