@@ -1,6 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
@@ -8,17 +7,6 @@ import { TestApp } from '../../helpers/test-app';
 
 export function tempDir(prefix = 'outpost-ses-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-}
-
-/** A git repository with one commit; returns its root and root commit. */
-export function gitRepo(): { root: string; commit: string } {
-  const root = tempDir('outpost-repo-');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-  git('init', '-q');
-  writeFileSync(join(root, 'README.md'), 'hello\n');
-  git('add', '.');
-  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'first');
-  return { root, commit: git('rev-list', '--max-parents=0', 'HEAD') };
 }
 
 /** Every event the app publishes from now on. */

@@ -5,7 +5,8 @@ import { SessionInfo } from '../../../src/modules/sessions/session.types';
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { openSse } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { gitRepo, hasNoNulls, recordEvents, tempDir } from './helpers';
+import { gitRepo } from '../../helpers/git-repo';
+import { hasNoNulls, recordEvents, tempDir } from './helpers';
 
 const SES = /^ses_[0-9a-f]{16}[0-9A-Za-z]{12}$/;
 

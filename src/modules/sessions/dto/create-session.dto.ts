@@ -1,12 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { LocationRefDto } from '../../locations/dto/location-query.dto';
 import { SESSION_ID } from '../session-ids';
 import { ModelRefDto } from './model-ref.dto';
-import { PermissionRuleDto } from './permission-rule.dto';
+import { UpdateSessionDto } from './update-session.dto';
 
-/** `session.create`: every member optional; no others allowed. */
-export class CreateSessionDto {
+/** `session.create`: every member optional (title, metadata and permissions as in an update); no others allowed. */
+export class CreateSessionDto extends UpdateSessionDto {
   /** A client-chosen id in opencode's format (`ses_…`); a taken one is a 409. */
   @IsOptional()
   @Matches(SESSION_ID, { message: 'id must be a session id (ses_…)' })
@@ -16,11 +16,6 @@ export class CreateSessionDto {
   @IsOptional()
   @Matches(SESSION_ID, { message: 'parentID must be a session id (ses_…)' })
   parentID?: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  title?: string | null;
 
   @IsOptional()
   @IsString()
@@ -36,14 +31,4 @@ export class CreateSessionDto {
   @ValidateNested()
   @Type(() => LocationRefDto)
   location?: LocationRefDto | null;
-
-  @IsOptional()
-  @IsObject()
-  metadata?: Record<string, unknown> | null;
-
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PermissionRuleDto)
-  permissions?: PermissionRuleDto[] | null;
 }
