@@ -9,13 +9,14 @@ import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { benchOpencode } from './opencode.mjs';
+import { startOpencode } from './opencode.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 10;
+const WARM_UP = 5;
 const PASSWORD = 'bench-password';
 export const AUTH = `Basic ${Buffer.from(`opencode:${PASSWORD}`).toString('base64')}`;
 
@@ -45,7 +46,7 @@ export async function waitFor(url, headers = {}, timeoutMs = 60_000) {
 export async function measure(name, url, options = {}) {
   const run = (duration) =>
     autocannon({ ...options, url, connections: CONNECTIONS, duration, headers: { authorization: AUTH, ...options.headers } });
-  await run(2); // warm-up: JIT, connection pools, caches
+  await run(WARM_UP); // warm-up: JIT, connection pools, caches
   const result = await run(DURATION);
   const row = {
     name,
@@ -97,7 +98,8 @@ function cursorAt(anchor) {
   return Buffer.from(JSON.stringify(data)).toString('base64url');
 }
 
-async function benchOutpost() {
+/** Starts Outpost on a scratch database with the seed; returns the requests to measure and a stop(). */
+async function startOutpost() {
   const database = `outpost_bench_sessions_${process.pid}`;
   await sql(ADMIN_URL, (client) => client.query(`CREATE DATABASE "${database}"`));
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'outpost-bench-')));
@@ -124,6 +126,11 @@ async function benchOutpost() {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  const stop = async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await sql(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+  };
   try {
     await waitFor(`${base}/health`);
     const seedMs = await seed(dbUrl(database), directories);
@@ -136,27 +143,33 @@ async function benchOutpost() {
         ])
       ).rows[0];
       const middleRow = (await client.query('SELECT id FROM session ORDER BY time_updated DESC OFFSET $1 LIMIT 1', [SESSIONS / 2])).rows[0];
+      // Let the seed's writes settle, so the first row does not pay for them.
+      await client.query('CHECKPOINT');
       return { deep: deepRow, middle: middleRow.id };
     });
     const deepUrl = `${base}/api/session?limit=50&cursor=${cursorAt(deep)}`;
     const check = await (await fetch(deepUrl, { headers: { authorization: AUTH } })).json();
     if (check.data?.length !== 50) throw new Error(`the deep page answered ${JSON.stringify(check).slice(0, 200)}`);
-    const rows = [
-      await measure('list: first page (50)', `${base}/api/session?limit=50`),
-      await measure('list: page 1,000 (cursor)', deepUrl),
-      await measure('list: filtered (directory)', `${base}/api/session?limit=50&directory=${encodeURIComponent(directories[7])}`),
-      await measure('get', `${base}/api/session/${middle}`),
-      await measure('create', `${base}/api/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title: 'bench' }),
-      }),
-    ];
-    return { seedSeconds: seedMs / 1000, rows };
-  } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    await sql(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+    return {
+      seedSeconds: seedMs / 1000,
+      stop,
+      requests: [
+        { name: 'list: first page (50)', url: `${base}/api/session?limit=50` },
+        { name: 'list: page 1,000 (cursor)', url: deepUrl },
+        { name: 'list: filtered (directory)', url: `${base}/api/session?limit=50&directory=${encodeURIComponent(directories[7])}` },
+        { name: 'get', url: `${base}/api/session/${middle}` },
+        {
+          name: 'create',
+          url: `${base}/api/session`,
+          options: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'bench' }) },
+        },
+        // No database: what the HTTP stack, auth and the machine allow at all.
+        { name: 'baseline: active (no db)', url: `${base}/api/session/active` },
+      ],
+    };
+  } catch (error) {
+    await stop();
+    throw error;
   }
 }
 
@@ -164,7 +177,7 @@ function markdown(report) {
   const lines = [
     '# Sessions benchmark',
     '',
-    `Run ${report.date} on ${report.machine}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row after a 2 s warm-up.`,
+    `Run ${report.date} on ${report.machine}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row after a ${WARM_UP} s warm-up.`,
     `Outpost: \`node dist/main.js\` (LOG_LEVEL=warn) on PostgreSQL over loopback, ${SESSIONS.toLocaleString('en')} sessions seeded in ${report.outpost.seedSeconds.toFixed(1)} s.`,
     '',
     '| request | req/s | p50 ms | p99 ms | non-2xx |',
@@ -180,7 +193,7 @@ function markdown(report) {
   ];
   if (report.opencode.rows) {
     lines.push(
-      `opencode ${report.opencode.version} (\`opencode serve\`) with ${report.opencode.sessions} sessions; Outpost figures from the run above (${SESSIONS.toLocaleString('en')} sessions).`,
+      `opencode ${report.opencode.version} (\`opencode serve\`) with ${report.opencode.sessions} sessions, running at the same time as Outpost (${SESSIONS.toLocaleString('en')} sessions); each row measured Outpost then opencode, back to back. Ratio: Outpost req/s over opencode req/s.`,
       '',
       '| request | opencode req/s | opencode p50 ms | Outpost req/s | ratio |',
       '|---|---:|---:|---:|---:|',
@@ -193,21 +206,46 @@ function markdown(report) {
 }
 
 async function main() {
-  const outpost = await benchOutpost();
-  const by = (name) => outpost.rows.find((r) => r.name.startsWith(name));
+  const loadBefore = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+  const outpostServer = await startOutpost();
+  const opencodeServer = await startOpencode({ freePort, waitFor, password: PASSWORD });
+  const outpostRows = [];
+  const opencodeRows = [];
+  try {
+    for (const [i, request] of outpostServer.requests.entries()) {
+      outpostRows.push(await measure(request.name, request.url, request.options));
+      const theirs = opencodeServer.requests?.[i];
+      if (!theirs) continue;
+      const row = await measure(`  opencode: ${theirs.name}`, theirs.url, theirs.options);
+      opencodeRows.push({
+        ...row,
+        name: theirs.name,
+        outpost: outpostRows[i].requestsPerSecond,
+        ratio: row.requestsPerSecond > 0 ? Number((outpostRows[i].requestsPerSecond / row.requestsPerSecond).toFixed(2)) : null,
+      });
+    }
+  } finally {
+    await outpostServer.stop();
+    await opencodeServer.stop?.();
+  }
+  const outpost = { seedSeconds: outpostServer.seedSeconds, rows: outpostRows };
+  const by = (name) => outpostRows.find((r) => r.name.startsWith(name));
   const first = by('list: first');
   const deep = by('list: page 1,000');
   const targets = [
     { name: 'deep page p50 within 1.5x of the first page', value: `${deep.p50} vs ${first.p50} ms`, ok: deep.p50 <= first.p50 * 1.5 },
-    ...outpost.rows
+    ...outpostRows
       .filter((r) => r.name.startsWith('list'))
       .map((r) => ({ name: `${r.name} >= 1,500 req/s`, value: `${r.requestsPerSecond} req/s`, ok: r.requestsPerSecond >= 1500 })),
     { name: 'get >= 3,000 req/s', value: `${by('get').requestsPerSecond} req/s`, ok: by('get').requestsPerSecond >= 3000 },
+    ...opencodeRows.map((r) => ({ name: `${r.name}: Outpost >= 3x opencode`, value: `${r.ratio}x`, ok: r.ratio >= 3 })),
   ];
-  const opencode = await benchOpencode({ measure, outpost: outpost.rows, freePort, waitFor, password: PASSWORD });
+  const opencode = opencodeServer.requests
+    ? { version: opencodeServer.version, sessions: opencodeServer.sessions, rows: opencodeRows }
+    : { reason: opencodeServer.reason };
   const report = {
     date: new Date().toISOString(),
-    machine: `${os.cpus().length} CPUs, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end`,
+    machine: `${os.cpus().length} CPUs, node ${process.version}, load average ${loadBefore} before and ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} after`,
     outpost,
     targets,
     opencode,

@@ -34,7 +34,8 @@ async function pool(count, concurrency, work) {
   );
 }
 
-export async function benchOpencode({ measure, outpost, freePort, waitFor, password }) {
+/** Starts `opencode serve` with 1,000 sessions; the requests to measure and a stop(), or why it could not. */
+export async function startOpencode({ freePort, waitFor, password }) {
   let binary;
   try {
     binary = installOpencode();
@@ -56,10 +57,16 @@ export async function benchOpencode({ measure, outpost, freePort, waitFor, passw
   });
   server.stdout.on('data', (chunk) => (output += chunk));
   server.stderr.on('data', (chunk) => (output += chunk));
+  const stop = async () => {
+    if (server.exitCode !== null) return;
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  };
   try {
     try {
       await waitFor(`${base}/api/health`, auth, 90_000);
     } catch {
+      await stop();
       return { reason: `opencode serve did not answer within 90 s; its output: ${output.slice(-500)}` };
     }
     const version = execFileSync(binary, ['--version'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } }).trim();
@@ -74,36 +81,34 @@ export async function benchOpencode({ measure, outpost, freePort, waitFor, passw
     });
     console.log(`opencode ${version}: created ${SESSIONS} sessions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // The deepest page there is: follow `next` to the last full page.
-    let cursor;
     let deepest = `${base}/api/session?limit=50`;
-    for (let page = 1; page < SESSIONS / 50; page++) {
-      const body = await (await fetch(cursor ? `${base}/api/session?limit=50&cursor=${cursor}` : deepest, { headers: auth })).json();
+    let pages = 1;
+    for (; pages < SESSIONS / 50; pages++) {
+      const body = await (await fetch(deepest, { headers: auth })).json();
       if (!body.cursor?.next || body.data.length < 50) break;
-      cursor = body.cursor.next;
-      deepest = `${base}/api/session?limit=50&cursor=${cursor}`;
+      deepest = `${base}/api/session?limit=50&cursor=${body.cursor.next}`;
     }
     const some = (await (await fetch(`${base}/api/session?limit=500`, { headers: auth })).json()).data[250].id;
-    const measured = [
-      await measure('list: first page (50)', `${base}/api/session?limit=50`, { headers: auth }),
-      await measure(`list: page ${SESSIONS / 50} (cursor, last)`, deepest, { headers: auth }),
-      await measure('list: filtered (directory)', `${base}/api/session?limit=50&directory=${encodeURIComponent(directories[7])}`, {
-        headers: auth,
-      }),
-      await measure('get', `${base}/api/session/${some}`, { headers: auth }),
-      await measure('create', `${base}/api/session`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({}),
-      }),
-    ];
-    const rows = measured.map((row, i) => ({
-      ...row,
-      outpost: outpost[i].requestsPerSecond,
-      ratio: row.requestsPerSecond > 0 ? Number((outpost[i].requestsPerSecond / row.requestsPerSecond).toFixed(2)) : null,
-    }));
-    return { version, sessions: SESSIONS, rows };
-  } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    const options = { headers: auth };
+    return {
+      version,
+      sessions: SESSIONS,
+      stop,
+      requests: [
+        { name: 'list: first page (50)', url: `${base}/api/session?limit=50`, options },
+        { name: `list: page ${pages} (cursor, the last)`, url: deepest, options },
+        { name: 'list: filtered (directory)', url: `${base}/api/session?limit=50&directory=${encodeURIComponent(directories[7])}`, options },
+        { name: 'get', url: `${base}/api/session/${some}`, options },
+        {
+          name: 'create',
+          url: `${base}/api/session`,
+          options: { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({}) },
+        },
+        { name: 'baseline: active (no db)', url: `${base}/api/session/active`, options },
+      ],
+    };
+  } catch (error) {
+    await stop();
+    return { reason: `opencode serve failed: ${error.message}` };
   }
 }
