@@ -14,7 +14,8 @@ import { startOpencode } from './opencode.mjs';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 20);
+const ROUNDS = 5;
 const CONNECTIONS = 10;
 const WARM_UP = 5;
 const PASSWORD = 'bench-password';
@@ -42,21 +43,42 @@ export async function waitFor(url, headers = {}, timeoutMs = 60_000) {
   }
 }
 
-/** One autocannon run: requests/s and latency percentiles (ms). */
-export async function measure(name, url, options = {}) {
-  const run = (duration) =>
-    autocannon({ ...options, url, connections: CONNECTIONS, duration, headers: { authorization: AUTH, ...options.headers } });
-  await run(WARM_UP); // warm-up: JIT, connection pools, caches
-  const result = await run(DURATION);
-  const row = {
-    name,
-    requestsPerSecond: Math.round(result.requests.average),
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** One autocannon run of `duration` seconds: requests/s and latency percentiles (ms). */
+export async function measureOnce(request, duration) {
+  const { url, options = {} } = request;
+  const result = await autocannon({
+    ...options,
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { authorization: AUTH, ...options.headers },
+  });
+  return {
+    requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
   };
-  console.log(`${name.padEnd(28)} ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}`);
+}
+
+/** The medians over rounds of one request (its runs interleaved with the others', so load spikes hit all). */
+function summarize(name, runs) {
+  const row = {
+    name,
+    requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  };
+  console.log(`${name.padEnd(44)} ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}`);
   return row;
 }
 
@@ -91,6 +113,28 @@ async function seed(url, directories) {
     await client.query('VACUUM ANALYZE session');
   });
   return Date.now() - started;
+}
+
+/** The repository's first-page and keyset SQL under EXPLAIN ANALYZE: median execution time of 21 runs each. */
+async function explainPages(client, anchor) {
+  const order = 'ORDER BY time_updated DESC, id DESC LIMIT 50';
+  const first = `SELECT * FROM session ${order}`;
+  const deep = `SELECT * FROM session WHERE (time_updated, id) < (${Number(anchor.time_updated)}::bigint, '${anchor.id}'::varchar) ${order}`;
+  const time = async (query) => {
+    const times = [];
+    let plan;
+    for (let i = 0; i < 21; i++) {
+      const [{ 'QUERY PLAN': [result] }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`)).rows;
+      times.push(result['Execution Time']);
+      plan = result.Plan;
+    }
+    const nodes = [];
+    for (let node = plan; node; node = node.Plans?.[0]) nodes.push(node['Index Name'] ? `${node['Node Type']} on ${node['Index Name']}` : node['Node Type']);
+    return { ms: Number(median(times).toFixed(3)), plan: nodes.join(' > ') };
+  };
+  const firstPage = await time(first);
+  const deepPage = await time(deep);
+  return { firstPageMs: firstPage.ms, deepPageMs: deepPage.ms, firstPlan: firstPage.plan, deepPlan: deepPage.plan };
 }
 
 function cursorAt(anchor) {
@@ -135,7 +179,7 @@ async function startOutpost() {
     await waitFor(`${base}/health`);
     const seedMs = await seed(dbUrl(database), directories);
     console.log(`seeded ${SESSIONS} sessions in ${(seedMs / 1000).toFixed(1)} s`);
-    const { deep, middle } = await sql(dbUrl(database), async (client) => {
+    const { deep, middle, plans } = await sql(dbUrl(database), async (client) => {
       // OFFSET only here, to find the anchor of page 1,000; the server never uses it.
       const deepRow = (
         await client.query('SELECT id, time_updated FROM session ORDER BY time_updated DESC, id DESC OFFSET $1 LIMIT 1', [
@@ -145,13 +189,15 @@ async function startOutpost() {
       const middleRow = (await client.query('SELECT id FROM session ORDER BY time_updated DESC OFFSET $1 LIMIT 1', [SESSIONS / 2])).rows[0];
       // Let the seed's writes settle, so the first row does not pay for them.
       await client.query('CHECKPOINT');
-      return { deep: deepRow, middle: middleRow.id };
+      return { deep: deepRow, middle: middleRow.id, plans: await explainPages(client, deepRow) };
     });
+    console.log(`SQL: first page ${plans.firstPageMs} ms, page 1,000 ${plans.deepPageMs} ms (${plans.deepPlan})`);
     const deepUrl = `${base}/api/session?limit=50&cursor=${cursorAt(deep)}`;
     const check = await (await fetch(deepUrl, { headers: { authorization: AUTH } })).json();
     if (check.data?.length !== 50) throw new Error(`the deep page answered ${JSON.stringify(check).slice(0, 200)}`);
     return {
       seedSeconds: seedMs / 1000,
+      plans,
       stop,
       requests: [
         { name: 'list: first page (50)', url: `${base}/api/session?limit=50` },
@@ -177,12 +223,14 @@ function markdown(report) {
   const lines = [
     '# Sessions benchmark',
     '',
-    `Run ${report.date} on ${report.machine}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row after a ${WARM_UP} s warm-up.`,
+    `Run ${report.date} on ${report.machine}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row in ${ROUNDS} rounds of ${DURATION / ROUNDS} s (every request once per round, Outpost then opencode), medians over the rounds, after a ${WARM_UP} s warm-up.`,
     `Outpost: \`node dist/main.js\` (LOG_LEVEL=warn) on PostgreSQL over loopback, ${SESSIONS.toLocaleString('en')} sessions seeded in ${report.outpost.seedSeconds.toFixed(1)} s.`,
     '',
     '| request | req/s | p50 ms | p99 ms | non-2xx |',
     '|---|---:|---:|---:|---:|',
     ...report.outpost.rows.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx} |`),
+    '',
+    `SQL alone (EXPLAIN ANALYZE, median of 21): first page ${report.outpost.sql.firstPageMs} ms (${report.outpost.sql.firstPlan}), page 1,000 ${report.outpost.sql.deepPageMs} ms (${report.outpost.sql.deepPlan}).`,
     '',
     '## Targets',
     '',
@@ -193,7 +241,7 @@ function markdown(report) {
   ];
   if (report.opencode.rows) {
     lines.push(
-      `opencode ${report.opencode.version} (\`opencode serve\`) with ${report.opencode.sessions} sessions, running at the same time as Outpost (${SESSIONS.toLocaleString('en')} sessions); each row measured Outpost then opencode, back to back. Ratio: Outpost req/s over opencode req/s.`,
+      `opencode ${report.opencode.version} (\`opencode serve\`) with ${report.opencode.sessions} sessions, running at the same time as Outpost (${SESSIONS.toLocaleString('en')} sessions); interleaved as above. Ratio: Outpost req/s over opencode req/s.`,
       '',
       '| request | opencode req/s | opencode p50 ms | Outpost req/s | ratio |',
       '|---|---:|---:|---:|---:|',
@@ -209,26 +257,39 @@ async function main() {
   const loadBefore = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
   const outpostServer = await startOutpost();
   const opencodeServer = await startOpencode({ freePort, waitFor, password: PASSWORD });
-  const outpostRows = [];
-  const opencodeRows = [];
+  const requests = outpostServer.requests.map((request, i) => ({ ours: request, theirs: opencodeServer.requests?.[i] }));
+  const runs = requests.map(() => ({ ours: [], theirs: [] }));
   try {
-    for (const [i, request] of outpostServer.requests.entries()) {
-      outpostRows.push(await measure(request.name, request.url, request.options));
-      const theirs = opencodeServer.requests?.[i];
-      if (!theirs) continue;
-      const row = await measure(`  opencode: ${theirs.name}`, theirs.url, theirs.options);
-      opencodeRows.push({
-        ...row,
-        name: theirs.name,
-        outpost: outpostRows[i].requestsPerSecond,
-        ratio: row.requestsPerSecond > 0 ? Number((outpostRows[i].requestsPerSecond / row.requestsPerSecond).toFixed(2)) : null,
-      });
+    for (const { ours, theirs } of requests) {
+      await measureOnce(ours, WARM_UP);
+      if (theirs) await measureOnce(theirs, WARM_UP);
+    }
+    // Rounds: every request once per round, Outpost then opencode, so both see the same machine.
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`round ${round} of ${ROUNDS}`);
+      for (const [i, { ours, theirs }] of requests.entries()) {
+        runs[i].ours.push(await measureOnce(ours, DURATION / ROUNDS));
+        if (theirs) runs[i].theirs.push(await measureOnce(theirs, DURATION / ROUNDS));
+      }
     }
   } finally {
     await outpostServer.stop();
     await opencodeServer.stop?.();
   }
-  const outpost = { seedSeconds: outpostServer.seedSeconds, rows: outpostRows };
+  const outpostRows = requests.map(({ ours }, i) => summarize(ours.name, runs[i].ours));
+  const opencodeRows = requests
+    .filter(({ theirs }) => theirs)
+    .map(({ theirs }, i) => {
+      const row = summarize(`opencode: ${theirs.name}`, runs[i].theirs);
+      const ourRate = outpostRows[i].requestsPerSecond;
+      return {
+        ...row,
+        name: theirs.name,
+        outpost: ourRate,
+        ratio: row.requestsPerSecond > 0 ? Number((ourRate / row.requestsPerSecond).toFixed(2)) : null,
+      };
+    });
+  const outpost = { seedSeconds: outpostServer.seedSeconds, sql: outpostServer.plans, rows: outpostRows };
   const by = (name) => outpostRows.find((r) => r.name.startsWith(name));
   const first = by('list: first');
   const deep = by('list: page 1,000');
@@ -238,7 +299,9 @@ async function main() {
       .filter((r) => r.name.startsWith('list'))
       .map((r) => ({ name: `${r.name} >= 1,500 req/s`, value: `${r.requestsPerSecond} req/s`, ok: r.requestsPerSecond >= 1500 })),
     { name: 'get >= 3,000 req/s', value: `${by('get').requestsPerSecond} req/s`, ok: by('get').requestsPerSecond >= 3000 },
-    ...opencodeRows.map((r) => ({ name: `${r.name}: Outpost >= 3x opencode`, value: `${r.ratio}x`, ok: r.ratio >= 3 })),
+    ...opencodeRows
+      .filter((r) => !r.name.startsWith('baseline'))
+      .map((r) => ({ name: `${r.name}: Outpost >= 3x opencode`, value: `${r.ratio}x`, ok: r.ratio >= 3 })),
   ];
   const opencode = opencodeServer.requests
     ? { version: opencodeServer.version, sessions: opencodeServer.sessions, rows: opencodeRows }

@@ -386,6 +386,19 @@ describe('session lifecycle', () => {
       });
     });
 
+    it('records nothing when the agent, model or directory does not change', async () => {
+      const session = await create({ model: { id: 'a', providerID: 'p' } });
+      const events = recordEvents(t);
+      await post(`/api/session/${session.id}/agent`, { agent: 'build' }).expect(204);
+      await post(`/api/session/${session.id}/model`, {
+        model: { id: 'a', providerID: 'p', variant: null },
+      }).expect(204);
+      await post(`/api/session/${session.id}/move`, { directory: home }).expect(204);
+      expect(await service().messages(session.id)).toEqual([]);
+      expect(events).toEqual([]);
+      expect((await get(`/api/session/${session.id}`)).body.data.time.updated).toBe(session.time.updated);
+    });
+
     it('refuses an unknown agent (404 AgentNotFoundError) and a missing one (400)', async () => {
       const session = await create();
       const res = await post(`/api/session/${session.id}/agent`, { agent: 'nope' });
@@ -503,5 +516,30 @@ describe('session lifecycle', () => {
     } finally {
       client.close();
     }
+  });
+
+  it('documents every session operation under its spec id in the instance document', async () => {
+    const doc = (await t.http.get('/docs/instance.json')).body as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    const ids = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/session'))
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => `${op.operationId} ${method} ${path}`),
+      );
+    expect(ids.sort()).toEqual(
+      [
+        'session.active get /api/session/active',
+        'session.create post /api/session',
+        'session.fork post /api/session/{sessionID}/fork',
+        'session.get get /api/session/{sessionID}',
+        'session.list get /api/session',
+        'session.move post /api/session/{sessionID}/move',
+        'session.remove delete /api/session/{sessionID}',
+        'session.switchAgent post /api/session/{sessionID}/agent',
+        'session.switchModel post /api/session/{sessionID}/model',
+        'session.update patch /api/session/{sessionID}',
+      ].sort(),
+    );
   });
 });
