@@ -4,11 +4,14 @@ const USAGE = `usage: outpost <command>
 commands:
   serve     start the server (what \`npm start\` runs)
   pair      print a single-use pairing link and QR code for a new client (asks the running server)
+  console   console administration: \`outpost console create-user --email <email> --password-stdin\`
 `;
 
 export const commands: Record<string, () => Promise<void>> = {
   serve: async () => (await import('./main')).serve(),
   pair: async () => (await import('./modules/pairing/pair.command')).pair(),
+  console: async () =>
+    (await import('./modules/identity/create-user.command')).consoleCommand(process.argv.slice(3)),
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -1,10 +1,18 @@
 import { Type } from '@nestjs/common';
 import { Surface } from './config/env';
 import { EventsModule } from './modules/events/events.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { InstanceAuthModule } from './modules/instance-auth/instance-auth.module';
+import { LocationReloadModule } from './modules/location-reload/location-reload.module';
 import { LocationsModule } from './modules/locations/locations.module';
 import { PairingModule } from './modules/pairing/pairing.module';
 import { ServerModule } from './modules/server/server.module';
+import { PluginsModule } from './modules/plugins/plugins.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { IdentityModule } from './modules/identity/identity.module';
+import { KeysModule } from './modules/keys/keys.module';
+import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+import { RuntimeModule } from './modules/runtime/runtime.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 
 /**
@@ -12,7 +20,18 @@ import { SessionsModule } from './modules/sessions/sessions.module';
  * a new domain module is added to its surface's list here.
  */
 export const SURFACE_MODULES: Record<Surface, Type[]> = {
-  instance: [InstanceAuthModule, LocationsModule, ServerModule, PairingModule, EventsModule, SessionsModule],
-  console: [],
+  instance: [
+    InstanceAuthModule,
+    LocationsModule,
+    ServerModule,
+    PairingModule,
+    EventsModule,
+    AgentsModule,
+    PluginsModule,
+    LocationReloadModule,
+    RuntimeModule,
+    SessionsModule,
+  ],
+  console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
   inference: [],
 };

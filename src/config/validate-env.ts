@@ -1,5 +1,9 @@
 import { parseEventsEnv } from '../modules/events/events.config';
 import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
+import { parseLocationConfigEnv } from '../modules/location-config/location-config.config';
+import { parsePluginsEnv } from '../modules/plugins/plugins.config';
+import { parseIdentityEnv } from '../modules/identity/identity.config';
+import { parseKeysEnv } from '../modules/keys/keys.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parsePairingEnv } from '../modules/pairing/pairing.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
@@ -14,6 +18,10 @@ const parsers: Array<(env: Env) => unknown> = [
   parseLocationsEnv,
   parsePairingEnv,
   parseEventsEnv,
+  parseLocationConfigEnv,
+  parsePluginsEnv,
+  parseIdentityEnv,
+  parseKeysEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -1,3 +1,4 @@
+import type { ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 
 /** Who made a request, as found by the authenticator of its surface. */
@@ -13,5 +14,6 @@ export type AuthenticatedRequest = Request & { principal?: Principal };
  * tagged error (instance: `UnauthorizedError`; console: `Unauthorized`, `OrgRequired`, …).
  */
 export interface Authenticator {
-  authenticate(request: AuthenticatedRequest): Promise<Principal>;
+  /** `context` gives the route (handler and class), for surfaces whose rules depend on route metadata. */
+  authenticate(request: AuthenticatedRequest, context?: ExecutionContext): Promise<Principal>;
 }

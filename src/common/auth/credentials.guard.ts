@@ -22,7 +22,7 @@ export class CredentialsGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const authenticator = this.registry.find(request.path);
     if (!authenticator) throw new UnauthorizedError();
-    request.principal = await authenticator.authenticate(request);
+    request.principal = await authenticator.authenticate(request, context);
     return true;
   }
 }

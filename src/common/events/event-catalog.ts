@@ -1,3 +1,4 @@
+import type { PermissionReply, PermissionRequest } from '../../modules/runtime/permissions/permission.types';
 import type { ModelRef, SessionInfo } from '../../modules/sessions/session.types';
 
 /**
@@ -8,6 +9,12 @@ export interface EventCatalog {
   'server.connected': Record<string, never>;
   'server.heartbeat': Record<string, never>;
   'location.shutdown': Record<string, never>;
+  /** The agents of a location changed (a reload or a plugin update). */
+  'agent.updated': Record<string, never>;
+  /** Plugins were updated or changed; locations using them reload. */
+  'plugin.updated': Record<string, never>;
+  'permission.asked': PermissionRequest;
+  'permission.replied': { sessionID: string; requestID: string; reply: PermissionReply };
   'session.created': { sessionID: string; info: SessionInfo };
   'session.updated': { sessionID: string; info: SessionInfo };
   'session.deleted': { sessionID: string; info: SessionInfo };

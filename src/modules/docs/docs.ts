@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import metadata from '../../metadata';
+import { ERROR_EXTENSION_PREFIX } from './api-error.decorator';
 
 type Operation = { responses?: Record<string, unknown>; operationId?: string };
 
@@ -25,6 +26,11 @@ function withCommonErrors(document: OpenAPIObject, unauthorizedTag: string): Ope
     for (const operation of Object.values(path) as Operation[]) {
       if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
       operation.responses ??= {};
+      for (const key of Object.keys(operation).filter((name) => name.startsWith(ERROR_EXTENSION_PREFIX))) {
+        const { tag, description } = (operation as Record<string, { tag: string; description: string }>)[key];
+        operation.responses[key.slice(ERROR_EXTENSION_PREFIX.length)] = errorBody(`${tag}: ${description}`);
+        delete (operation as Record<string, unknown>)[key];
+      }
       operation.responses['400'] ??= errorBody('InvalidRequestError');
       operation.responses['401'] ??= errorBody(unauthorizedTag);
     }
@@ -66,6 +72,7 @@ export function buildDocuments(app: INestApplication): { instance: OpenAPIObject
     )
     .addCookieAuth('outpost_console', { type: 'apiKey', in: 'cookie', name: 'outpost_console' }, 'cookie')
     .addSecurityRequirements('bearer')
+    .addSecurityRequirements('cookie')
     .build();
 
   const finish = (base: Omit<OpenAPIObject, 'paths'>, paths: OpenAPIObject['paths'], tag: string) =>

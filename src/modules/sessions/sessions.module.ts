@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { LocationsModule } from '../locations/locations.module';
 import { SessionAgents } from './session-agents';
 import { SessionsActivity } from './sessions-activity.service';
@@ -8,7 +9,7 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 
 @Module({
-  imports: [LocationsModule],
+  imports: [LocationsModule, AgentsModule],
   controllers: [SessionsController],
   providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity, SessionAgents],
   exports: [SessionsService, SessionsActivity, SessionAgents],

@@ -1,5 +1,7 @@
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
+type DocOperation = { operationId?: string; responses: Record<string, unknown> };
+
 describe('health and API documents', () => {
   let t: TestApp;
   beforeAll(async () => (t = await createTestApp()));
@@ -39,7 +41,9 @@ describe('health and API documents', () => {
   it('documents 400 and 401 on every operation, each with an operation id', async () => {
     for (const doc of ['instance', 'console']) {
       const res = await t.http.get(`/docs/${doc}.json`);
-      for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
+      for (const [path, item] of Object.entries(
+        res.body.paths as Record<string, Record<string, DocOperation>>,
+      )) {
         for (const [method, operation] of Object.entries(item)) {
           expect({ path, method, id: typeof operation.operationId }).toEqual({ path, method, id: 'string' });
           expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '401']));

@@ -1,0 +1,17 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+
+export class AuditQueryDto {
+  /** `next_cursor` of the previous page. */
+  @IsOptional()
+  @Matches(/^aud_[0-9a-f]{16}[0-9A-Za-z]{12}$/)
+  cursor?: string;
+
+  /** Entries per page, 1–200 (default 50). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+}

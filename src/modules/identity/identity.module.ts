@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { AuthController } from './auth.controller';
+import { ConsoleSessionEntity } from './console-session.entity';
+import { identityConfig } from './identity.config';
+import { IdentityService } from './identity.service';
+import { LoginThrottleEntity } from './login-throttle.entity';
+import { LoginThrottleService } from './login-throttle.service';
+import { PasswordService } from './password.service';
+import { SessionsService } from './sessions.service';
+import { UserController } from './user.controller';
+import { UserEntity } from './user.entity';
+
+/** People, passwords and sign-in (the console cookie). */
+@Module({
+  imports: [
+    ConfigModule.forFeature(identityConfig),
+    TypeOrmModule.forFeature([UserEntity, ConsoleSessionEntity, LoginThrottleEntity]),
+    WorkspacesModule,
+  ],
+  controllers: [AuthController, UserController],
+  providers: [IdentityService, PasswordService, SessionsService, LoginThrottleService],
+  exports: [IdentityService],
+})
+export class IdentityModule {}

@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { ulidId } from '../../common/ids';
+import { Actor } from '../keys/access/actor';
+import {
+  ConsoleConflictError,
+  ConsoleForbiddenError,
+  ConsoleUnauthorizedError,
+} from '../keys/access/console-errors';
+import { InvitesService, normalizeEmail } from '../workspaces/invites.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { identityConfig, IdentityConfig } from './identity.config';
+import { LoginThrottleService } from './login-throttle.service';
+import { PasswordService } from './password.service';
+import { SessionsService } from './sessions.service';
+import { UserEntity } from './user.entity';
+
+export interface NewPerson {
+  email: string;
+  password: string;
+  name?: string;
+  invite?: string;
+}
+
+@Injectable()
+export class IdentityService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(identityConfig.KEY) private readonly config: IdentityConfig,
+    private readonly passwords: PasswordService,
+    private readonly sessions: SessionsService,
+    private readonly throttle: LoginThrottleService,
+    private readonly workspaces: WorkspacesService,
+    private readonly invites: InvitesService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Sign-up through the API, as `OUTPOST_CONSOLE_SIGNUP` allows; returns the person and a sign-in cookie value. */
+  async signup(input: NewPerson, sourceAddress: string): Promise<{ user: UserEntity; session: string }> {
+    if (this.config.signup === 'closed') throw new ConsoleForbiddenError('Sign-up is closed on this console');
+    if (this.config.signup === 'invite' && !input.invite) {
+      throw new ConsoleForbiddenError('Sign-up needs an invitation on this console');
+    }
+    return this.createPerson(input, sourceAddress, true);
+  }
+
+  /**
+   * A new person with a workspace: the invitation's, else a new "Personal" one they own. One transaction, so a
+   * bad invitation leaves no account behind.
+   */
+  async createPerson(
+    input: NewPerson,
+    sourceAddress: string | null,
+    startSession: boolean,
+  ): Promise<{ user: UserEntity; session: string }> {
+    const email = normalizeEmail(input.email);
+    const passwordHash = await this.passwords.hash(input.password);
+    const now = this.clock.now();
+    const user: UserEntity = {
+      id: ulidId('usr', now),
+      email,
+      name: input.name?.trim() || email.split('@')[0],
+      passwordHash,
+      createdAt: new Date(now),
+    };
+    const actor: Actor = { type: 'user', id: user.id, sourceAddress };
+    return this.db.transaction(async (manager) => {
+      const inserted = (await manager.query(
+        `INSERT INTO users (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (email) DO NOTHING RETURNING id`,
+        [user.id, user.email, user.name, user.passwordHash, user.createdAt],
+      )) as unknown[];
+      if (inserted.length === 0)
+        throw new ConsoleConflictError('An account with this email already exists', 'user');
+      if (input.invite) await this.invites.accept(input.invite, user, actor, manager);
+      else await this.workspaces.create(actor, user.id, 'Personal', manager);
+      const session = startSession ? await this.sessions.start(user.id, manager) : '';
+      return { user, session };
+    });
+  }
+
+  /** The same 401 for a wrong email and a wrong password; 429 past the limits per address and per account. */
+  async login(emailInput: string, password: string, sourceAddress: string): Promise<string> {
+    const email = normalizeEmail(emailInput);
+    await this.throttle.check(sourceAddress, email);
+    const user = await this.db.getRepository(UserEntity).findOneBy({ email });
+    const ok = await this.passwords.verify(user?.passwordHash, password);
+    if (!user || !ok) {
+      await this.throttle.recordFailure(sourceAddress, email);
+      throw new ConsoleUnauthorizedError('Wrong email or password');
+    }
+    await this.throttle.reset(sourceAddress, email);
+    return this.sessions.start(user.id);
+  }
+
+  logout(cookieValue: string): Promise<void> {
+    return this.sessions.end(cookieValue);
+  }
+
+  get sessionLifetimeMs(): number {
+    return this.sessions.lifetimeMs;
+  }
+}

@@ -1,0 +1,156 @@
+import { ExecutionContext, Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { AuthenticatedRequest, Authenticator, AuthRegistry } from '../../../common/auth';
+import { identityConfig, IdentityConfig } from '../../identity/identity.config';
+import { isSameOriginChange } from '../../identity/same-origin';
+import { readSessionCookie } from '../../identity/session-cookie';
+import { TOKEN_PREFIXES } from '../token-format';
+import { BearerLookup, BearerStrategy, bearerStrategy, runStrategy } from './bearer-strategy';
+import { ALLOW_INFERENCE_KEYS, ORG_ROLE, PERSON_ONLY, SIGNED_IN_ONLY } from './console-access.decorators';
+import {
+  ConsoleForbiddenError,
+  ConsoleNotFoundError,
+  ConsoleUnauthorizedError,
+  OrgRequiredError,
+} from './console-errors';
+import { ConsolePrincipal, ResolvedCredential, Role, roleAtLeast } from './console-principal';
+import { CredentialLookupRepository } from './credential-lookup.repository';
+
+export const CONSOLE_API_PREFIXES = ['/console/api/'];
+
+interface RouteRules {
+  signedInOnly: boolean;
+  personOnly: boolean;
+  allowInferenceKeys: boolean;
+  /** Set when the route acts in one workspace. */
+  role: Role | undefined;
+}
+
+function header(request: Request, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `{org}` from the path, else `x-org-id`: the workspace an unbound credential asks to act in. */
+export function requestedOrg(request: Request): string | null {
+  return (request.params?.org as string | undefined) ?? header(request, 'x-org-id') ?? null;
+}
+
+/**
+ * The one authenticator of `/console/api/`: a bearer token is handed to the passport strategy of its prefix
+ * (`oc_sk_` keys, `oc_ut_` user tokens, and whatever `registerBearer` adds, e.g. `oc_at_` device tokens);
+ * without one, the sign-in cookie. Then the route's rules decide, in the order of the spec's statuses.
+ */
+@Injectable()
+export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
+  private readonly bearers: Array<{ prefix: string; strategy: BearerStrategy }> = [];
+
+  constructor(
+    private readonly registry: AuthRegistry,
+    private readonly reflector: Reflector,
+    private readonly lookup: CredentialLookupRepository,
+    @Inject(identityConfig.KEY) private readonly identity: IdentityConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.registerBearer(TOKEN_PREFIXES.serviceKey, (token) => this.lookup.apiKey(token));
+    this.registerBearer(TOKEN_PREFIXES.userToken, (token, request) =>
+      this.lookup.userToken(token, requestedOrg(request)),
+    );
+    this.registry.register(CONSOLE_API_PREFIXES, this);
+  }
+
+  /**
+   * The extension point for other bearer credentials (the device flow's `oc_at_` access tokens): the lookup
+   * returns a `ResolvedCredential` (with `boundWorkspaceId` when the token is bound to a workspace).
+   */
+  registerBearer(prefix: string, lookup: BearerLookup): void {
+    this.bearers.push({ prefix, strategy: bearerStrategy(lookup) });
+  }
+
+  async authenticate(request: AuthenticatedRequest, context?: ExecutionContext): Promise<ConsolePrincipal> {
+    const rules = this.rulesOf(context);
+    const credential = await this.resolve(request);
+    return this.authorize(request, rules, credential);
+  }
+
+  private rulesOf(context: ExecutionContext | undefined): RouteRules {
+    const targets = context ? [context.getHandler(), context.getClass()] : [];
+    const get = <T>(key: string) => this.reflector.getAllAndOverride<T | undefined>(key, targets);
+    return {
+      signedInOnly: get<boolean>(SIGNED_IN_ONLY) ?? false,
+      personOnly: get<boolean>(PERSON_ONLY) ?? false,
+      allowInferenceKeys: get<boolean>(ALLOW_INFERENCE_KEYS) ?? false,
+      role: get<Role>(ORG_ROLE),
+    };
+  }
+
+  /** 401 for a missing, malformed, unknown, expired or revoked credential. */
+  private async resolve(request: Request): Promise<ResolvedCredential> {
+    const authorization = header(request, 'authorization');
+    if (authorization !== undefined) {
+      const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+      const bearer = token ? this.bearers.find((entry) => token.startsWith(entry.prefix)) : undefined;
+      const credential = bearer ? await runStrategy(bearer.strategy, request) : false;
+      if (!credential) throw new ConsoleUnauthorizedError();
+      return credential;
+    }
+    const cookie = readSessionCookie(request);
+    const credential = cookie ? await this.lookup.session(cookie, requestedOrg(request)) : undefined;
+    if (!credential) throw new ConsoleUnauthorizedError();
+    return credential;
+  }
+
+  private authorize(request: Request, rules: RouteRules, credential: ResolvedCredential): ConsolePrincipal {
+    if (rules.signedInOnly && credential.credential !== 'session') {
+      throw new ConsoleForbiddenError(
+        'This action needs a person signed in to the console, not a bearer credential',
+      );
+    }
+    if (credential.permission === 'inference' && !rules.allowInferenceKeys) {
+      throw new ConsoleForbiddenError('An Inference-only key cannot call the console API');
+    }
+    if (rules.personOnly && !credential.userId) {
+      throw new ConsoleForbiddenError('This action needs a person, not a service account');
+    }
+    if (credential.credential === 'session' && !isSameOriginChange(request, this.identity.origin)) {
+      throw new ConsoleForbiddenError(
+        'Cookie-authenticated changes must come from the console with a JSON body',
+      );
+    }
+    const { workspaceId, role } = this.workspaceOf(request, rules, credential);
+    if (rules.role && !roleAtLeast(role, rules.role)) {
+      throw new ConsoleForbiddenError(`This action needs the ${rules.role} role in the workspace`);
+    }
+    const { boundWorkspaceId: _bound, workspace: _workspace, ...identity } = credential;
+    return { ...identity, kind: 'console', workspaceId, role, ip: request.ip ?? '' };
+  }
+
+  private workspaceOf(
+    request: Request,
+    rules: RouteRules,
+    credential: ResolvedCredential,
+  ): { workspaceId: string | null; role: Role | null } {
+    const pathOrg = request.params?.org as string | undefined;
+    const headerOrg = header(request, 'x-org-id');
+    const bound = credential.boundWorkspaceId;
+    if (bound) {
+      if ((pathOrg !== undefined && pathOrg !== bound) || (headerOrg !== undefined && headerOrg !== bound)) {
+        throw new ConsoleForbiddenError('This credential is bound to another workspace');
+      }
+      return { workspaceId: bound, role: credential.workspace.role };
+    }
+    const orgScoped = rules.role !== undefined || pathOrg !== undefined;
+    if (!orgScoped) return { workspaceId: null, role: null };
+    if (credential.credential === 'user_token' && headerOrg === undefined) throw new OrgRequiredError();
+    const org = pathOrg ?? headerOrg;
+    if (org === undefined) throw new OrgRequiredError();
+    if (pathOrg !== undefined && headerOrg !== undefined && pathOrg !== headerOrg) {
+      throw new ConsoleForbiddenError('x-org-id names another workspace than the path');
+    }
+    if (!credential.workspace.found) throw new ConsoleNotFoundError(`Workspace not found: ${org}`);
+    if (!credential.workspace.role) throw new ConsoleForbiddenError('You are not a member of this workspace');
+    return { workspaceId: org, role: credential.workspace.role };
+  }
+}

@@ -1,0 +1,30 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { Permission } from './access/console-principal';
+import { HashedSecretColumns } from './hashed-secret.columns';
+
+/**
+ * A console API key, bound to one workspace: a service account's (`service_account_id`) or a person's
+ * own (`user_id`). Only the public id and an HMAC of the secret are stored.
+ */
+@Entity('api_key')
+@Index(['workspaceId', 'userId'])
+export class ApiKeyEntity extends HashedSecretColumns {
+  @PrimaryColumn('varchar', { length: 40 })
+  id!: string;
+
+  @Column('varchar', { length: 40 })
+  workspaceId!: string;
+
+  @Index()
+  @Column('varchar', { length: 40, nullable: true })
+  serviceAccountId!: string | null;
+
+  @Column('varchar', { length: 40, nullable: true })
+  userId!: string | null;
+
+  @Column('varchar', { length: 10 })
+  permission!: Permission;
+
+  @Column('varchar', { length: 40 })
+  createdBy!: string;
+}

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { ulidId } from '../../common/ids';
+import { AuditService } from '../audit/audit.service';
+import { Actor } from './access/actor';
+import { ConsoleNotFoundError } from './access/console-errors';
+import { Permission } from './access/console-principal';
+import { ApiKeyEntity } from './api-key.entity';
+import { parseExpiry } from './credential-status';
+import { SecretHasher } from './secret-hasher.service';
+import { generateToken, TOKEN_PREFIXES } from './token-format';
+
+/** Whose key: a service account's, or a person's own in a workspace. */
+export type KeyOwner = { workspaceId: string } & ({ serviceAccountId: string } | { userId: string });
+
+export interface NewKey {
+  name: string;
+  permission: Permission;
+  expires_at?: string;
+}
+
+function ownerWhere(owner: KeyOwner): FindOptionsWhere<ApiKeyEntity> {
+  return 'serviceAccountId' in owner
+    ? { workspaceId: owner.workspaceId, serviceAccountId: owner.serviceAccountId }
+    : { workspaceId: owner.workspaceId, userId: owner.userId, serviceAccountId: IsNull() };
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly hasher: SecretHasher,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a key and returns it with its value, which is never stored and never shown again. */
+  async create(actor: Actor, owner: KeyOwner, input: NewKey): Promise<{ entity: ApiKeyEntity; key: string }> {
+    const now = this.clock.now();
+    const expiresAt = parseExpiry(input.expires_at, now);
+    const generated = generateToken(TOKEN_PREFIXES.serviceKey);
+    const entity: ApiKeyEntity = {
+      id: ulidId('key', now),
+      publicId: generated.publicId,
+      secretHash: this.hasher.hash(generated.secret),
+      workspaceId: owner.workspaceId,
+      serviceAccountId: 'serviceAccountId' in owner ? owner.serviceAccountId : null,
+      userId: 'userId' in owner ? owner.userId : null,
+      name: input.name,
+      permission: input.permission,
+      last4: generated.last4,
+      createdBy: actor.id ?? 'system',
+      createdAt: new Date(now),
+      expiresAt,
+      revokedAt: null,
+      lastUsedAt: null,
+    };
+    await this.db.transaction(async (manager) => {
+      await manager.insert(ApiKeyEntity, entity);
+      await this.audit.record(manager, actor, {
+        workspaceId: owner.workspaceId,
+        action: 'key.created',
+        target: { type: 'key', id: entity.id },
+        details: {
+          name: entity.name,
+          permission: entity.permission,
+          owner: entity.serviceAccountId ?? entity.userId,
+          expires_at: expiresAt?.toISOString() ?? null,
+        },
+      });
+    });
+    return { entity, key: generated.token };
+  }
+
+  list(owner: KeyOwner): Promise<ApiKeyEntity[]> {
+    return this.db
+      .getRepository(ApiKeyEntity)
+      .find({ where: ownerWhere(owner), order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** Revokes one key of this owner (idempotent); 404 when it is not theirs. */
+  async revoke(actor: Actor, owner: KeyOwner, id: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const key = await manager.findOne(ApiKeyEntity, {
+        where: { ...ownerWhere(owner), id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!key) throw new ConsoleNotFoundError(`Key not found: ${id}`);
+      if (key.revokedAt) return;
+      await manager.update(ApiKeyEntity, { id }, { revokedAt: new Date(this.clock.now()) });
+      await this.audit.record(manager, actor, {
+        workspaceId: owner.workspaceId,
+        action: 'key.revoked',
+        target: { type: 'key', id },
+        details: { name: key.name },
+      });
+    });
+  }
+
+  /** Inside a member's removal: revokes every personal key they hold in that workspace. */
+  async revokePersonalKeys(manager: EntityManager, workspaceId: string, userId: string): Promise<number> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(ApiKeyEntity)
+      .set({ revokedAt: new Date(this.clock.now()) })
+      .where({ workspaceId, userId, revokedAt: IsNull() })
+      .execute();
+    return result.affected ?? 0;
+  }
+}

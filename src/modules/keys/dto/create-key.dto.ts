@@ -1,0 +1,17 @@
+import { IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { PERMISSIONS, Permission } from '../access/console-principal';
+
+export class CreateKeyDto {
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  /** `inference`: inference, providers and the workspace config; `all`: also the console API as an admin. */
+  @IsIn(PERMISSIONS)
+  permission!: Permission;
+
+  /** ISO-8601 time after which the key stops working; omitted: never expires. */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expires_at?: string;
+}

@@ -1,0 +1,53 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { keysConfig, KeysConfig } from './keys.config';
+
+/**
+ * Keyed hashes (HMAC-SHA-256) of key and token secrets. The pepper is `OUTPOST_SECRET_KEY`, or one
+ * generated on first start and kept in the data directory (mode 0600), so a copy of the database alone
+ * cannot test guesses offline.
+ */
+@Injectable()
+export class SecretHasher implements OnModuleInit {
+  private readonly logger = new Logger('Keys');
+  private pepper = Buffer.alloc(0);
+
+  constructor(
+    @Inject(keysConfig.KEY) private readonly config: KeysConfig,
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.config.secretKey) {
+      this.pepper = Buffer.from(this.config.secretKey, 'utf8');
+      return;
+    }
+    const file = join(this.app.dataDir, 'secret-key');
+    if (existsSync(file)) {
+      this.pepper = Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
+      return;
+    }
+    mkdirSync(this.app.dataDir, { recursive: true });
+    const value = randomBytes(32).toString('hex');
+    writeFileSync(file, value + '\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    this.pepper = Buffer.from(value, 'utf8');
+    this.logger.log(
+      `generated the key-hashing secret in ${file} (set OUTPOST_SECRET_KEY to share it between servers)`,
+    );
+  }
+
+  hash(secret: string): string {
+    return createHmac('sha256', this.pepper).update(secret).digest('hex');
+  }
+
+  /** Constant-time comparison of a presented secret with a stored hash. */
+  matches(secret: string, storedHash: string): boolean {
+    const presented = Buffer.from(this.hash(secret), 'hex');
+    const stored = Buffer.from(storedHash, 'hex');
+    return presented.length === stored.length && timingSafeEqual(presented, stored);
+  }
+}

@@ -1,0 +1,304 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { APICallError, jsonSchema, LanguageModelUsage, LoadAPIKeyError, streamText, tool, ToolSet } from 'ai';
+import { Clock } from '../../../common/clock';
+import {
+  FinishReason,
+  ProviderState,
+  RetryPolicy,
+  StepError,
+  StepRequest,
+  StepResult,
+  StepTokens,
+  StepToolCall,
+  ToolSpec,
+} from './step.types';
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 2_000, maxDelayMs: 30_000 };
+
+type Attempt =
+  | { kind: 'done'; result: Omit<StepResult, 'attempts'> }
+  | { kind: 'error'; error: unknown; partial: Omit<StepResult, 'attempts'> }
+  | { kind: 'interrupted'; partial: Omit<StepResult, 'attempts'> };
+
+/**
+ * Runs ONE streaming provider turn. Tools are offered as JSON schemas without `execute`, so the step ends when
+ * the model asks for tools and the agent loop runs them under its permission rules. Retryable failures (429,
+ * 5xx, connection errors) are retried with exponential backoff, honouring `Retry-After`; each retry is reported
+ * through `onRetry` before the wait, and events streamed by a failed attempt should be discarded by the caller.
+ */
+@Injectable()
+export class ModelStep {
+  private readonly logger = new Logger('ModelStep');
+
+  constructor(private readonly clock: Clock) {
+    // The AI SDK prints compatibility warnings with console.warn; keep them in our log at debug level.
+    (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: {
+      warnings: unknown[];
+      provider: string;
+      model: string;
+    }) => this.logger.debug({ provider: options.provider, model: options.model, warnings: options.warnings });
+  }
+
+  async run(request: StepRequest, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<StepResult> {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(request);
+      if (outcome.kind === 'done') return { ...outcome.result, attempts: attempt };
+      if (outcome.kind === 'interrupted') return { ...outcome.partial, attempts: attempt };
+      const error = describe(outcome.error);
+      if (!isRetryable(outcome.error) || attempt > policy.maxRetries) {
+        return { ...outcome.partial, status: 'failed', finish: 'error', error, attempts: attempt };
+      }
+      const delayMs = retryDelay(outcome.error, attempt, policy, this.clock.now());
+      request.onRetry?.({ attempt, at: this.clock.now() + delayMs, delayMs, error });
+      if (!(await wait(delayMs, request.signal))) {
+        return { ...outcome.partial, status: 'interrupted', finish: 'unknown', attempts: attempt };
+      }
+    }
+  }
+
+  private async attempt(request: StepRequest): Promise<Attempt> {
+    const partial: Omit<StepResult, 'attempts'> = {
+      status: 'completed',
+      finish: 'unknown',
+      text: '',
+      reasoning: '',
+      toolCalls: [],
+      tokens: emptyTokens(),
+    };
+    const interrupted = (): Attempt => ({
+      kind: 'interrupted',
+      partial: { ...partial, status: 'interrupted', finish: 'unknown' },
+    });
+    if (request.signal?.aborted) return interrupted();
+
+    const emit = request.onEvent ?? (() => {});
+    const reasoningState = new Map<string, ProviderState | undefined>();
+    let failure: { error: unknown } | undefined;
+    try {
+      const stream = streamText({
+        model: request.model,
+        system: request.system,
+        messages: request.messages,
+        tools: toToolSet(request.tools ?? []),
+        headers: request.headers,
+        providerOptions: request.providerOptions as never,
+        maxOutputTokens: request.maxOutputTokens,
+        maxRetries: 0,
+        abortSignal: request.signal,
+        // Errors are read from the stream below; the default handler would print them.
+        onError: () => {},
+      });
+      for await (const part of stream.fullStream) {
+        switch (part.type) {
+          case 'text-start':
+          case 'text-end':
+          case 'reasoning-start':
+            emit({ type: part.type, id: part.id });
+            break;
+          case 'reasoning-end': {
+            const state = mergeState(reasoningState.get(part.id), part.providerMetadata);
+            emit(
+              state ? { type: 'reasoning-end', id: part.id, state } : { type: 'reasoning-end', id: part.id },
+            );
+            break;
+          }
+          case 'text-delta':
+            partial.text += part.text;
+            emit({ type: 'text-delta', id: part.id, text: part.text });
+            break;
+          case 'reasoning-delta':
+            reasoningState.set(part.id, mergeState(reasoningState.get(part.id), part.providerMetadata));
+            partial.reasoning += part.text;
+            emit({ type: 'reasoning-delta', id: part.id, text: part.text });
+            break;
+          case 'tool-input-start':
+            emit({ type: 'tool-input-start', id: part.id, name: part.toolName });
+            break;
+          case 'tool-input-delta':
+            emit({ type: 'tool-input-delta', id: part.id, delta: part.delta });
+            break;
+          case 'tool-call': {
+            const call: StepToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
+            if (part.providerMetadata) call.providerState = part.providerMetadata as ProviderState;
+            if ('invalid' in part && part.invalid) call.invalid = errorMessage(part.error);
+            partial.toolCalls.push(call);
+            emit({ type: 'tool-call', call });
+            break;
+          }
+          case 'finish-step':
+            partial.finish = finishReason(part.finishReason);
+            partial.tokens = tokens(part.usage);
+            break;
+          case 'error':
+            failure = { error: part.error };
+            break;
+          case 'abort':
+            return interrupted();
+          default:
+            break;
+        }
+      }
+    } catch (error) {
+      failure = { error };
+    }
+    if (request.signal?.aborted) return interrupted();
+    if (failure) return { kind: 'error', error: failure.error, partial };
+    return { kind: 'done', result: partial };
+  }
+}
+
+function toToolSet(tools: ToolSpec[]): ToolSet {
+  const set: ToolSet = {};
+  for (const spec of tools) {
+    set[spec.name] = tool({
+      description: spec.description,
+      inputSchema: jsonSchema(spec.inputSchema as never),
+    });
+  }
+  return set;
+}
+
+/** Anthropic sends a thinking block's signature in a delta; keep every piece of metadata until the block ends. */
+function mergeState(current: ProviderState | undefined, next: unknown): ProviderState | undefined {
+  if (!next || typeof next !== 'object') return current;
+  const merged: ProviderState = { ...(current ?? {}) };
+  for (const [provider, values] of Object.entries(next as ProviderState)) {
+    merged[provider] = { ...(merged[provider] ?? {}), ...values };
+  }
+  return merged;
+}
+
+function emptyTokens(): StepTokens {
+  return { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+}
+
+function tokens(usage: LanguageModelUsage): StepTokens {
+  const read = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0;
+  const write = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
+  const input =
+    usage.inputTokenDetails?.noCacheTokens ?? Math.max(0, (usage.inputTokens ?? 0) - read - write);
+  return {
+    input,
+    output: usage.outputTokens ?? 0,
+    reasoning: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens ?? 0,
+    cache: { read, write },
+  };
+}
+
+function finishReason(reason: string): FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'length':
+    case 'tool-calls':
+    case 'content-filter':
+    case 'error':
+      return reason;
+    default:
+      return 'unknown';
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * The failed connection behind an error (`fetch failed` caused by `ECONNREFUSED`, ...). Read by shape, not
+ * `instanceof`: the AI SDK only wraps errors of its own realm.
+ */
+function networkError(error: unknown): { code: string; message: string } | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === 'object' && !seen.has(current);) {
+    seen.add(current);
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code))
+      return { code, message: String(message ?? code) };
+    current = cause;
+  }
+  return undefined;
+}
+
+/** Error types that providers send inside a stream for a passing condition. */
+const RETRYABLE_STREAM_ERRORS = new Set([
+  'overloaded_error',
+  'rate_limit_error',
+  'api_error',
+  'server_error',
+]);
+
+/** An error event inside the stream arrives as the provider's plain `{ type, message }` object. */
+function streamError(error: unknown): { type: string; message: string } | undefined {
+  if (!error || typeof error !== 'object' || error instanceof Error || 'stack' in error) return undefined;
+  const { type, message } = error as { type?: unknown; message?: unknown };
+  if (typeof message !== 'string') return undefined;
+  return { type: typeof type === 'string' ? type : 'error', message };
+}
+
+function isRetryable(error: unknown): boolean {
+  if (networkError(error)) return true;
+  const inStream = streamError(error);
+  if (inStream) return RETRYABLE_STREAM_ERRORS.has(inStream.type);
+  if (!APICallError.isInstance(error)) return false;
+  const status = error.statusCode;
+  if (status === undefined) return error.isRetryable; // connection refused, reset, ...
+  return status === 429 || status >= 500;
+}
+
+/** The error as recorded on the assistant message (`{ type, message, status? }`). */
+function describe(error: unknown): StepError {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const type = status === 401 || status === 403 ? 'ProviderAuthError' : 'APIError';
+    return { type, message: error.message, ...(status === undefined ? {} : { status }) };
+  }
+  if (LoadAPIKeyError.isInstance(error)) return { type: 'ProviderAuthError', message: error.message };
+  const network = networkError(error);
+  if (network) return { type: 'APIError', message: `Cannot connect to the provider: ${network.message}` };
+  const inStream = streamError(error);
+  if (inStream) return { type: 'APIError', message: `${inStream.type}: ${inStream.message}` };
+  return { type: 'UnknownError', message: errorMessage(error) };
+}
+
+/** `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date), else exponential; capped either way. */
+function retryDelay(error: unknown, attempt: number, policy: RetryPolicy, now: number): number {
+  const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
+  const headers = APICallError.isInstance(error) ? (error.responseHeaders ?? {}) : {};
+  const header = (name: string) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  let requested: number | undefined;
+  const ms = Number(header('retry-after-ms'));
+  const after = header('retry-after');
+  if (header('retry-after-ms') !== undefined && Number.isFinite(ms)) requested = ms;
+  else if (after !== undefined) {
+    const seconds = Number(after);
+    requested = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - now;
+  }
+  const delay =
+    requested !== undefined && Number.isFinite(requested) && requested >= 0 ? requested : exponential;
+  return Math.min(Math.round(delay), policy.maxDelayMs);
+}
+
+/** Sleeps unless the signal aborts first; resolves `false` on abort. */
+function wait(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,132 @@
+/** The AI SDK provider packages Outpost can drive, as written in config (`package: "aisdk:<npm name>"`). */
+export const PROVIDER_PACKAGES = [
+  'aisdk:@ai-sdk/openai-compatible',
+  'aisdk:@ai-sdk/openai',
+  'aisdk:@ai-sdk/anthropic',
+] as const;
+
+export type ProviderPackage = (typeof PROVIDER_PACKAGES)[number];
+
+/** Prices in USD per million tokens. `cache_read` / `cache_write` default to `input`. */
+export interface ModelCost {
+  input: number;
+  output: number;
+  cache_read?: number;
+  cache_write?: number;
+}
+
+export interface ModelLimit {
+  context?: number;
+  output?: number;
+}
+
+export interface ModelConfig {
+  name?: string;
+  cost?: ModelCost;
+  limit?: ModelLimit;
+  /** Named provider options (e.g. `{ "high": { "reasoningEffort": "high" } }`), picked by `Model.Ref.variant`. */
+  variants?: Record<string, Record<string, unknown>>;
+}
+
+/** Strings may hold `{env:NAME}`, replaced from the environment each time a model is built. */
+export interface ProviderSettings {
+  baseURL?: string;
+  apiKey?: string;
+}
+
+export interface ProviderConfig {
+  name?: string;
+  package: ProviderPackage;
+  settings?: ProviderSettings;
+  headers?: Record<string, string>;
+  models: Record<string, ModelConfig>;
+}
+
+/** The config's `provider` map, keyed by provider id. Same shape as the console's workspace config. */
+export type ProviderConfigMap = Record<string, ProviderConfig>;
+
+export interface ParsedProviders {
+  providers: ProviderConfigMap;
+  /** One line per provider or model left out, naming it and the problem. */
+  problems: string[];
+}
+
+/**
+ * Checks the config's `provider` map. A broken provider or model is left out and reported, so one bad entry
+ * does not take the location down.
+ */
+export function parseProviders(raw: unknown): ParsedProviders {
+  const providers: ProviderConfigMap = {};
+  const problems: string[] = [];
+  if (raw === undefined || raw === null) return { providers, problems };
+  if (!isObject(raw)) return { providers, problems: ['provider: must be an object keyed by provider id'] };
+  for (const [id, entry] of Object.entries(raw)) {
+    const problem = providerProblem(entry);
+    if (problem) {
+      problems.push(`provider.${id}: ${problem}`);
+      continue;
+    }
+    const provider = entry as ProviderConfig;
+    const models: Record<string, ModelConfig> = {};
+    for (const [modelID, model] of Object.entries(provider.models)) {
+      const modelProblem = modelConfigProblem(model);
+      if (modelProblem) problems.push(`provider.${id}.models.${modelID}: ${modelProblem}`);
+      else models[modelID] = model as ModelConfig;
+    }
+    providers[id] = { ...provider, models };
+  }
+  return { providers, problems };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringMap(value: unknown): boolean {
+  return isObject(value) && Object.values(value).every((v) => typeof v === 'string');
+}
+
+function providerProblem(entry: unknown): string | undefined {
+  if (!isObject(entry)) return 'must be an object';
+  if (!PROVIDER_PACKAGES.includes(entry.package as ProviderPackage)) {
+    return `package must be one of ${PROVIDER_PACKAGES.join(', ')}`;
+  }
+  if (entry.name !== undefined && typeof entry.name !== 'string') return 'name must be a string';
+  if (entry.settings !== undefined && !isStringMap(entry.settings))
+    return 'settings must map names to strings';
+  if (entry.headers !== undefined && !isStringMap(entry.headers)) return 'headers must map names to strings';
+  if (!isObject(entry.models)) return 'models must be an object keyed by model id';
+  return undefined;
+}
+
+function modelConfigProblem(model: unknown): string | undefined {
+  if (!isObject(model)) return 'must be an object';
+  if (model.name !== undefined && typeof model.name !== 'string') return 'name must be a string';
+  const price = model.cost;
+  if (price !== undefined) {
+    if (!isObject(price)) return 'cost must be an object';
+    for (const key of ['input', 'output', 'cache_read', 'cache_write']) {
+      const value = price[key];
+      const required = key === 'input' || key === 'output';
+      if (value === undefined && !required) continue;
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+        return `cost.${key} must be a number of USD per million tokens`;
+      }
+    }
+  }
+  if (model.limit !== undefined) {
+    if (!isObject(model.limit)) return 'limit must be an object';
+    for (const [key, value] of Object.entries(model.limit)) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+        return `limit.${key} must be a positive integer`;
+      }
+    }
+  }
+  if (
+    model.variants !== undefined &&
+    (!isObject(model.variants) || !Object.values(model.variants).every(isObject))
+  ) {
+    return 'variants must map names to objects';
+  }
+  return undefined;
+}

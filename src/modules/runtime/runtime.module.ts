@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { LocationConfigModule } from '../location-config/location-config.module';
+import { LocationReloadModule } from '../location-reload/location-reload.module';
+import { PermissionReloadHook } from './permissions/permission-reload.hook';
+import { PermissionRequestsService } from './permissions/permission-requests.service';
+import { ModelStep } from './providers/model-step.service';
+import { ProvidersService } from './providers/providers.service';
+import { ToolRunner } from './tools/tool-runner.service';
+
+/**
+ * The agent loop's building blocks: a location's providers, provider steps, tool calls under permission rules,
+ * and pending permission requests (rejected when their location reloads). Tools are plain objects
+ * (`BUILTIN_TOOLS`).
+ */
+@Module({
+  imports: [LocationConfigModule, LocationReloadModule],
+  providers: [ModelStep, PermissionRequestsService, ToolRunner, ProvidersService, PermissionReloadHook],
+  exports: [ModelStep, PermissionRequestsService, ToolRunner, ProvidersService],
+})
+export class RuntimeModule {}

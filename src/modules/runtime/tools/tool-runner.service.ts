@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { EventLocation } from '../../../common/events';
+import { decide } from '../permissions/evaluate';
+import { PermissionRequestsService } from '../permissions/permission-requests.service';
+import { PermissionRule, PermissionRuleset } from '../permissions/permission.types';
+import type { StepToolCall } from '../providers/step.types';
+import { parseToolInput } from './tool-input';
+import { ToolAbortedError, ToolError } from './tool.errors';
+import { AnyTool, ToolResult } from './tool.types';
+
+export interface ToolCallRequest {
+  call: StepToolCall;
+  /** The tools offered in this step. */
+  tools: AnyTool[];
+  directory: string;
+  /** Agent rules, then the session's; the last match wins. */
+  rulesets: PermissionRuleset[];
+  sessionID: string;
+  messageID: string;
+  location?: EventLocation;
+  signal: AbortSignal;
+  /** Called when the call starts to wait for a person (e.g. to mark the tool part as waiting). */
+  onAsk?: (requestID: string) => void;
+}
+
+export interface ToolCallError {
+  type: string;
+  message: string;
+}
+
+/**
+ * How a call ended. `error` goes back to the model as the tool's error result; `interrupted` closes the step.
+ * `rules` are the allow rules that `always` replies added: append them to the session's `permissions`.
+ */
+export type ToolCallOutcome =
+  | { status: 'completed'; input: unknown; result: ToolResult; rules: PermissionRule[] }
+  | { status: 'error'; input: unknown; error: ToolCallError; rules: PermissionRule[] }
+  | { status: 'interrupted'; input: unknown; output: string; rules: PermissionRule[] };
+
+/** Runs one tool call the model asked for: validate the input, check the rules (asking when told to), run it. */
+@Injectable()
+export class ToolRunner {
+  constructor(private readonly permissions: PermissionRequestsService) {}
+
+  async run(request: ToolCallRequest): Promise<ToolCallOutcome> {
+    const { call } = request;
+    const rules: PermissionRule[] = [];
+    const fail = (type: string, message: string): ToolCallOutcome => ({
+      status: 'error',
+      input: call.input,
+      error: { type, message },
+      rules,
+    });
+    if (call.invalid) return fail('InvalidToolInput', call.invalid);
+    const tool = request.tools.find((t) => t.name === call.name);
+    if (!tool) return fail('UnknownTool', `Unknown tool: ${call.name}`);
+
+    let input: never;
+    try {
+      input = parseToolInput(tool, call.input);
+    } catch (error) {
+      return fail('InvalidToolInput', (error as Error).message);
+    }
+    const checks = tool.permissions(input, request.directory);
+    const decision = decide(checks, ...request.rulesets);
+    if (decision.effect === 'deny') {
+      const { check } = decision.denied!;
+      return fail('PermissionDenied', `Permission denied: ${check.action} ${check.resource} is not allowed`);
+    }
+    for (const ask of decision.asks) {
+      // An earlier `always` in this call may already cover this ask.
+      if (
+        decide(
+          ask.resources.map((resource) => ({ action: ask.action, resource })),
+          rules,
+        ).effect === 'allow'
+      )
+        continue;
+      const { request: asked, answer } = this.permissions.ask({
+        sessionID: request.sessionID,
+        permission: ask.action,
+        patterns: ask.resources,
+        always: ask.action === 'bash' ? ask.resources.map(commandPattern) : ask.resources,
+        metadata: { tool: tool.name, input: call.input },
+        tool: { messageID: request.messageID, callID: call.id },
+        location: request.location,
+        signal: request.signal,
+      });
+      request.onAsk?.(asked.id);
+      const settled = await answer;
+      if (request.signal.aborted) return { status: 'interrupted', input: call.input, output: '', rules };
+      if (settled.reply === 'reject') {
+        const why = settled.reason ? `: ${settled.reason}` : '';
+        return fail(
+          'PermissionRejected',
+          `The user rejected ${ask.action} on ${ask.resources.join(', ')}${why}`,
+        );
+      }
+      rules.push(...settled.rules);
+    }
+
+    const allowExternal = checks.some((check) => check.action === 'external_directory');
+    try {
+      const result = await tool.run(input, {
+        directory: request.directory,
+        signal: request.signal,
+        allowExternal,
+      });
+      return { status: 'completed', input: call.input, result, rules };
+    } catch (error) {
+      if (error instanceof ToolAbortedError || request.signal.aborted) {
+        return {
+          status: 'interrupted',
+          input: call.input,
+          output: (error as ToolAbortedError).output ?? '',
+          rules,
+        };
+      }
+      if (error instanceof ToolError) return fail(error.type, error.message);
+      return fail('UnknownError', (error as Error).message ?? String(error));
+    }
+  }
+}
+
+/**
+ * `always` on a command allows the program and its sub-command with any arguments (`git status -s` →
+ * `git status *`), or the program alone when the second word is not a plain sub-command (`ls -la` → `ls *`).
+ */
+export function commandPattern(command: string): string {
+  const [first, second] = command.trim().split(/\s+/);
+  return second !== undefined && /^[a-z][\w-]*$/.test(second) ? `${first} ${second} *` : `${first} *`;
+}

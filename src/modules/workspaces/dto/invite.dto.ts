@@ -1,0 +1,27 @@
+import { IsEmail, IsIn, MaxLength } from 'class-validator';
+import { ROLES, Role } from '../../keys/access/console-principal';
+
+export class CreateInviteDto {
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
+  /** Only owners may invite owners. */
+  @IsIn(ROLES)
+  role!: Role;
+}
+
+export class InviteCreatedDto {
+  id!: string;
+  /** The link to send to the person; it carries the invitation token (shown once). */
+  url!: string;
+  expires_at!: string;
+}
+
+export class InviteDto {
+  id!: string;
+  email!: string;
+  role!: Role;
+  created_at!: string;
+  expires_at!: string;
+}

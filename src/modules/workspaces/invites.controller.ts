@@ -1,0 +1,92 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { CurrentPrincipal } from '../../common/auth';
+import { identityConfig, IdentityConfig } from '../identity/identity.config';
+import { actorOf } from '../keys/access/actor';
+import { OrgRole, SignedInOnly } from '../keys/access/console-access.decorators';
+import { ConsolePrincipal, personId } from '../keys/access/console-principal';
+import { CreateInviteDto, InviteCreatedDto, InviteDto } from './dto/invite.dto';
+import { WorkspaceWithRoleDto } from './dto/member.dto';
+import { InvitesService } from './invites.service';
+
+@ApiTags('console: members')
+@Controller('console/api')
+export class InvitesController {
+  constructor(
+    private readonly invites: InvitesService,
+    @Inject(identityConfig.KEY) private readonly config: IdentityConfig,
+  ) {}
+
+  @Post('orgs/:org/invites')
+  @SignedInOnly()
+  @OrgRole('admin')
+  @ApiOperation({
+    operationId: 'invite.create',
+    summary: 'Invite an email (owners invite owners; members → 409)',
+  })
+  async create(
+    @Param('org') org: string,
+    @Body() body: CreateInviteDto,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: Request,
+  ): Promise<InviteCreatedDto> {
+    const { invite, token } = await this.invites.create(
+      principal,
+      actorOf(principal),
+      org,
+      body.email,
+      body.role,
+    );
+    const base = this.config.origin ?? `${request.protocol}://${request.get('host')}`;
+    return {
+      id: invite.id,
+      url: `${base}/console/invites/${token}`,
+      expires_at: invite.expiresAt.toISOString(),
+    };
+  }
+
+  @Get('orgs/:org/invites')
+  @OrgRole('admin')
+  @ApiOperation({ operationId: 'invite.list', summary: 'Pending invitations' })
+  async list(@Param('org') org: string): Promise<InviteDto[]> {
+    return (await this.invites.listPending(org)).map((invite) => ({
+      id: invite.id,
+      email: invite.email,
+      role: invite.role,
+      created_at: invite.createdAt.toISOString(),
+      expires_at: invite.expiresAt.toISOString(),
+    }));
+  }
+
+  @Delete('orgs/:org/invites/:id')
+  @HttpCode(204)
+  @SignedInOnly()
+  @OrgRole('admin')
+  @ApiOperation({ operationId: 'invite.revoke' })
+  async revoke(
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+  ): Promise<void> {
+    await this.invites.revoke(actorOf(principal), org, id);
+  }
+
+  @Post('invites/:token/accept')
+  @HttpCode(200)
+  @SignedInOnly()
+  @ApiOperation({
+    operationId: 'invite.accept',
+    summary: 'Join the workspace (signed in as the invited email)',
+  })
+  async accept(
+    @Param('token') token: string,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+  ): Promise<WorkspaceWithRoleDto> {
+    return this.invites.accept(
+      token,
+      { id: personId(principal), email: principal.email ?? '' },
+      actorOf(principal),
+    );
+  }
+}

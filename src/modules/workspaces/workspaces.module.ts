@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { identityConfig } from '../identity/identity.config';
+import { KeysModule } from '../keys/keys.module';
+import { InviteEntity } from './invite.entity';
+import { InvitesController } from './invites.controller';
+import { InvitesService } from './invites.service';
+import { MembersController } from './members.controller';
+import { MembersService } from './members.service';
+import { MembershipEntity } from './membership.entity';
+import { OrgsController } from './orgs.controller';
+import { WorkspaceEntity } from './workspace.entity';
+import { WorkspacesService } from './workspaces.service';
+
+/** Workspaces, their members and roles, and invitations. */
+@Module({
+  imports: [
+    ConfigModule.forFeature(identityConfig),
+    TypeOrmModule.forFeature([WorkspaceEntity, MembershipEntity, InviteEntity]),
+    AuditModule,
+    KeysModule,
+  ],
+  controllers: [OrgsController, MembersController, InvitesController],
+  providers: [WorkspacesService, MembersService, InvitesService],
+  exports: [WorkspacesService, MembersService, InvitesService],
+})
+export class WorkspacesModule {}

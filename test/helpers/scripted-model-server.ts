@@ -1,0 +1,339 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/** One tool call the scripted model asks for. `arguments` overrides the JSON text sent (e.g. to send broken JSON). */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  input?: Record<string, unknown>;
+  arguments?: string;
+}
+
+export interface ScriptedUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+}
+
+/** A successful streamed answer. */
+export interface ScriptedAnswer {
+  /** Text, sent as one delta per array element. */
+  text?: string | string[];
+  reasoning?: string | string[];
+  toolCalls?: ScriptedToolCall[];
+  usage?: ScriptedUsage;
+  /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
+  finish?: 'stop' | 'tool_calls' | 'length';
+  /** Wait this long before the response starts. */
+  delayMs?: number;
+  /** After the text deltas, send an error event in the stream (Anthropic `overloaded_error`, ...) and end. */
+  streamError?: { type: string; message: string };
+  /** Send the text deltas, then hold the stream open until the client goes away (for interrupts). */
+  hold?: boolean;
+}
+
+/** An HTTP error answer: 500, 429 with `Retry-After`, ... */
+export interface ScriptedError {
+  status: number;
+  message?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+export type ScriptedTurn = ScriptedAnswer | { error: ScriptedError };
+
+export interface RecordedRequest {
+  protocol: 'openai' | 'anthropic';
+  path: string;
+  headers: IncomingMessage['headers'];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the JSON body freely
+  body: any;
+}
+
+/**
+ * A model provider on loopback that speaks OpenAI chat-completions streaming (`POST /v1/chat/completions`) and
+ * Anthropic messages streaming (`POST /v1/messages`). Each request takes the next scripted turn; every request
+ * is recorded so tests can assert on what the server under test sent.
+ */
+export class ScriptedModelServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly turns: ScriptedTurn[] = [];
+  private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
+  private server?: Server;
+  url = '';
+
+  static async start(): Promise<ScriptedModelServer> {
+    const scripted = new ScriptedModelServer();
+    await scripted.listen();
+    return scripted;
+  }
+
+  /** The base URL providers are configured with (`…/v1`). */
+  get baseURL(): string {
+    return `${this.url}/v1`;
+  }
+
+  script(...turns: ScriptedTurn[]): this {
+    this.turns.push(...turns);
+    return this;
+  }
+
+  /** Turns scripted but not yet consumed. */
+  get pending(): number {
+    return this.turns.length;
+  }
+
+  /** Resolves once `count` requests in total have arrived. */
+  waitForRequests(count: number): Promise<void> {
+    if (this.requests.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async listen(): Promise<void> {
+    this.server = createServer((req, res) => {
+      void this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: String(error) } }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = (req.url ?? '').split('?')[0];
+    const protocol = path.endsWith('/chat/completions')
+      ? 'openai'
+      : path.endsWith('/messages')
+        ? 'anthropic'
+        : null;
+    if (req.method !== 'POST' || !protocol) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    let body: RecordedRequest['body'] = raw;
+    try {
+      body = JSON.parse(raw);
+    } catch {}
+    this.requests.push({ protocol, path, headers: req.headers, body });
+    for (const waiter of this.waiters.filter((w) => this.requests.length >= w.count)) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+
+    const turn = this.turns.shift();
+    if (!turn) {
+      sendError(res, protocol, { status: 500, message: 'the scripted model server has no turn left' });
+      return;
+    }
+    if ('error' in turn) {
+      if (turn.error.delayMs) await sleep(turn.error.delayMs);
+      sendError(res, protocol, turn.error);
+      return;
+    }
+    if (turn.delayMs) await sleep(turn.delayMs);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    const model = typeof body?.model === 'string' ? body.model : 'scripted';
+    if (protocol === 'openai') await streamOpenAI(res, turn, model);
+    else await streamAnthropic(res, turn, model);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (data += chunk));
+    req.on('end', () => resolve(data));
+    req.on('error', reject);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function sendError(res: ServerResponse, protocol: 'openai' | 'anthropic', error: ScriptedError): void {
+  const message = error.message ?? `scripted error ${error.status}`;
+  const body =
+    protocol === 'openai'
+      ? {
+          error: { message, type: error.status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null },
+        }
+      : {
+          type: 'error',
+          error: { type: error.status === 429 ? 'rate_limit_error' : 'api_error', message },
+        };
+  res.writeHead(error.status, { 'content-type': 'application/json', ...(error.headers ?? {}) });
+  res.end(JSON.stringify(body));
+}
+
+function pieces(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Splits JSON text in two so the client has to join argument deltas. */
+function split(text: string): string[] {
+  if (text.length < 2) return [text];
+  const middle = Math.floor(text.length / 2);
+  return [text.slice(0, middle), text.slice(middle)];
+}
+
+function toolArguments(call: ScriptedToolCall): string {
+  return call.arguments ?? JSON.stringify(call.input ?? {});
+}
+
+/** Resolves when the client closes the connection (used by `hold`). */
+function closed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed || res.writableEnded) resolve();
+    res.on('close', () => resolve());
+  });
+}
+
+async function streamOpenAI(res: ServerResponse, turn: ScriptedAnswer, model: string): Promise<void> {
+  const id = 'chatcmpl-scripted';
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
+    res.write(
+      `data: ${JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model,
+        choices: choice ? [{ index: 0, ...choice }] : [],
+        ...extra,
+      })}\n\n`,
+    );
+
+  chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null });
+  for (const piece of pieces(turn.reasoning))
+    chunk({ delta: { reasoning_content: piece }, finish_reason: null });
+  const text = pieces(turn.text);
+  for (const piece of text) chunk({ delta: { content: piece }, finish_reason: null });
+  if (turn.streamError) {
+    res.end(`data: ${JSON.stringify({ error: { ...turn.streamError, code: null } })}\n\n`);
+    return;
+  }
+  if (turn.hold) {
+    await closed(res);
+    return;
+  }
+  const calls = turn.toolCalls ?? [];
+  calls.forEach((call, index) => {
+    const callId = call.id ?? `call_${index + 1}`;
+    chunk({
+      delta: {
+        tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }],
+      },
+      finish_reason: null,
+    });
+    for (const part of split(toolArguments(call))) {
+      chunk({ delta: { tool_calls: [{ index, function: { arguments: part } }] }, finish_reason: null });
+    }
+  });
+  const finish = turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+  chunk({ delta: {}, finish_reason: finish });
+  const usage = turn.usage ?? { input: 0, output: 0 };
+  chunk(null, {
+    usage: {
+      prompt_tokens: usage.input + (usage.cacheRead ?? 0),
+      completion_tokens: usage.output,
+      total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
+      prompt_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
+      completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
+    },
+  });
+  res.end('data: [DONE]\n\n');
+}
+
+async function streamAnthropic(res: ServerResponse, turn: ScriptedAnswer, model: string): Promise<void> {
+  const event = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const usage = turn.usage ?? { input: 0, output: 0 };
+
+  event('message_start', {
+    message: {
+      id: 'msg_scripted',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: usage.input,
+        output_tokens: 1,
+        cache_read_input_tokens: usage.cacheRead ?? 0,
+        cache_creation_input_tokens: usage.cacheWrite ?? 0,
+      },
+    },
+  });
+  let index = 0;
+  const reasoning = pieces(turn.reasoning);
+  if (reasoning.length > 0) {
+    event('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } });
+    for (const piece of reasoning) {
+      event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } });
+    }
+    event('content_block_delta', {
+      index,
+      delta: { type: 'signature_delta', signature: 'scripted-signature' },
+    });
+    event('content_block_stop', { index });
+    index++;
+  }
+  const text = pieces(turn.text);
+  if (text.length > 0) {
+    event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+    for (const piece of text) {
+      event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    }
+    if (turn.streamError) {
+      event('error', { error: turn.streamError });
+      res.end();
+      return;
+    }
+    if (turn.hold) {
+      await closed(res);
+      return;
+    }
+    event('content_block_stop', { index });
+    index++;
+  }
+  const calls = turn.toolCalls ?? [];
+  calls.forEach((call, i) => {
+    event('content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: call.id ?? `toolu_${i + 1}`, name: call.name, input: {} },
+    });
+    for (const part of split(toolArguments(call))) {
+      event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } });
+    }
+    event('content_block_stop', { index });
+    index++;
+  });
+  const finish = turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+  const stopReason = finish === 'tool_calls' ? 'tool_use' : finish === 'length' ? 'max_tokens' : 'end_turn';
+  event('message_delta', {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output },
+  });
+  event('message_stop', {});
+  res.end();
+}
