@@ -17,6 +17,7 @@ import { BudgetsModule } from './modules/budgets/budgets.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
 import { DeviceModule } from './modules/device/device.module';
 import { ConsoleWebModule } from './modules/console-web/console-web.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -33,6 +34,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     PluginsModule,
     LocationReloadModule,
     RuntimeModule,
+    SessionsModule,
   ],
   console: [
     IdentityModule,

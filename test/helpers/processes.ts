@@ -23,7 +23,7 @@ export function startServer(env: Record<string, string | undefined>): ServerProc
   return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => output, exited };
 }
 
-export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<void> {
+export async function waitForHealth(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
