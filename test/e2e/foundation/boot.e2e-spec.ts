@@ -9,6 +9,9 @@ import { createEmptyDatabase, readInfo } from '../../helpers/test-database';
 const onPostgres = readInfo().mode === 'postgres';
 const dataDir = () => mkdtempSync(join(tmpdir(), 'outpost-boot-'));
 
+// Real processes on a possibly busy 2-core machine: the embedded database alone can take half a minute to start.
+jest.setTimeout(300_000);
+
 describe('boot, configuration and shutdown of `outpost serve`', () => {
   it('stops at a bad variable with one line naming it', async () => {
     const server = startServer({ PORT: 'abc', OUTPOST_DATA_DIR: dataDir() });
