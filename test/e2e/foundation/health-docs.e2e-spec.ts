@@ -1,5 +1,29 @@
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
+/** The operation ids of ../shared/spec/instance-api.md. */
+const SPEC_OPERATION_IDS = [
+  'server.info',
+  'server.pair',
+  'server.connect',
+  'location.get',
+  'location.reload',
+  'agent.list',
+  'agent.get',
+  'plugin.list',
+  'plugin.check',
+  'plugin.update',
+  'session.list',
+  'session.create',
+  'session.active',
+  'session.get',
+  'session.remove',
+  'session.update',
+  'session.fork',
+  'session.switchAgent',
+  'session.switchModel',
+  'session.move',
+];
+
 type DocOperation = { operationId?: string; responses: Record<string, unknown> };
 
 describe('health and API documents', () => {
@@ -50,5 +74,13 @@ describe('health and API documents', () => {
         }
       }
     }
+  });
+
+  it('carries every operation id of the instance spec', async () => {
+    const res = await t.http.get('/docs/instance.json');
+    const ids = Object.values(res.body.paths as Record<string, Record<string, DocOperation>>).flatMap(
+      (item) => Object.values(item).map((operation) => operation.operationId),
+    );
+    expect(ids).toEqual(expect.arrayContaining(SPEC_OPERATION_IDS));
   });
 });
