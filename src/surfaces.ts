@@ -13,6 +13,7 @@ import { IdentityModule } from './modules/identity/identity.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -29,6 +30,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     PluginsModule,
     LocationReloadModule,
     RuntimeModule,
+    SessionsModule,
   ],
   console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
   inference: [],

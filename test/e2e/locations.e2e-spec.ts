@@ -1,18 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gitRepo } from '../helpers/git-repo';
 import { basic, createTestApp, TestApp } from '../helpers/test-app';
-
-function gitRepo(): { root: string; commit: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'outpost-repo-')));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-  git('init', '-q');
-  writeFileSync(join(root, 'README.md'), 'hello\n');
-  git('add', '.');
-  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'first');
-  return { root, commit: git('rev-list', '--max-parents=0', 'HEAD') };
-}
 
 describe('location.get', () => {
   let t: TestApp;

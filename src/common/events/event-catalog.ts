@@ -1,4 +1,5 @@
 import type { PermissionReply, PermissionRequest } from '../../modules/runtime/permissions/permission.types';
+import type { ModelRef, SessionInfo } from '../../modules/sessions/session.types';
 
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
@@ -14,6 +15,17 @@ export interface EventCatalog {
   'plugin.updated': Record<string, never>;
   'permission.asked': PermissionRequest;
   'permission.replied': { sessionID: string; requestID: string; reply: PermissionReply };
+  'session.created': { sessionID: string; info: SessionInfo };
+  'session.updated': { sessionID: string; info: SessionInfo };
+  'session.deleted': { sessionID: string; info: SessionInfo };
+  'session.agent.selected': { sessionID: string; agent: string };
+  'session.model.selected': { sessionID: string; model: ModelRef };
+  'session.moved': {
+    sessionID: string;
+    location: { directory: string };
+    projectID: string;
+    subpath?: string;
+  };
 }
 
 export type EventType = keyof EventCatalog;

@@ -1,0 +1,295 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { CursorAnchor, SessionListQuery } from './sessions-cursor';
+import { ModelRef, Ruleset, SessionFork, SessionOutcome } from './session.types';
+
+/** A `session` row as PostgreSQL returns it (bigints arrive as strings). */
+export interface SessionRow {
+  id: string;
+  parent_id: string | null;
+  fork: SessionFork | null;
+  project_id: string;
+  directory: string;
+  subpath: string;
+  agent: string | null;
+  model: ModelRef | null;
+  title: string;
+  metadata: Record<string, unknown> | null;
+  permissions: Ruleset | null;
+  cost: string;
+  tokens_input: string;
+  tokens_output: string;
+  tokens_reasoning: string;
+  tokens_cache_read: string;
+  tokens_cache_write: string;
+  outcome: SessionOutcome | null;
+  time_created: string;
+  time_updated: string;
+  time_idle: string | null;
+  time_viewed: string | null;
+  time_archived: string | null;
+}
+
+export interface NewSession {
+  id: string;
+  parentId: string | null;
+  fork: SessionFork | null;
+  projectId: string;
+  directory: string;
+  subpath: string;
+  agent: string | null;
+  model: ModelRef | null;
+  title: string;
+  metadata: Record<string, unknown> | null;
+  permissions: Ruleset | null;
+  time: number;
+}
+
+/** Columns a PATCH or a switch may set; `undefined` leaves a column alone. */
+export interface SessionChanges {
+  title?: string;
+  metadata?: Record<string, unknown> | null;
+  permissions?: Ruleset | null;
+  agent?: string;
+  model?: ModelRef;
+  directory?: string;
+  projectId?: string;
+  subpath?: string;
+}
+
+export interface NewMessage {
+  sessionId: string;
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  timeCreated: number;
+  timeCompleted?: number | null;
+  tokens?: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number } | null;
+  /** Micro-cents. */
+  cost?: number | null;
+}
+
+export interface MessageRow {
+  session_id: string;
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  time_created: string;
+  time_completed: string | null;
+  tokens_input: string | null;
+  tokens_output: string | null;
+  tokens_reasoning: string | null;
+  tokens_cache_read: string | null;
+  tokens_cache_write: string | null;
+  cost: string | null;
+}
+
+const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
+  title: 'title',
+  metadata: 'metadata',
+  permissions: 'permissions',
+  agent: 'agent',
+  model: 'model',
+  directory: 'directory',
+  projectId: 'project_id',
+  subpath: 'subpath',
+};
+const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
+
+/** `%`, `_` and `\` match themselves in a search. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The SQL of the session domain: keyset pages, recursive delete, copies of history for forks. */
+@Injectable()
+export class SessionsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async find(id: string, manager: EntityManager = this.db.manager): Promise<SessionRow | undefined> {
+    const rows: SessionRow[] = await manager.query('SELECT * FROM session WHERE id = $1', [id]);
+    return rows[0];
+  }
+
+  /** Locks the row until the transaction ends, so concurrent switches apply one after the other. */
+  async findForUpdate(id: string, manager: EntityManager): Promise<SessionRow | undefined> {
+    const rows: SessionRow[] = await manager.query('SELECT * FROM session WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0];
+  }
+
+  /** Inserts a session; `false` when the id is taken. */
+  async insert(
+    session: NewSession,
+    manager: EntityManager = this.db.manager,
+  ): Promise<SessionRow | undefined> {
+    const rows: SessionRow[] = await manager.query(
+      `INSERT INTO session (id, parent_id, fork, project_id, directory, subpath, agent, model, title, metadata,
+         permissions, time_created, time_updated)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING *`,
+      [
+        session.id,
+        session.parentId,
+        session.fork === null ? null : JSON.stringify(session.fork),
+        session.projectId,
+        session.directory,
+        session.subpath,
+        session.agent,
+        session.model === null ? null : JSON.stringify(session.model),
+        session.title,
+        session.metadata === null ? null : JSON.stringify(session.metadata),
+        session.permissions === null ? null : JSON.stringify(session.permissions),
+        session.time,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Applies the changes and bumps `time_updated`; the updated row, or undefined when the id is unknown. */
+  async update(
+    id: string,
+    changes: SessionChanges,
+    time: number,
+    manager: EntityManager = this.db.manager,
+  ): Promise<SessionRow | undefined> {
+    const sets = ['time_updated = $2'];
+    const params: unknown[] = [id, time];
+    for (const [key, column] of Object.entries(CHANGE_COLUMNS) as Array<[keyof SessionChanges, string]>) {
+      const value = changes[key];
+      if (value === undefined) continue;
+      params.push(value !== null && JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
+      sets.push(`${column} = $${params.length}`);
+    }
+    const rows: [SessionRow[], number] = await manager.query(
+      `UPDATE session SET ${sets.join(', ')} WHERE id = $1 RETURNING *`,
+      params,
+    );
+    return rows[0][0];
+  }
+
+  /** Deletes a session and all its descendants in one statement; messages go by cascade. */
+  async deleteTree(id: string): Promise<SessionRow[]> {
+    const [rows]: [SessionRow[], number] = await this.db.query(
+      `WITH RECURSIVE tree AS (
+         SELECT id FROM session WHERE id = $1
+         UNION ALL
+         SELECT s.id FROM session s JOIN tree t ON s.parent_id = t.id
+       )
+       DELETE FROM session WHERE id IN (SELECT id FROM tree) RETURNING *`,
+      [id],
+    );
+    return rows;
+  }
+
+  /**
+   * One page of the ordered list. The scan direction follows the order and the anchor's direction;
+   * rows come back in the requested order.
+   */
+  async page(
+    query: SessionListQuery,
+    anchor: CursorAnchor | undefined,
+    limit: number,
+  ): Promise<SessionRow[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const bind = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (query.parentID === null) where.push('parent_id IS NULL');
+    else if (query.parentID !== undefined) where.push(`parent_id = ${bind(query.parentID)}`);
+    if (query.directory !== undefined) where.push(`directory = ${bind(query.directory)}`);
+    if (query.project !== undefined) where.push(`project_id = ${bind(query.project)}`);
+    if (query.subpath !== undefined) where.push(`subpath = ${bind(query.subpath)}`);
+    if (query.search !== undefined) where.push(`title ILIKE ${bind(likePattern(query.search))}`);
+    const backwards = anchor?.direction === 'previous';
+    const descending = (query.order === 'desc') !== backwards;
+    if (anchor) {
+      where.push(
+        `(time_updated, id) ${descending ? '<' : '>'} (${bind(anchor.time)}::bigint, ${bind(anchor.id)}::varchar)`,
+      );
+    }
+    const direction = descending ? 'DESC' : 'ASC';
+    const rows: SessionRow[] = await this.db.query(
+      `SELECT * FROM session ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY time_updated ${direction}, id ${direction} LIMIT ${bind(limit)}`,
+      params,
+    );
+    return backwards ? rows.reverse() : rows;
+  }
+
+  async insertMessage(message: NewMessage, manager: EntityManager = this.db.manager): Promise<void> {
+    const tokens = message.tokens ?? null;
+    await manager.query(
+      `INSERT INTO session_message (session_id, id, type, data, time_created, time_completed, tokens_input,
+         tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, cost)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        message.sessionId,
+        message.id,
+        message.type,
+        JSON.stringify(message.data),
+        message.timeCreated,
+        message.timeCompleted ?? null,
+        tokens?.input ?? null,
+        tokens?.output ?? null,
+        tokens?.reasoning ?? null,
+        tokens?.cacheRead ?? null,
+        tokens?.cacheWrite ?? null,
+        message.cost ?? null,
+      ],
+    );
+  }
+
+  async messageExists(
+    sessionId: string,
+    id: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      'SELECT 1 FROM session_message WHERE session_id = $1 AND id = $2',
+      [sessionId, id],
+    );
+    return rows.length > 0;
+  }
+
+  /** The last message id of a session, or undefined when it has none. */
+  async lastMessageId(
+    sessionId: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<string | undefined> {
+    const rows: Array<{ id: string }> = await manager.query(
+      'SELECT id FROM session_message WHERE session_id = $1 ORDER BY id DESC LIMIT 1',
+      [sessionId],
+    );
+    return rows[0]?.id;
+  }
+
+  /** A session's messages in transcript order. */
+  messages(sessionId: string, manager: EntityManager = this.db.manager): Promise<MessageRow[]> {
+    return manager.query('SELECT * FROM session_message WHERE session_id = $1 ORDER BY id', [sessionId]);
+  }
+
+  /** Copies the history of one session into another, strictly before `before` when given; keeps the ids. */
+  async copyMessages(
+    from: string,
+    to: string,
+    before: string | undefined,
+    manager: EntityManager,
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO session_message (session_id, id, type, data, time_created, time_completed, tokens_input,
+         tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, cost)
+       SELECT $2, id, type, data, time_created, time_completed, tokens_input, tokens_output, tokens_reasoning,
+         tokens_cache_read, tokens_cache_write, cost
+       FROM session_message WHERE session_id = $1 ${before ? 'AND id < $3' : ''}`,
+      before ? [from, to, before] : [from, to],
+    );
+  }
+}

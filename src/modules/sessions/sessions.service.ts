@@ -1,0 +1,348 @@
+import { Injectable } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { ConflictError } from '../../common/errors';
+import { EventsPublisher } from '../../common/events';
+import { ascendingId, descendingId } from '../../common/ids';
+import { LocationsService } from '../locations/locations.service';
+import { MessageNotFoundError } from './errors/message-not-found.error';
+import { SessionNotFoundError } from './errors/session-not-found.error';
+import { SessionAgents } from './session-agents';
+import { MICRO_CENTS_PER_USD, toMessageInfo, toSessionInfo } from './session.mapper';
+import { SessionMessageInfo } from './session-message.types';
+import { ModelRef, Ruleset, SessionFork, SessionInfo } from './session.types';
+import { SessionChanges, SessionRow, SessionsRepository } from './sessions.repository';
+
+/** A `Model.Ref` as clients send it (a `null` variant means none). */
+export interface ModelRefInput {
+  id: string;
+  providerID: string;
+  variant?: string | null;
+}
+
+function modelRef(input: ModelRefInput): ModelRef {
+  return input.variant
+    ? { id: input.id, providerID: input.providerID, variant: input.variant }
+    : { id: input.id, providerID: input.providerID };
+}
+
+export interface CreateSessionInput {
+  id?: string | null;
+  parentID?: string | null;
+  title?: string | null;
+  agent?: string | null;
+  model?: ModelRefInput | null;
+  location?: { directory?: string | null } | null;
+  metadata?: Record<string, unknown> | null;
+  permissions?: Ruleset | null;
+}
+
+/** PATCH: `undefined` leaves a member alone, `null` clears it. */
+export interface UpdateSessionInput {
+  title?: string | null;
+  metadata?: Record<string, unknown> | null;
+  permissions?: Ruleset | null;
+}
+
+/** A message to append: id and time default to a fresh `msg_` id and now; cost in USD as on the wire. */
+export type AppendMessageInput = SessionMessageInfo extends infer M
+  ? M extends SessionMessageInfo
+    ? Omit<M, 'id' | 'time'> & { id?: string; time?: { created?: number; completed?: number } }
+    : never
+  : never;
+
+export type Delivery = 'steer' | 'queue';
+
+export const DEFAULT_AGENT = 'build';
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === FOREIGN_KEY_VIOLATION;
+}
+
+function defaultTitle(time: number): string {
+  return `New session - ${new Date(time).toISOString()}`;
+}
+
+/** The session lifecycle. Every change publishes its event after the transaction commits. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly locations: LocationsService,
+    private readonly agents: SessionAgents,
+    private readonly events: EventsPublisher,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: CreateSessionInput): Promise<SessionInfo> {
+    const now = this.clock.now();
+    let place: { directory: string; projectId: string; subpath: string };
+    let metadata = input.metadata ?? null;
+    if (input.parentID) {
+      const parent = await this.require(input.parentID);
+      place = { directory: parent.directory, projectId: parent.project_id, subpath: parent.subpath };
+      if (input.metadata === undefined || input.metadata === null) metadata = parent.metadata;
+    } else {
+      const location = await this.locations.resolve(input.location?.directory);
+      place = { directory: location.directory, projectId: location.project.id, subpath: location.subpath };
+    }
+    if (input.agent)
+      await this.agents.ensureSelectable(input.agent, await this.locations.resolve(place.directory));
+    const id = input.id ?? descendingId('ses', now);
+    const row = await this.sessions
+      .insert({
+        id,
+        parentId: input.parentID ?? null,
+        fork: null,
+        ...place,
+        agent: input.agent ?? DEFAULT_AGENT,
+        model: input.model ? modelRef(input.model) : null,
+        title: input.title ?? defaultTitle(now),
+        metadata,
+        permissions: input.permissions ?? null,
+        time: now,
+      })
+      .catch((error: unknown) => {
+        // The parent was deleted between the lookup and the insert.
+        if (isForeignKeyViolation(error)) throw new SessionNotFoundError(input.parentID!);
+        throw error;
+      });
+    if (!row) throw new ConflictError(`Session already exists: ${id}`, id);
+    return this.published('session.created', row);
+  }
+
+  async get(id: string): Promise<SessionInfo> {
+    return toSessionInfo(await this.require(id));
+  }
+
+  async update(id: string, input: UpdateSessionInput): Promise<void> {
+    const changes: SessionChanges = {};
+    if (input.metadata !== undefined) changes.metadata = input.metadata;
+    if (input.permissions !== undefined) changes.permissions = input.permissions;
+    if (input.title !== undefined && input.title !== null) changes.title = input.title;
+    if (input.title === null) {
+      // Clients rely on a title being present: clearing it restores the default one.
+      const row = await this.require(id);
+      changes.title = defaultTitle(Number(row.time_created));
+    }
+    if (Object.keys(changes).length === 0) {
+      await this.require(id);
+      return;
+    }
+    const row = await this.sessions.update(id, changes, this.clock.now());
+    if (!row) throw new SessionNotFoundError(id);
+    this.published('session.updated', row);
+  }
+
+  /** Deletes the session, its descendants and all their messages in one statement. */
+  async remove(id: string): Promise<void> {
+    const rows = await this.sessions.deleteTree(id);
+    if (rows.length === 0) throw new SessionNotFoundError(id);
+    // Children first, so a listener never sees a child outlive its parent.
+    const order = new Map(rows.map((row) => [row.id, row]));
+    const depth = (row: SessionRow): number =>
+      row.parent_id && order.has(row.parent_id) ? 1 + depth(order.get(row.parent_id)!) : 0;
+    for (const row of [...rows].sort((a, b) => depth(b) - depth(a))) this.published('session.deleted', row);
+  }
+
+  /** A child session with a copy of the history strictly before `before`, or all of it. */
+  async fork(id: string, before?: string | null): Promise<SessionInfo> {
+    const source = await this.require(id);
+    const location = await this.locations.resolve(source.directory);
+    const now = this.clock.now();
+    const row = await this.sessions.transaction(async (manager) => {
+      let fork: SessionFork = { sessionID: id };
+      if (before) {
+        if (!(await this.sessions.messageExists(id, before, manager)))
+          throw new MessageNotFoundError(id, before);
+        fork = { sessionID: id, boundary: { type: 'before', messageID: before } };
+      } else {
+        const last = await this.sessions.lastMessageId(id, manager);
+        if (last) fork = { sessionID: id, boundary: { type: 'through', messageID: last } };
+      }
+      const created = await this.sessions
+        .insert(
+          {
+            id: descendingId('ses', now),
+            parentId: id,
+            fork,
+            directory: location.directory,
+            projectId: location.project.id,
+            subpath: location.subpath,
+            agent: source.agent,
+            model: source.model,
+            title: `${source.title} (fork)`,
+            metadata: source.metadata,
+            permissions: source.permissions,
+            time: now,
+          },
+          manager,
+        )
+        .catch((error: unknown) => {
+          if (isForeignKeyViolation(error)) throw new SessionNotFoundError(id);
+          throw error;
+        });
+      await this.sessions.copyMessages(id, created!.id, before ?? undefined, manager);
+      return created!;
+    });
+    return this.published('session.created', row);
+  }
+
+  async switchAgent(id: string, agent: string): Promise<void> {
+    const session = await this.require(id);
+    await this.agents.ensureSelectable(agent, await this.locations.resolve(session.directory));
+    const row = await this.switch(id, (current) => {
+      const previous = current.agent ?? undefined;
+      if (previous === agent) return undefined;
+      return {
+        changes: { agent },
+        message: { type: 'agent-switched', agent, ...(previous !== undefined ? { previous } : {}) },
+      };
+    });
+    if (row)
+      this.events.publish('session.agent.selected', { sessionID: id, agent }, { directory: row.directory });
+  }
+
+  async switchModel(id: string, model: ModelRefInput): Promise<void> {
+    const session = await this.require(id);
+    await this.locations.resolve(session.directory);
+    const next = modelRef(model);
+    const row = await this.switch(id, (current) => {
+      const previous = current.model ?? undefined;
+      if (isDeepStrictEqual(previous, next)) return undefined;
+      return {
+        changes: { model: next },
+        message: { type: 'model-switched', model: next, ...(previous !== undefined ? { previous } : {}) },
+      };
+    });
+    if (row)
+      this.events.publish(
+        'session.model.selected',
+        { sessionID: id, model: next },
+        { directory: row.directory },
+      );
+  }
+
+  /**
+   * Moves the session to another directory. `delivery` is the boundary at which a running session applies
+   * the move (the prompt issue's runner); an idle session moves at once.
+   */
+  async move(id: string, directory: string, _delivery?: Delivery | null): Promise<void> {
+    await this.require(id);
+    const location = await this.locations.resolve(directory);
+    const row = await this.switch(id, (current) => {
+      if (current.directory === location.directory) return undefined;
+      const message: Record<string, unknown> = {
+        type: 'location-switched',
+        location: { directory: location.directory },
+        projectID: location.project.id,
+        previous: { directory: current.directory },
+      };
+      if (location.subpath !== '') message.subpath = location.subpath;
+      return {
+        changes: { directory: location.directory, projectId: location.project.id, subpath: location.subpath },
+        message: message as AppendMessageInput,
+      };
+    });
+    if (row) {
+      const moved = { sessionID: id, location: { directory: row.directory }, projectID: row.project_id };
+      this.events.publish('session.moved', row.subpath ? { ...moved, subpath: row.subpath } : moved, {
+        directory: row.directory,
+      });
+    }
+  }
+
+  /** Appends one message to the transcript (the prompt runner, imports, and tests use it). */
+  async appendMessage(
+    sessionID: string,
+    input: AppendMessageInput,
+    manager?: EntityManager,
+  ): Promise<string> {
+    const created = input.time?.created ?? this.clock.now();
+    const id = input.id ?? ascendingId('msg', created);
+    const {
+      type,
+      tokens,
+      cost,
+      time,
+      id: _id,
+      ...data
+    } = input as AppendMessageInput & {
+      tokens?: { input: number; output: number; reasoning: number; cache: { read: number; write: number } };
+      cost?: number;
+    };
+    void _id;
+    await this.sessions
+      .insertMessage(
+        {
+          sessionId: sessionID,
+          id,
+          type,
+          data,
+          timeCreated: created,
+          timeCompleted: time?.completed ?? null,
+          tokens: tokens
+            ? {
+                input: tokens.input,
+                output: tokens.output,
+                reasoning: tokens.reasoning,
+                cacheRead: tokens.cache.read,
+                cacheWrite: tokens.cache.write,
+              }
+            : null,
+          cost: cost === undefined ? null : Math.round(cost * MICRO_CENTS_PER_USD),
+        },
+        manager,
+      )
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw new SessionNotFoundError(sessionID);
+        throw error;
+      });
+    return id;
+  }
+
+  /** The projected transcript in order. */
+  async messages(sessionID: string): Promise<SessionMessageInfo[]> {
+    await this.require(sessionID);
+    return (await this.sessions.messages(sessionID)).map(toMessageInfo);
+  }
+
+  private async require(id: string): Promise<SessionRow> {
+    const row = await this.sessions.find(id);
+    if (!row) throw new SessionNotFoundError(id);
+    return row;
+  }
+
+  /**
+   * Locks the session, asks `decide` what changes given its current state (undefined: nothing to do),
+   * records the message and updates the row in one transaction, then publishes `session.updated`.
+   */
+  private async switch(
+    id: string,
+    decide: (current: SessionRow) => { changes: SessionChanges; message: AppendMessageInput } | undefined,
+  ): Promise<SessionRow | undefined> {
+    const now = this.clock.now();
+    const row = await this.sessions.transaction(async (manager) => {
+      const current = await this.sessions.findForUpdate(id, manager);
+      if (!current) throw new SessionNotFoundError(id);
+      const decision = decide(current);
+      if (!decision) return undefined;
+      await this.appendMessage(id, { ...decision.message, time: { created: now } }, manager);
+      return this.sessions.update(id, decision.changes, now, manager);
+    });
+    if (row) this.published('session.updated', row);
+    return row;
+  }
+
+  private published(
+    type: 'session.created' | 'session.updated' | 'session.deleted',
+    row: SessionRow,
+  ): SessionInfo {
+    const info = toSessionInfo(row);
+    this.events.publish(type, { sessionID: info.id, info }, { directory: info.location.directory });
+    return info;
+  }
+}

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createTestApp, TEST_PASSWORD, TestApp } from '../../helpers/test-app';
+import { tempDir } from './helpers';
+
+const run = promisify(execFile);
+
+describe('wire compatibility with the opencode v2 client (@opencode-ai/sdk)', () => {
+  let t: TestApp;
+  const home = tempDir();
+
+  beforeAll(async () => (t = await createTestApp({ env: { OUTPOST_DEFAULT_DIRECTORY: home } })));
+  afterAll(() => t.close());
+
+  it('lists, creates, gets and switches sessions', async () => {
+    const { stdout } = await run(process.execPath, [
+      join(__dirname, 'sdk-client.mjs'),
+      t.url,
+      TEST_PASSWORD,
+      home,
+    ]);
+    const out = JSON.parse(stdout);
+    expect(out.create.status).toBe(200);
+    const created = out.create.data.data;
+    expect(created).toMatchObject({
+      agent: 'plan',
+      location: { directory: home },
+      title: expect.any(String),
+    });
+    expect(out.createWithId).toMatchObject({
+      status: 200,
+      data: { data: { id: 'ses_7ffffffffffffffeSdKcLiEnTaBc' } },
+    });
+    expect(out.get).toEqual({ status: 200, data: { data: created } });
+    expect(out.switchAgent.status).toBe(204);
+    expect(out.switchModel.status).toBe(204);
+    expect(out.afterSwitch.data.data).toMatchObject({
+      id: created.id,
+      agent: 'build',
+      model: { id: 'gpt-5', providerID: 'openai' },
+    });
+    // The client adds `directory` and `location[directory]` to GETs; the list filters by that directory.
+    expect(out.list.status).toBe(200);
+    expect(out.list.data.data.map((s: { id: string }) => s.id)).toEqual([created.id]);
+    expect(Object.keys(out.list.data.cursor).sort()).toEqual(['next', 'previous']);
+    expect(out.next.data.data.map((s: { id: string }) => s.id)).toEqual(['ses_7ffffffffffffffeSdKcLiEnTaBc']);
+    expect(out.active).toEqual({ status: 200, data: { data: {} } });
+    expect(out.missing).toMatchObject({
+      status: 404,
+      error: { _tag: 'SessionNotFoundError', sessionID: 'ses_7ffffffffffffffdSdKcLiEnTaBc' },
+    });
+  });
+});
