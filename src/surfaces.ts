@@ -14,6 +14,7 @@ import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
+import { PromptModule } from './modules/prompt/prompt.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -31,6 +32,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     LocationReloadModule,
     RuntimeModule,
     SessionsModule,
+    PromptModule,
   ],
   console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
   inference: [],

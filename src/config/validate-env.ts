@@ -6,6 +6,7 @@ import { parseIdentityEnv } from '../modules/identity/identity.config';
 import { parseKeysEnv } from '../modules/keys/keys.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parsePairingEnv } from '../modules/pairing/pairing.config';
+import { parsePromptEnv } from '../modules/prompt/prompt.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 
 type Env = Record<string, string | undefined>;
@@ -22,6 +23,7 @@ const parsers: Array<(env: Env) => unknown> = [
   parsePluginsEnv,
   parseIdentityEnv,
   parseKeysEnv,
+  parsePromptEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { LocationsModule } from '../locations/locations.module';
-import { SessionAgents } from './session-agents';
 import { SessionsActivity } from './sessions-activity.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsPager } from './sessions-pager.service';
@@ -8,9 +8,9 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 
 @Module({
-  imports: [LocationsModule],
+  imports: [LocationsModule, AgentsModule],
   controllers: [SessionsController],
-  providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity, SessionAgents],
-  exports: [SessionsService, SessionsActivity, SessionAgents],
+  providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity],
+  exports: [SessionsService, SessionsActivity],
 })
 export class SessionsModule {}

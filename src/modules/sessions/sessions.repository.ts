@@ -56,6 +56,8 @@ export interface SessionChanges {
   directory?: string;
   projectId?: string;
   subpath?: string;
+  outcome?: SessionOutcome;
+  timeIdle?: number;
 }
 
 export interface NewMessage {
@@ -94,6 +96,8 @@ const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
   directory: 'directory',
   projectId: 'project_id',
   subpath: 'subpath',
+  outcome: 'outcome',
+  timeIdle: 'time_idle',
 };
 const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
 
@@ -244,6 +248,67 @@ export class SessionsRepository {
         tokens?.cacheWrite ?? null,
         message.cost ?? null,
       ],
+    );
+  }
+
+  /** Rewrites a message's variant members (and completion time); false when it is gone. */
+  async updateMessage(
+    sessionId: string,
+    id: string,
+    data: Record<string, unknown>,
+    timeCompleted: number | null,
+    manager: EntityManager = this.db.manager,
+  ): Promise<boolean> {
+    const [, count]: [unknown, number] = await manager.query(
+      'UPDATE session_message SET data = $3, time_completed = $4 WHERE session_id = $1 AND id = $2',
+      [sessionId, id, JSON.stringify(data), timeCompleted],
+    );
+    return count > 0;
+  }
+
+  /** Sets a message's usage and adds it to the session's totals (call inside one transaction). */
+  async recordUsage(
+    sessionId: string,
+    id: string,
+    usage: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number },
+    cost: number,
+    time: number,
+    manager: EntityManager,
+  ): Promise<SessionRow | undefined> {
+    const values = [usage.input, usage.output, usage.reasoning, usage.cacheRead, usage.cacheWrite, cost];
+    await manager.query(
+      `UPDATE session_message SET tokens_input = $3, tokens_output = $4, tokens_reasoning = $5,
+         tokens_cache_read = $6, tokens_cache_write = $7, cost = $8
+       WHERE session_id = $1 AND id = $2`,
+      [sessionId, id, ...values],
+    );
+    const [rows]: [SessionRow[], number] = await manager.query(
+      `UPDATE session SET tokens_input = tokens_input + $2, tokens_output = tokens_output + $3,
+         tokens_reasoning = tokens_reasoning + $4, tokens_cache_read = tokens_cache_read + $5,
+         tokens_cache_write = tokens_cache_write + $6, cost = cost + $7, time_updated = $8
+       WHERE id = $1 RETURNING *`,
+      [sessionId, ...values, time],
+    );
+    return rows[0];
+  }
+
+  /** One page of a session's messages by id, after (asc) or before (desc) the anchor; rows in that order. */
+  messagePage(
+    sessionId: string,
+    order: 'asc' | 'desc',
+    after: string | undefined,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    const direction = order === 'asc' ? 'ASC' : 'DESC';
+    const params: unknown[] = [sessionId, limit];
+    let where = 'session_id = $1';
+    if (after !== undefined) {
+      params.push(after);
+      where += ` AND id ${order === 'asc' ? '>' : '<'} $3`;
+    }
+    return this.db.query(
+      `SELECT * FROM session_message WHERE ${where} ORDER BY id ${direction} LIMIT $2`,
+      params,
     );
   }
 

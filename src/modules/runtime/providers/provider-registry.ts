@@ -34,6 +34,15 @@ export class ProviderRegistry {
     return !!model && (ref.variant === undefined || !!model.variants?.[ref.variant]);
   }
 
+  /** The first configured model, for a session and agent that name none. */
+  first(): ModelRef | undefined {
+    for (const [providerID, provider] of Object.entries(this.providers)) {
+      const id = Object.keys(provider.models ?? {})[0];
+      if (id !== undefined) return { providerID, id };
+    }
+    return undefined;
+  }
+
   /** The model's config (price, limits) or a 400 naming what is unknown. */
   model(ref: ModelRef): ModelConfig {
     const provider = this.providers[ref.providerID];
