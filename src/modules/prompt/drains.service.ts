@@ -255,6 +255,10 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
     if (payload.metadata) message.metadata = payload.metadata;
     const taken = await this.inbox.transaction(async (manager) => {
       if (!(await this.inbox.take(item.seq, now, manager))) return false;
+      // The transcript reads in id order: an input that waited while later messages were written (a queued
+      // prompt) becomes a message with a fresh id. The inbox keeps the admitted id, so a retry still conflicts.
+      const last = await this.sessions.lastMessageId(item.sessionID, manager);
+      if (last !== undefined && last >= message.id) message.id = ascendingId('msg', now);
       await this.sessions.appendMessage(item.sessionID, message, manager);
       return true;
     });

@@ -312,6 +312,11 @@ export class SessionsService {
     return id;
   }
 
+  /** The id of the session's last message, if any. */
+  lastMessageId(sessionID: string, manager?: EntityManager): Promise<string | undefined> {
+    return this.sessions.lastMessageId(sessionID, manager);
+  }
+
   /** The projected transcript in order. */
   async messages(sessionID: string): Promise<SessionMessageInfo[]> {
     await this.require(sessionID);
