@@ -312,6 +312,46 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     expect((await a.get('/api/session/active')).body.data).toEqual({});
   });
 
+  it('moves a running session at the next step boundary; a reload rejects its pending ask', async () => {
+    const project = scriptedProject(server);
+    const target = scriptedProject(server, { 'there.txt': 'in the new place' });
+    const sessionID = await a.createSession(project, {
+      permissions: [{ action: 'bash', resource: '*', effect: 'ask' }],
+    });
+    const mark = log.events.length;
+    server.script(
+      { toolCalls: [{ name: 'bash', input: { command: 'echo one' } }] },
+      { toolCalls: [{ name: 'bash', input: { command: 'cat there.txt' } }] },
+      { text: 'moved' },
+    );
+    await a.prompt(sessionID, { text: 'go' });
+    const first = await asked(sessionID, mark);
+    expect((await a.post(`/api/session/${sessionID}/move`, { directory: target })).status).toBe(204);
+    // Not yet: the step that asked is still running where it started.
+    expect((await a.session(sessionID)).location.directory).toBe(project);
+    expect((await t.http.post('/api/location/reload').set('authorization', basic())).status).toBe(204);
+    const replied = await log.next<Data>('permission.replied', (d) => d.requestID === first.data.id, mark);
+    expect(replied.data.reply).toBe('reject');
+
+    const second = await asked(sessionID, log.events.indexOf(replied));
+    expect((await a.session(sessionID)).location.directory).toBe(target);
+    await reply(sessionID, second.data.id, 'once');
+    await idle(sessionID, mark);
+    const messages = await a.messages(sessionID);
+    expect(messages.map((m) => m.type)).toEqual([
+      'user',
+      'assistant',
+      'location-switched',
+      'assistant',
+      'assistant',
+    ]);
+    expect(messages[1].content[0].state).toMatchObject({
+      status: 'error',
+      error: { type: 'PermissionRejected' },
+    });
+    expect(messages[3].content[0].state.content[0].text).toContain('in the new place');
+  });
+
   it('drains many sessions at once; a slow provider turn does not hold the others', async () => {
     const project = scriptedProject(server);
     const slow = await a.createSession(project);
