@@ -157,6 +157,9 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
           sessionID,
           signal: drain.abort.signal,
           boundary: async () => {
+            // Only a wake (an admitted prompt or move) since the last look can have put steering input there.
+            if (!drain.woken) return 0;
+            drain.woken = false;
             const prompts = await this.take(sessionID, 'step');
             return prompts === 'none' ? 0 : prompts;
           },

@@ -266,28 +266,40 @@ export class SessionsRepository {
     return count > 0;
   }
 
-  /** Sets a message's usage and adds it to the session's totals (call inside one transaction). */
-  async recordUsage(
+  /**
+   * Closes a message: its final members, completion time, tokens and cost, with the same usage added to the
+   * session's totals, in ONE statement (so atomically, in one round trip). Undefined when either row is gone.
+   */
+  async completeMessage(
     sessionId: string,
     id: string,
+    data: Record<string, unknown>,
+    timeCompleted: number,
     usage: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number },
     cost: number,
-    time: number,
-    manager: EntityManager,
   ): Promise<SessionRow | undefined> {
-    const values = [usage.input, usage.output, usage.reasoning, usage.cacheRead, usage.cacheWrite, cost];
-    await manager.query(
-      `UPDATE session_message SET tokens_input = $3, tokens_output = $4, tokens_reasoning = $5,
-         tokens_cache_read = $6, tokens_cache_write = $7, cost = $8
-       WHERE session_id = $1 AND id = $2`,
-      [sessionId, id, ...values],
-    );
-    const [rows]: [SessionRow[], number] = await manager.query(
-      `UPDATE session SET tokens_input = tokens_input + $2, tokens_output = tokens_output + $3,
-         tokens_reasoning = tokens_reasoning + $4, tokens_cache_read = tokens_cache_read + $5,
-         tokens_cache_write = tokens_cache_write + $6, cost = cost + $7, time_updated = $8
-       WHERE id = $1 RETURNING *`,
-      [sessionId, ...values, time],
+    const rows: SessionRow[] = await this.db.query(
+      `WITH message AS (
+         UPDATE session_message SET data = $3, time_completed = $4, tokens_input = $5, tokens_output = $6,
+           tokens_reasoning = $7, tokens_cache_read = $8, tokens_cache_write = $9, cost = $10
+         WHERE session_id = $1 AND id = $2 RETURNING 1
+       )
+       UPDATE session SET tokens_input = tokens_input + $5, tokens_output = tokens_output + $6,
+         tokens_reasoning = tokens_reasoning + $7, tokens_cache_read = tokens_cache_read + $8,
+         tokens_cache_write = tokens_cache_write + $9, cost = cost + $10, time_updated = $4
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM message) RETURNING *`,
+      [
+        sessionId,
+        id,
+        JSON.stringify(data),
+        timeCompleted,
+        usage.input,
+        usage.output,
+        usage.reasoning,
+        usage.cacheRead,
+        usage.cacheWrite,
+        cost,
+      ],
     );
     return rows[0];
   }

@@ -63,6 +63,17 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === FOREIGN_KEY_VIOLATION;
 }
 
+/** A message as stored: id and time are columns, usage has its own columns, the rest is `data`. */
+function storedParts(message: SessionMessageInfo) {
+  const { id, type: _type, time, ...rest } = message;
+  const {
+    tokens: _tokens,
+    cost: _cost,
+    ...data
+  } = rest as typeof rest & { tokens?: unknown; cost?: unknown };
+  return { id, time, data };
+}
+
 function defaultTitle(time: number): string {
   return `New session - ${new Date(time).toISOString()}`;
 }
@@ -336,23 +347,13 @@ export class SessionsService {
 
   /** Rewrites a streaming message (the agent loop records parts as they arrive); false when it is gone. */
   updateMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
-    const {
-      id,
-      type: _type,
-      time,
-      tokens: _tokens,
-      cost: _cost,
-      ...data
-    } = message as SessionMessageInfo & {
-      tokens?: unknown;
-      cost?: unknown;
-    };
+    const { id, time, data } = storedParts(message);
     return this.sessions.updateMessage(sessionID, id, data, time.completed ?? null);
   }
 
   /**
    * Closes an assistant step: the message as it ended, its tokens and cost (micro-cents), and the same usage
-   * added to the session's totals, in one transaction. Publishes `session.updated`.
+   * added to the session's totals, atomically. Publishes `session.updated`.
    */
   async completeStep(
     sessionID: string,
@@ -360,29 +361,21 @@ export class SessionsService {
     tokens: Tokens,
     costMicroCents: number,
   ): Promise<SessionInfo | undefined> {
-    const {
+    const { id, time, data } = storedParts(message);
+    const row = await this.sessions.completeMessage(
+      sessionID,
       id,
-      type: _type,
-      time,
-      tokens: _tokens,
-      cost: _cost,
-      ...data
-    } = message as SessionMessageInfo & {
-      tokens?: unknown;
-      cost?: unknown;
-    };
-    const now = this.clock.now();
-    const row = await this.sessions.transaction(async (manager) => {
-      if (!(await this.sessions.updateMessage(sessionID, id, data, time.completed ?? now, manager))) return;
-      const usage = {
+      data,
+      time.completed ?? this.clock.now(),
+      {
         input: tokens.input,
         output: tokens.output,
         reasoning: tokens.reasoning,
         cacheRead: tokens.cache.read,
         cacheWrite: tokens.cache.write,
-      };
-      return this.sessions.recordUsage(sessionID, id, usage, costMicroCents, now, manager);
-    });
+      },
+      costMicroCents,
+    );
     return row ? this.published('session.updated', row) : undefined;
   }
 

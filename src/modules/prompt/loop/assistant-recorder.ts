@@ -65,7 +65,6 @@ export class AssistantRecorder {
       case 'tool-input-start':
         this.blocks.set(event.id, content.length);
         content.push(this.toolPart(event.id, event.name));
-        this.save();
         return;
       case 'tool-input-delta': {
         const index = this.blocks.get(event.id);
