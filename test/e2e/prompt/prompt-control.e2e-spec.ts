@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog, FAST_RETRIES, scriptedProject } from './helpers';
+import { api, EventLog, FAST_RETRIES, providerConfig, scriptedProject } from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -350,6 +350,44 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       error: { type: 'PermissionRejected' },
     });
     expect(messages[3].content[0].state.content[0].text).toContain('in the new place');
+  });
+
+  it('runs a custom agent of the location (system prompt, steps limit); `always` adds a rule to the session', async () => {
+    const project = projectDir({
+      'outpost.json': providerConfig(server, {
+        agents: { reviewer: { system: 'You review code.', steps: 2, mode: 'primary' } },
+      }),
+    });
+    const sessionID = await a.createSession(project, {
+      permissions: [{ action: 'bash', resource: '*', effect: 'ask' }],
+    });
+    expect((await a.post(`/api/session/${sessionID}/agent`, { agent: 'nobody' })).body).toMatchObject({
+      _tag: 'AgentNotFoundError',
+      agentID: 'nobody',
+    });
+    expect((await a.post(`/api/session/${sessionID}/agent`, { agent: 'reviewer' })).status).toBe(204);
+    const mark = log.events.length;
+    const base = server.requests.length;
+    server.script(
+      { toolCalls: [{ name: 'bash', input: { command: 'git status -s' } }] },
+      { toolCalls: [{ name: 'bash', input: { command: 'git status --long' } }] },
+    );
+    await a.prompt(sessionID, { text: 'review' });
+    const request = await asked(sessionID, mark);
+    await reply(sessionID, request.data.id, 'always');
+    await idle(sessionID, mark);
+
+    // The second call matched the new rule (no second ask); the steps limit (2) ended the run.
+    expect(log.of(sessionID, ['permission.asked'])).toHaveLength(1);
+    expect((await a.session(sessionID)).permissions).toEqual([
+      { action: 'bash', resource: '*', effect: 'ask' },
+      { action: 'bash', resource: 'git status *', effect: 'allow' },
+    ]);
+    const requests = server.requests.slice(base);
+    expect(requests).toHaveLength(2);
+    expect(requests[0].body.messages[0]).toEqual({ role: 'system', content: 'You review code.' });
+    const assistants = (await a.messages(sessionID)).filter((m) => m.type === 'assistant');
+    expect(assistants.map((m) => m.agent)).toEqual(['reviewer', 'reviewer']);
   });
 
   it('drains many sessions at once; a slow provider turn does not hold the others', async () => {
