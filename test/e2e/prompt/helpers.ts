@@ -99,3 +99,8 @@ export const FAST_RETRIES = {
   OUTPOST_PROVIDER_RETRY_DELAY_MS: '1',
   OUTPOST_PROVIDER_RETRY_MAX_DELAY_MS: '5',
 };
+
+/** A transcript in brief: `user:<text>` for prompts, the type for everything else. */
+export function outline(messages: Array<Record<string, unknown>>): string[] {
+  return messages.map((m) => (m.type === 'user' ? `user:${String(m.text)}` : String(m.type)));
+}

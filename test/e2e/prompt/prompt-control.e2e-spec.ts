@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog, FAST_RETRIES, providerConfig, scriptedProject } from './helpers';
+import { api, EventLog, outline, FAST_RETRIES, providerConfig, scriptedProject } from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -56,7 +56,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     await idle(sessionID, mark);
 
     const messages = await a.messages(sessionID);
-    expect(messages.map((m) => (m.type === 'user' ? `user:${m.text}` : m.type))).toEqual([
+    expect(outline(messages)).toEqual([
       'user:first',
       'assistant',
       'user:steered',

@@ -6,7 +6,7 @@ import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
 import { basic, createTestApp } from '../../helpers/test-app';
 import { createTestDatabase, readInfo } from '../../helpers/test-database';
-import { api, EventLog, scriptedProject } from './helpers';
+import { api, EventLog, outline, scriptedProject } from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -80,7 +80,7 @@ describe('drains across restarts: nothing admitted is lost', () => {
           expect((await a.prompt(sessionID, { text: 'again' })).status).toBe(200);
           await log.next('session.idle', (d: Data) => d.sessionID === sessionID);
           messages = await a.messages(sessionID);
-          expect(messages.map((m) => (m.type === 'user' ? `user:${m.text}` : m.type))).toEqual([
+          expect(outline(messages)).toEqual([
             'user:first',
             'assistant',
             'user:again',
@@ -133,7 +133,7 @@ describe('drains across restarts: nothing admitted is lost', () => {
           await b.prompt(sessionID, { text: 'wake', delivery: 'queue' });
           await log2.next('session.idle', (d: Data) => d.sessionID === sessionID);
           const after = await b.messages(sessionID);
-          expect(after.map((m) => (m.type === 'user' ? `user:${m.text}` : m.type))).toEqual([
+          expect(outline(after)).toEqual([
             'user:first',
             'assistant',
             'user:later',

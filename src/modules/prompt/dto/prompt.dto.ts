@@ -68,12 +68,8 @@ export class AgentAttachmentDto {
   source?: Record<string, unknown>;
 }
 
-/** The nested prompt of 1.18.33 clients (`{ prompt: { text, files?, agents? } }`). */
-export class PromptPartsDto {
-  @IsString()
-  @MaxLength(1_000_000)
-  text!: string;
-
+/** What may come with the text: files and agent mentions. */
+class PromptAttachmentsDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -89,11 +85,18 @@ export class PromptPartsDto {
   agents?: AgentAttachmentDto[] | null;
 }
 
+/** The nested prompt of 1.18.33 clients (`{ prompt: { text, files?, agents? } }`). */
+export class PromptPartsDto extends PromptAttachmentsDto {
+  @IsString()
+  @MaxLength(1_000_000)
+  text!: string;
+}
+
 /**
- * `session.prompt`: the flat body (`text`, `files?`, `agents?`, `metadata?` at the top), or the nested `prompt`
- * of older clients; `text` is required in one of the two places.
+ * `session.prompt`: the flat body (`text`, `files?`, `agents?`, `metadata?` at the top), or the nested `prompt` of
+ * older clients; `text` is required in one of the two places.
  */
-export class PromptDto {
+export class PromptDto extends PromptAttachmentsDto {
   /** Idempotency key: a prompt retried with the same id is a 409, not a second prompt. */
   @IsOptional()
   @Matches(PROMPT_MESSAGE_ID, { message: 'id must be a message id (msg_…)' })
@@ -103,20 +106,6 @@ export class PromptDto {
   @IsString()
   @MaxLength(1_000_000)
   text?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => FileAttachmentDto)
-  files?: FileAttachmentDto[] | null;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => AgentAttachmentDto)
-  agents?: AgentAttachmentDto[] | null;
 
   @IsOptional()
   @IsArray()
