@@ -170,22 +170,22 @@ export class SessionsRepository {
       params.push(value !== null && JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
       sets.push(`${column} = $${params.length}`);
     }
-    const rows: [SessionRow[], number] = await manager.query(
-      `UPDATE session SET ${sets.join(', ')} WHERE id = $1 RETURNING *`,
+    const rows: SessionRow[] = await manager.query(
+      `WITH updated AS (UPDATE session SET ${sets.join(', ')} WHERE id = $1 RETURNING *) SELECT * FROM updated`,
       params,
     );
-    return rows[0][0];
+    return rows[0];
   }
 
   /** Deletes a session and all its descendants in one statement; messages go by cascade. */
   async deleteTree(id: string): Promise<SessionRow[]> {
-    const [rows]: [SessionRow[], number] = await this.db.query(
+    const rows: SessionRow[] = await this.db.query(
       `WITH RECURSIVE tree AS (
          SELECT id FROM session WHERE id = $1
          UNION ALL
          SELECT s.id FROM session s JOIN tree t ON s.parent_id = t.id
-       )
-       DELETE FROM session WHERE id IN (SELECT id FROM tree) RETURNING *`,
+       ), deleted AS (DELETE FROM session WHERE id IN (SELECT id FROM tree) RETURNING *)
+       SELECT * FROM deleted`,
       [id],
     );
     return rows;
@@ -259,11 +259,13 @@ export class SessionsRepository {
     timeCompleted: number | null,
     manager: EntityManager = this.db.manager,
   ): Promise<boolean> {
-    const [, count]: [unknown, number] = await manager.query(
-      'UPDATE session_message SET data = $3, time_completed = $4 WHERE session_id = $1 AND id = $2',
+    const rows: unknown[] = await manager.query(
+      `WITH updated AS (
+         UPDATE session_message SET data = $3, time_completed = $4 WHERE session_id = $1 AND id = $2 RETURNING 1
+       ) SELECT 1 FROM updated`,
       [sessionId, id, JSON.stringify(data), timeCompleted],
     );
-    return count > 0;
+    return rows.length > 0;
   }
 
   /**
@@ -283,11 +285,13 @@ export class SessionsRepository {
          UPDATE session_message SET data = $3, time_completed = $4, tokens_input = $5, tokens_output = $6,
            tokens_reasoning = $7, tokens_cache_read = $8, tokens_cache_write = $9, cost = $10
          WHERE session_id = $1 AND id = $2 RETURNING 1
+       ), updated AS (
+         UPDATE session SET tokens_input = tokens_input + $5, tokens_output = tokens_output + $6,
+           tokens_reasoning = tokens_reasoning + $7, tokens_cache_read = tokens_cache_read + $8,
+           tokens_cache_write = tokens_cache_write + $9, cost = cost + $10, time_updated = $4
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM message) RETURNING *
        )
-       UPDATE session SET tokens_input = tokens_input + $5, tokens_output = tokens_output + $6,
-         tokens_reasoning = tokens_reasoning + $7, tokens_cache_read = tokens_cache_read + $8,
-         tokens_cache_write = tokens_cache_write + $9, cost = cost + $10, time_updated = $4
-       WHERE id = $1 AND EXISTS (SELECT 1 FROM message) RETURNING *`,
+       SELECT * FROM updated`,
       [
         sessionId,
         id,

@@ -168,6 +168,12 @@ describe('session.prompt: the agent loop reads, edits under ask, runs bash and a
       const ended = stream.events.filter((e) => e.type === 'session.step.ended').at(-1)!;
       expect(ended.data).toMatchObject({ messageID: messages[4].id, finish: 'stop', tokens: { input: 400 } });
       expect(log.of(sessionID, ['session.idle'])[0].data).toEqual({ sessionID, outcome: 'succeeded' });
+      const updated = log.of(sessionID, ['session.updated']).at(-1)!.data as { info: { tokens: unknown } };
+      expect(updated.info).toMatchObject({
+        id: sessionID,
+        outcome: 'succeeded',
+        tokens: { input: 1000, output: 100 },
+      });
     } finally {
       stream.close();
     }

@@ -1,17 +1,8 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '../../sessions/dto/page-query.dto';
 
-/** `GET /api/session/{id}/message`: the transcript in pages; with `cursor`, the order comes from the cursor. */
-export class ListMessagesQueryDto {
-  /** 1 to 1000; 50 when absent. */
-  @IsOptional()
-  @Matches(/^(?:[1-9]\d{0,2}|1000)$/, { message: 'limit must be a whole number from 1 to 1000' })
-  limit?: string;
-
-  /** `asc` (default): oldest first. */
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
-  order?: 'asc' | 'desc';
-
+/** `GET /api/session/{id}/message`: the transcript in pages, oldest first unless `order` is `desc`. */
+export class ListMessagesQueryDto extends PageQueryDto {
   @IsOptional()
   @IsString()
   @MaxLength(1000)

@@ -28,7 +28,10 @@ function toItem(row: InboxRow): WaitingItem {
   } as WaitingItem;
 }
 
-/** The SQL of inboxes and of the running-drain markers. */
+/**
+ * The SQL of inboxes and of the running-drain markers. Statements that change rows and return them are written
+ * as `WITH … SELECT`, which both drivers (pg, embedded PGlite) answer with plain rows.
+ */
 @Injectable()
 export class InboxRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -64,11 +67,13 @@ export class InboxRepository {
 
   /** Marks an item taken; false when another drain (or a delete) got there first. */
   async take(seq: string, time: number, manager: EntityManager): Promise<boolean> {
-    const [, count]: [unknown, number] = await manager.query(
-      'UPDATE session_inbox SET time_taken = $2 WHERE seq = $1 AND time_taken IS NULL',
+    const rows: unknown[] = await manager.query(
+      `WITH taken AS (
+         UPDATE session_inbox SET time_taken = $2 WHERE seq = $1 AND time_taken IS NULL RETURNING 1
+       ) SELECT 1 FROM taken`,
       [seq, time],
     );
-    return count > 0;
+    return rows.length > 0;
   }
 
   async markRunning(sessionId: string, time: number): Promise<void> {
@@ -86,8 +91,8 @@ export class InboxRepository {
 
   /** Drains left running by a process that is gone; each is returned once (the rows are deleted). */
   async takeLeftovers(): Promise<string[]> {
-    const [rows]: [Array<{ session_id: string }>, number] = await this.db.query(
-      'DELETE FROM session_drain RETURNING session_id',
+    const rows: Array<{ session_id: string }> = await this.db.query(
+      'WITH gone AS (DELETE FROM session_drain RETURNING session_id) SELECT session_id FROM gone',
     );
     return rows.map((row) => row.session_id);
   }
