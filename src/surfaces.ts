@@ -18,6 +18,7 @@ import { RuntimeModule } from './modules/runtime/runtime.module';
 import { DeviceModule } from './modules/device/device.module';
 import { ConsoleWebModule } from './modules/console-web/console-web.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
+import { PromptModule } from './modules/prompt/prompt.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -35,6 +36,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     LocationReloadModule,
     RuntimeModule,
     SessionsModule,
+    PromptModule,
   ],
   console: [
     IdentityModule,

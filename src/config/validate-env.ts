@@ -7,6 +7,7 @@ import { parseKeysEnv } from '../modules/keys/keys.config';
 import { parseDeviceEnv } from '../modules/device/device.config';
 import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parsePairingEnv } from '../modules/pairing/pairing.config';
+import { parsePromptEnv } from '../modules/prompt/prompt.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 
 type Env = Record<string, string | undefined>;
@@ -24,6 +25,7 @@ const parsers: Array<(env: Env) => unknown> = [
   parseIdentityEnv,
   parseKeysEnv,
   parseDeviceEnv,
+  parsePromptEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -1,5 +1,8 @@
 import type { PermissionReply, PermissionRequest } from '../../modules/runtime/permissions/permission.types';
-import type { ModelRef, SessionInfo } from '../../modules/sessions/session.types';
+import type { InboxItem } from '../../modules/prompt/inbox/inbox.types';
+import type { SessionMessageInfo } from '../../modules/sessions/session-message.types';
+import type { ModelRef, SessionOutcome, Tokens } from '../../modules/sessions/session.types';
+import type { SessionInfo } from '../../modules/sessions/session.types';
 
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
@@ -25,6 +28,37 @@ export interface EventCatalog {
     location: { directory: string };
     projectID: string;
     subpath?: string;
+  };
+  /** An input was admitted to the session's inbox. */
+  'session.inbox.enqueued': { sessionID: string; item: InboxItem };
+  /** A drain started working on the session (it is listed as active until `session.idle`). */
+  'session.execution.started': { sessionID: string };
+  'session.execution.succeeded': { sessionID: string };
+  'session.execution.failed': { sessionID: string; error: { type: string; message: string } };
+  'session.execution.interrupted': { sessionID: string; reason: 'user' | 'shutdown' | 'deleted' };
+  /** The drain ended: the session's `time.idle` and `outcome` are set. */
+  'session.idle': { sessionID: string; outcome: SessionOutcome };
+  /** A message was added to the transcript (user prompts, the assistant message of a step). */
+  'session.message.created': { sessionID: string; message: SessionMessageInfo };
+  /** A message changed as a whole (a tool's state, a retry, the end of a step). */
+  'session.message.updated': { sessionID: string; message: SessionMessageInfo };
+  /** Streamed text, reasoning or tool input of the assistant message's part at `index`. */
+  'session.message.part.delta': {
+    sessionID: string;
+    messageID: string;
+    index: number;
+    type: 'text' | 'reasoning' | 'tool-input';
+    delta: string;
+  };
+  /** One provider turn began (`messageID`: its assistant message). */
+  'session.step.started': { sessionID: string; messageID: string; agent: string; model: ModelRef };
+  'session.step.ended': {
+    sessionID: string;
+    messageID: string;
+    finish: string;
+    /** USD */
+    cost: number;
+    tokens: Tokens;
   };
 }
 

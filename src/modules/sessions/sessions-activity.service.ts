@@ -4,13 +4,30 @@ export interface SessionActive {
   type: 'running';
 }
 
+/** Takes a move for a running session's drain; false when the session is idle (the move applies at once). */
+export type MoveDeferral = (
+  sessionID: string,
+  directory: string,
+  delivery: 'steer' | 'queue',
+) => Promise<boolean>;
+
 /**
- * The foreground drains this process owns (what `GET /api/session/active` lists). The prompt issue's
- * runner calls `started`/`finished`; until then nothing runs and the map stays empty.
+ * The foreground drains this process owns (what `GET /api/session/active` lists). The drains call
+ * `started`/`finished`, and take the moves of running sessions through `deferMoves`.
  */
 @Injectable()
 export class SessionsActivity {
   private readonly running = new Set<string>();
+  private deferral?: MoveDeferral;
+
+  deferMoves(deferral: MoveDeferral): void {
+    this.deferral = deferral;
+  }
+
+  async deferMove(sessionID: string, directory: string, delivery: 'steer' | 'queue'): Promise<boolean> {
+    if (!this.deferral || !this.running.has(sessionID)) return false;
+    return this.deferral(sessionID, directory, delivery);
+  }
 
   started(sessionID: string): void {
     this.running.add(sessionID);

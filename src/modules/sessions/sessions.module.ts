@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { LocationsModule } from '../locations/locations.module';
-import { SessionAgents } from './session-agents';
 import { SessionsActivity } from './sessions-activity.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsPager } from './sessions-pager.service';
@@ -11,7 +10,7 @@ import { SessionsService } from './sessions.service';
 @Module({
   imports: [LocationsModule, AgentsModule],
   controllers: [SessionsController],
-  providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity, SessionAgents],
-  exports: [SessionsService, SessionsActivity, SessionAgents],
+  providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity],
+  exports: [SessionsService, SessionsActivity],
 })
 export class SessionsModule {}

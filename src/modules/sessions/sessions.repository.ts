@@ -56,6 +56,8 @@ export interface SessionChanges {
   directory?: string;
   projectId?: string;
   subpath?: string;
+  outcome?: SessionOutcome;
+  timeIdle?: number;
 }
 
 export interface NewMessage {
@@ -94,6 +96,8 @@ const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
   directory: 'directory',
   projectId: 'project_id',
   subpath: 'subpath',
+  outcome: 'outcome',
+  timeIdle: 'time_idle',
 };
 const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
 
@@ -166,22 +170,22 @@ export class SessionsRepository {
       params.push(value !== null && JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
       sets.push(`${column} = $${params.length}`);
     }
-    const rows: [SessionRow[], number] = await manager.query(
-      `UPDATE session SET ${sets.join(', ')} WHERE id = $1 RETURNING *`,
+    const rows: SessionRow[] = await manager.query(
+      `WITH updated AS (UPDATE session SET ${sets.join(', ')} WHERE id = $1 RETURNING *) SELECT * FROM updated`,
       params,
     );
-    return rows[0][0];
+    return rows[0];
   }
 
   /** Deletes a session and all its descendants in one statement; messages go by cascade. */
   async deleteTree(id: string): Promise<SessionRow[]> {
-    const [rows]: [SessionRow[], number] = await this.db.query(
+    const rows: SessionRow[] = await this.db.query(
       `WITH RECURSIVE tree AS (
          SELECT id FROM session WHERE id = $1
          UNION ALL
          SELECT s.id FROM session s JOIN tree t ON s.parent_id = t.id
-       )
-       DELETE FROM session WHERE id IN (SELECT id FROM tree) RETURNING *`,
+       ), deleted AS (DELETE FROM session WHERE id IN (SELECT id FROM tree) RETURNING *)
+       SELECT * FROM deleted`,
       [id],
     );
     return rows;
@@ -244,6 +248,83 @@ export class SessionsRepository {
         tokens?.cacheWrite ?? null,
         message.cost ?? null,
       ],
+    );
+  }
+
+  /** Rewrites a message's variant members (and completion time); false when it is gone. */
+  async updateMessage(
+    sessionId: string,
+    id: string,
+    data: Record<string, unknown>,
+    timeCompleted: number | null,
+    manager: EntityManager = this.db.manager,
+  ): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `WITH updated AS (
+         UPDATE session_message SET data = $3, time_completed = $4 WHERE session_id = $1 AND id = $2 RETURNING 1
+       ) SELECT 1 FROM updated`,
+      [sessionId, id, JSON.stringify(data), timeCompleted],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Closes a message: its final members, completion time, tokens and cost, with the same usage added to the
+   * session's totals, in ONE statement (so atomically, in one round trip). Undefined when either row is gone.
+   */
+  async completeMessage(
+    sessionId: string,
+    id: string,
+    data: Record<string, unknown>,
+    timeCompleted: number,
+    usage: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number },
+    cost: number,
+  ): Promise<SessionRow | undefined> {
+    const rows: SessionRow[] = await this.db.query(
+      `WITH message AS (
+         UPDATE session_message SET data = $3, time_completed = $4, tokens_input = $5, tokens_output = $6,
+           tokens_reasoning = $7, tokens_cache_read = $8, tokens_cache_write = $9, cost = $10
+         WHERE session_id = $1 AND id = $2 RETURNING 1
+       ), updated AS (
+         UPDATE session SET tokens_input = tokens_input + $5, tokens_output = tokens_output + $6,
+           tokens_reasoning = tokens_reasoning + $7, tokens_cache_read = tokens_cache_read + $8,
+           tokens_cache_write = tokens_cache_write + $9, cost = cost + $10, time_updated = $4
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM message) RETURNING *
+       )
+       SELECT * FROM updated`,
+      [
+        sessionId,
+        id,
+        JSON.stringify(data),
+        timeCompleted,
+        usage.input,
+        usage.output,
+        usage.reasoning,
+        usage.cacheRead,
+        usage.cacheWrite,
+        cost,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** One page of a session's messages by id, after (asc) or before (desc) the anchor; rows in that order. */
+  messagePage(
+    sessionId: string,
+    order: 'asc' | 'desc',
+    after: string | undefined,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    const direction = order === 'asc' ? 'ASC' : 'DESC';
+    const params: unknown[] = [sessionId, limit];
+    let where = 'session_id = $1';
+    if (after !== undefined) {
+      params.push(after);
+      where += ` AND id ${order === 'asc' ? '>' : '<'} $3`;
+    }
+    return this.db.query(
+      `SELECT * FROM session_message WHERE ${where} ORDER BY id ${direction} LIMIT $2`,
+      params,
     );
   }
 

@@ -5,13 +5,14 @@ import { Clock } from '../../common/clock';
 import { ConflictError } from '../../common/errors';
 import { EventsPublisher } from '../../common/events';
 import { ascendingId, descendingId } from '../../common/ids';
+import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { MessageNotFoundError } from './errors/message-not-found.error';
 import { SessionNotFoundError } from './errors/session-not-found.error';
-import { SessionAgents } from './session-agents';
 import { MICRO_CENTS_PER_USD, toMessageInfo, toSessionInfo } from './session.mapper';
 import { SessionMessageInfo } from './session-message.types';
-import { ModelRef, Ruleset, SessionFork, SessionInfo } from './session.types';
+import { ModelRef, Ruleset, SessionFork, SessionInfo, SessionOutcome, Tokens } from './session.types';
+import { SessionsActivity } from './sessions-activity.service';
 import { SessionChanges, SessionRow, SessionsRepository } from './sessions.repository';
 
 /** A `Model.Ref` as clients send it (a `null` variant means none). */
@@ -62,6 +63,17 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === FOREIGN_KEY_VIOLATION;
 }
 
+/** A message as stored: id and time are columns, usage has its own columns, the rest is `data`. */
+function storedParts(message: SessionMessageInfo) {
+  const { id, type: _type, time, ...rest } = message;
+  const {
+    tokens: _tokens,
+    cost: _cost,
+    ...data
+  } = rest as typeof rest & { tokens?: unknown; cost?: unknown };
+  return { id, time, data };
+}
+
 function defaultTitle(time: number): string {
   return `New session - ${new Date(time).toISOString()}`;
 }
@@ -72,7 +84,8 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly locations: LocationsService,
-    private readonly agents: SessionAgents,
+    private readonly agents: AgentsService,
+    private readonly activity: SessionsActivity,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
   ) {}
@@ -89,8 +102,7 @@ export class SessionsService {
       const location = await this.locations.resolve(input.location?.directory);
       place = { directory: location.directory, projectId: location.project.id, subpath: location.subpath };
     }
-    if (input.agent)
-      await this.agents.ensureSelectable(input.agent, await this.locations.resolve(place.directory));
+    if (input.agent) await this.agents.get(await this.locations.resolve(place.directory), input.agent);
     const id = input.id ?? descendingId('ses', now);
     const row = await this.sessions
       .insert({
@@ -193,7 +205,7 @@ export class SessionsService {
 
   async switchAgent(id: string, agent: string): Promise<void> {
     const session = await this.require(id);
-    await this.agents.ensureSelectable(agent, await this.locations.resolve(session.directory));
+    await this.agents.get(await this.locations.resolve(session.directory), agent);
     const row = await this.switch(id, (current) => {
       const previous = current.agent ?? undefined;
       if (previous === agent) return undefined;
@@ -227,11 +239,18 @@ export class SessionsService {
   }
 
   /**
-   * Moves the session to another directory. `delivery` is the boundary at which a running session applies
-   * the move (the prompt issue's runner); an idle session moves at once.
+   * Moves the session to another directory. A running session applies the move at the requested boundary
+   * (its drain takes it from the inbox); an idle one moves at once.
    */
-  async move(id: string, directory: string, _delivery?: Delivery | null): Promise<void> {
+  async move(id: string, directory: string, delivery?: Delivery | null): Promise<void> {
     await this.require(id);
+    const location = await this.locations.resolve(directory);
+    if (await this.activity.deferMove(id, location.directory, delivery ?? 'steer')) return;
+    await this.applyMove(id, location.directory);
+  }
+
+  /** Moves the session now: records a `location-switched` message and publishes `session.moved`. */
+  async applyMove(id: string, directory: string): Promise<void> {
     const location = await this.locations.resolve(directory);
     const row = await this.switch(id, (current) => {
       if (current.directory === location.directory) return undefined;
@@ -304,10 +323,79 @@ export class SessionsService {
     return id;
   }
 
+  /** The id of the session's last message, if any. */
+  lastMessageId(sessionID: string, manager?: EntityManager): Promise<string | undefined> {
+    return this.sessions.lastMessageId(sessionID, manager);
+  }
+
   /** The projected transcript in order. */
   async messages(sessionID: string): Promise<SessionMessageInfo[]> {
     await this.require(sessionID);
     return (await this.sessions.messages(sessionID)).map(toMessageInfo);
+  }
+
+  /** One page of the transcript by message id; `after` is exclusive. */
+  async messagePage(
+    sessionID: string,
+    order: 'asc' | 'desc',
+    after: string | undefined,
+    limit: number,
+  ): Promise<SessionMessageInfo[]> {
+    await this.require(sessionID);
+    return (await this.sessions.messagePage(sessionID, order, after, limit)).map(toMessageInfo);
+  }
+
+  /** Rewrites a streaming message (the agent loop records parts as they arrive); false when it is gone. */
+  updateMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
+    const { id, time, data } = storedParts(message);
+    return this.sessions.updateMessage(sessionID, id, data, time.completed ?? null);
+  }
+
+  /**
+   * Closes an assistant step: the message as it ended, its tokens and cost (micro-cents), and the same usage
+   * added to the session's totals, atomically. Publishes `session.updated`.
+   */
+  async completeStep(
+    sessionID: string,
+    message: SessionMessageInfo,
+    tokens: Tokens,
+    costMicroCents: number,
+  ): Promise<SessionInfo | undefined> {
+    const { id, time, data } = storedParts(message);
+    const row = await this.sessions.completeMessage(
+      sessionID,
+      id,
+      data,
+      time.completed ?? this.clock.now(),
+      {
+        input: tokens.input,
+        output: tokens.output,
+        reasoning: tokens.reasoning,
+        cacheRead: tokens.cache.read,
+        cacheWrite: tokens.cache.write,
+      },
+      costMicroCents,
+    );
+    return row ? this.published('session.updated', row) : undefined;
+  }
+
+  /** The end of a drain: `time.idle` and the outcome of the last execution. */
+  async markIdle(sessionID: string, outcome: SessionOutcome): Promise<SessionInfo | undefined> {
+    const now = this.clock.now();
+    const row = await this.sessions.update(sessionID, { outcome, timeIdle: now }, now);
+    return row ? this.published('session.updated', row) : undefined;
+  }
+
+  /** Appends allow rules (an `always` reply) to the session's own permissions. */
+  async addPermissions(sessionID: string, rules: Ruleset): Promise<void> {
+    if (rules.length === 0) return;
+    const row = await this.sessions.transaction(async (manager) => {
+      const current = await this.sessions.findForUpdate(sessionID, manager);
+      if (!current) return undefined;
+      const permissions = [...(current.permissions ?? []), ...rules];
+      return this.sessions.update(sessionID, { permissions }, this.clock.now(), manager);
+    });
+    if (row) this.published('session.updated', row);
   }
 
   private async require(id: string): Promise<SessionRow> {

@@ -22,6 +22,8 @@ export interface ResolvedModel {
  * (`{env:NAME}`) each time a model is resolved, so a rotated key is picked up without a reload.
  */
 export class ProviderRegistry {
+  private readonly models = new Map<string, LanguageModel>();
+
   constructor(
     private readonly providers: ProviderConfigMap,
     private readonly env: NodeJS.ProcessEnv = process.env,
@@ -32,6 +34,15 @@ export class ProviderRegistry {
     const provider = this.providers[ref.providerID];
     const model = provider?.models?.[ref.id];
     return !!model && (ref.variant === undefined || !!model.variants?.[ref.variant]);
+  }
+
+  /** The first configured model, for a session and agent that name none. */
+  first(): ModelRef | undefined {
+    for (const [providerID, provider] of Object.entries(this.providers)) {
+      const id = Object.keys(provider.models ?? {})[0];
+      if (id !== undefined) return { providerID, id };
+    }
+    return undefined;
   }
 
   /** The model's config (price, limits) or a 400 naming what is unknown. */
@@ -73,7 +84,24 @@ export class ProviderRegistry {
     const apiKey = text(provider.settings?.apiKey);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(provider.headers ?? {})) headers[name] = text(value)!;
+    // Building a model builds its stream schemas, which costs more than a step's own work: reuse it while
+    // the settings (after `{env:NAME}`) stay the same.
+    const key = JSON.stringify([providerID, modelID, baseURL, apiKey, headers]);
+    let model = this.models.get(key);
+    if (!model) {
+      model = this.create(providerID, provider, modelID, { baseURL, apiKey, headers }, fail);
+      this.models.set(key, model);
+    }
+    return model;
+  }
 
+  private create(
+    providerID: string,
+    provider: ProviderConfig,
+    modelID: string,
+    { baseURL, apiKey, headers }: { baseURL?: string; apiKey?: string; headers: Record<string, string> },
+    fail: (problem: string) => never,
+  ): LanguageModel {
     switch (provider.package) {
       case 'aisdk:@ai-sdk/openai-compatible':
         if (!baseURL) fail('settings.baseURL is required for @ai-sdk/openai-compatible');

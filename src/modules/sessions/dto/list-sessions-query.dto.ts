@@ -1,19 +1,11 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { LocationRefDto } from '../../locations/dto/location-query.dto';
 import { SESSION_ID } from '../session-ids';
+import { PageQueryDto } from './page-query.dto';
 
 /** `session.list` query. With `cursor`, the filters and the order come from the cursor. */
-export class ListSessionsQueryDto {
-  /** 1 to 1000; 50 when absent. */
-  @IsOptional()
-  @Matches(/^(?:[1-9]\d{0,2}|1000)$/, { message: 'limit must be a whole number from 1 to 1000' })
-  limit?: string;
-
-  @IsOptional()
-  @IsIn(['asc', 'desc'])
-  order?: 'asc' | 'desc';
-
+export class ListSessionsQueryDto extends PageQueryDto {
   /** Case-insensitive substring of the title. */
   @IsOptional()
   @IsString()

@@ -1,0 +1,166 @@
+import { Logger } from '@nestjs/common';
+import { Clock } from '../../../common/clock';
+import { EventLocation, EventsPublisher } from '../../../common/events';
+import type { StepEvent, StepRetry, StepToolCall } from '../../runtime/providers/step.types';
+import type {
+  AssistantContent,
+  AssistantMessage,
+  Json,
+  ToolState,
+} from '../../sessions/session-message.types';
+import { SessionsService } from '../../sessions/sessions.service';
+
+type ToolPart = Extract<AssistantContent, { type: 'tool' }>;
+
+/** How often, at most, a streaming message is written while deltas arrive (block ends always write). */
+const SAVE_EVERY_MS = 200;
+
+/**
+ * The assistant message of one step, built from the stream as it arrives: parts are added and grown in memory,
+ * deltas go out on the event stream at once, and the message is written to the transcript at each block's end
+ * (and every so often during long blocks). Writes are chained, so they land in order and never overlap.
+ */
+export class AssistantRecorder {
+  private readonly logger = new Logger(AssistantRecorder.name);
+  /** Stream block id → index in `content`. */
+  private readonly blocks = new Map<string, number>();
+  private writing: Promise<void> = Promise.resolve();
+  private queued = false;
+  private lastSave = 0;
+
+  constructor(
+    readonly message: AssistantMessage,
+    private readonly sessionID: string,
+    private readonly location: EventLocation,
+    private readonly sessions: SessionsService,
+    private readonly events: EventsPublisher,
+    private readonly clock: Clock,
+  ) {}
+
+  readonly onEvent = (event: StepEvent): void => {
+    const content = this.message.content;
+    switch (event.type) {
+      case 'text-start':
+      case 'reasoning-start':
+        this.blocks.set(event.id, content.length);
+        content.push({ type: event.type === 'text-start' ? 'text' : 'reasoning', text: '' });
+        return;
+      case 'text-delta':
+      case 'reasoning-delta': {
+        const index = this.block(event.id, event.type === 'text-delta' ? 'text' : 'reasoning');
+        (content[index] as { text: string }).text += event.text;
+        this.delta(index, event.type === 'text-delta' ? 'text' : 'reasoning', event.text);
+        return;
+      }
+      case 'reasoning-end':
+        if (event.state) {
+          const part = content[this.block(event.id, 'reasoning')] as { state?: Json };
+          part.state = event.state as Json;
+        }
+        this.save();
+        return;
+      case 'text-end':
+        this.save();
+        return;
+      case 'tool-input-start':
+        this.blocks.set(event.id, content.length);
+        content.push(this.toolPart(event.id, event.name));
+        return;
+      case 'tool-input-delta': {
+        const index = this.blocks.get(event.id);
+        if (index === undefined) return;
+        const part = content[index] as ToolPart;
+        if (part.state.status === 'streaming') part.state.input += event.delta;
+        this.delta(index, 'tool-input', event.delta);
+        return;
+      }
+      case 'tool-call':
+        this.call(event.call);
+        this.save();
+        return;
+    }
+  };
+
+  /** A retry: what the failed attempt streamed is dropped, and `retry` says when the next attempt starts. */
+  readonly onRetry = (retry: StepRetry): void => {
+    this.message.content = [];
+    this.blocks.clear();
+    this.message.retry = { attempt: retry.attempt, at: retry.at, error: retry.error.message };
+    this.save(true);
+  };
+
+  /** The tool part of a call (created if the stream never announced it). */
+  call(call: StepToolCall): ToolPart {
+    let index = this.blocks.get(call.id);
+    if (index === undefined) {
+      index = this.message.content.length;
+      this.blocks.set(call.id, index);
+      this.message.content.push(this.toolPart(call.id, call.name));
+    }
+    const part = this.message.content[index] as ToolPart;
+    if (call.providerState) part.providerState = call.providerState as Json;
+    return part;
+  }
+
+  /** Sets a tool part's state, writes the message and publishes it. */
+  setTool(part: ToolPart, state: ToolState, time: Partial<ToolPart['time']> = {}): void {
+    part.state = state;
+    part.time = { ...part.time, ...time };
+    this.save(true);
+  }
+
+  /** Writes the message now (after earlier writes); `publish` also sends it as `session.message.updated`. */
+  save(publish = false): void {
+    this.lastSave = Date.now();
+    if (publish)
+      this.events.publish(
+        'session.message.updated',
+        { sessionID: this.sessionID, message: structuredClone(this.message) },
+        this.location,
+      );
+    if (this.queued) return;
+    this.queued = true;
+    this.writing = this.writing.then(async () => {
+      this.queued = false;
+      try {
+        await this.sessions.updateMessage(this.sessionID, structuredClone(this.message));
+      } catch (error) {
+        this.logger.warn(`Recording message ${this.message.id} failed: ${String(error)}`);
+      }
+    });
+  }
+
+  /** Resolves when every write so far has landed. */
+  flush(): Promise<void> {
+    return this.writing;
+  }
+
+  private block(id: string, type: 'text' | 'reasoning'): number {
+    let index = this.blocks.get(id);
+    if (index === undefined) {
+      index = this.message.content.length;
+      this.blocks.set(id, index);
+      this.message.content.push({ type, text: '' });
+    }
+    return index;
+  }
+
+  private toolPart(id: string, name: string): ToolPart {
+    return {
+      type: 'tool',
+      id,
+      name,
+      state: { status: 'streaming', input: '' },
+      time: { created: this.clock.now() },
+    };
+  }
+
+  private delta(index: number, type: 'text' | 'reasoning' | 'tool-input', delta: string): void {
+    this.events.publish(
+      'session.message.part.delta',
+      { sessionID: this.sessionID, messageID: this.message.id, index, type, delta },
+      this.location,
+    );
+    if (Date.now() - this.lastSave >= SAVE_EVERY_MS) this.save();
+  }
+}
