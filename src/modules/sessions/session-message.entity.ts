@@ -10,6 +10,8 @@ import { SessionMessageType } from './session-message.types';
  */
 @Entity()
 @Index('session_message_created_idx', ['timeCreated'])
+/** Stats: does a session have a message in a time range (one probe per session). */
+@Index('session_message_session_created_idx', ['sessionId', 'timeCreated'])
 export class SessionMessageEntity {
   @PrimaryColumn({ type: 'varchar', length: 64, collation: 'C' })
   sessionId!: string;

@@ -58,6 +58,20 @@ export interface SessionChanges {
   subpath?: string;
 }
 
+/** A session brought in by an import: usage, outcome and times come from the export. */
+export interface ImportedSession extends Omit<NewSession, 'time'> {
+  cost: number;
+  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number };
+  outcome: SessionOutcome | null;
+  time: {
+    created: number;
+    updated: number;
+    idle: number | null;
+    viewed: number | null;
+    archived: number | null;
+  };
+}
+
 export interface NewMessage {
   sessionId: string;
   id: string;
@@ -146,6 +160,46 @@ export class SessionsRepository {
         session.metadata === null ? null : JSON.stringify(session.metadata),
         session.permissions === null ? null : JSON.stringify(session.permissions),
         session.time,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Inserts an imported session with its usage and times; undefined when the id is taken. */
+  async insertImported(session: ImportedSession, manager: EntityManager): Promise<SessionRow | undefined> {
+    const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+    const rows: SessionRow[] = await manager.query(
+      `INSERT INTO session (id, parent_id, fork, project_id, directory, subpath, agent, model, title, metadata,
+         permissions, cost, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write,
+         outcome, time_created, time_updated, time_idle, time_viewed, time_archived)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+         $22, $23)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING *`,
+      [
+        session.id,
+        session.parentId,
+        json(session.fork),
+        session.projectId,
+        session.directory,
+        session.subpath,
+        session.agent,
+        json(session.model),
+        session.title,
+        json(session.metadata),
+        json(session.permissions),
+        session.cost,
+        session.tokens.input,
+        session.tokens.output,
+        session.tokens.reasoning,
+        session.tokens.cacheRead,
+        session.tokens.cacheWrite,
+        session.outcome,
+        session.time.created,
+        session.time.updated,
+        session.time.idle,
+        session.time.viewed,
+        session.time.archived,
       ],
     );
     return rows[0];
@@ -247,6 +301,32 @@ export class SessionsRepository {
     );
   }
 
+  /** Inserts many messages with one statement (column arrays unnested). */
+  async insertMessages(messages: NewMessage[], manager: EntityManager): Promise<void> {
+    if (messages.length === 0) return;
+    const column = <T>(pick: (message: NewMessage) => T) => messages.map(pick);
+    await manager.query(
+      `INSERT INTO session_message (session_id, id, type, data, time_created, time_completed, tokens_input,
+         tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, cost)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[], $5::bigint[],
+         $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[])`,
+      [
+        column((m) => m.sessionId),
+        column((m) => m.id),
+        column((m) => m.type),
+        column((m) => JSON.stringify(m.data)),
+        column((m) => m.timeCreated),
+        column((m) => m.timeCompleted ?? null),
+        column((m) => m.tokens?.input ?? null),
+        column((m) => m.tokens?.output ?? null),
+        column((m) => m.tokens?.reasoning ?? null),
+        column((m) => m.tokens?.cacheRead ?? null),
+        column((m) => m.tokens?.cacheWrite ?? null),
+        column((m) => m.cost ?? null),
+      ],
+    );
+  }
+
   async messageExists(
     sessionId: string,
     id: string,
@@ -274,6 +354,19 @@ export class SessionsRepository {
   /** A session's messages in transcript order. */
   messages(sessionId: string, manager: EntityManager = this.db.manager): Promise<MessageRow[]> {
     return manager.query('SELECT * FROM session_message WHERE session_id = $1 ORDER BY id', [sessionId]);
+  }
+
+  /** Up to `limit` messages with ids after `after` (all when undefined), in transcript order. */
+  messagePage(sessionId: string, after: string | undefined, limit: number): Promise<MessageRow[]> {
+    return after === undefined
+      ? this.db.query('SELECT * FROM session_message WHERE session_id = $1 ORDER BY id LIMIT $2', [
+          sessionId,
+          limit,
+        ])
+      : this.db.query(
+          'SELECT * FROM session_message WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+          [sessionId, after, limit],
+        );
   }
 
   /** Copies the history of one session into another, strictly before `before` when given; keeps the ids. */
