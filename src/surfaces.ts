@@ -14,6 +14,8 @@ import { KeysModule } from './modules/keys/keys.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
+import { SessionTransferModule } from './modules/session-transfer/session-transfer.module';
+import { SessionStatsModule } from './modules/session-stats/session-stats.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -31,6 +33,8 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     LocationReloadModule,
     RuntimeModule,
     SessionsModule,
+    SessionTransferModule,
+    SessionStatsModule,
   ],
   console: [IdentityModule, WorkspacesModule, KeysModule, AuditModule],
   inference: [],
