@@ -33,10 +33,15 @@ function add(tokens: Tokens, row: DayModelRow): void {
 
 const total = (t: Tokens) => t.input + t.output + t.reasoning + t.cache.read + t.cache.write;
 
-function totals(row: ToolRow | undefined): ToolTotals {
-  const calls = Number(row?.calls ?? 0);
-  const succeeded = Number(row?.succeeded ?? 0);
-  const failed = Number(row?.failed ?? 0);
+/** Counts (strings from PostgreSQL or numbers) with the unfinished calls worked out. */
+function totals(row: {
+  calls: string | number;
+  succeeded: string | number;
+  failed: string | number;
+}): ToolTotals {
+  const calls = Number(row.calls);
+  const succeeded = Number(row.succeeded);
+  const failed = Number(row.failed);
   return { calls, succeeded, failed, unfinished: calls - succeeded - failed };
 }
 
@@ -64,20 +69,23 @@ export class SessionStatsService {
       timezone,
       ...(input.project !== undefined ? { project: input.project } : {}),
     };
-    const [counts, rows, tools] = await Promise.all([
+    const mode = input.tools ?? 'summary';
+    const [counts, rows, usage] = await Promise.all([
       this.stats.sessions(query),
       this.stats.byDayAndModel(query),
-      this.tools(query, input.tools ?? 'summary'),
+      mode === 'detail' ? this.stats.toolsByName(query) : Promise.resolve([]),
     ]);
     const tokens = zero();
-    let prompts = 0;
+    const calls = { calls: 0, succeeded: 0, failed: 0 };
     let steps = 0;
     let cost = 0;
     const days = new Map<string, number>();
     const models = new Map<string, ModelUsage & { micro: number }>();
     for (const row of rows) {
-      prompts += Number(row.prompts);
       steps += Number(row.steps);
+      calls.calls += Number(row.tool_calls);
+      calls.succeeded += Number(row.tool_succeeded);
+      calls.failed += Number(row.tool_failed);
       cost += Number(row.cost);
       add(tokens, row);
       days.set(row.day, (days.get(row.day) ?? 0) + Number(row.steps));
@@ -93,11 +101,10 @@ export class SessionStatsService {
     return {
       range: { from, to },
       ...counts,
-      prompts,
       steps,
       tokens,
       cost: cost / MICRO_CENTS_PER_USD,
-      tools,
+      tools: this.tools(mode, totals(calls), usage),
       activeDays: days.size,
       streak: rows[0]?.streak ?? 0,
       activity: [...days].map(([date, count]) => ({ date, steps: count })),
@@ -107,24 +114,19 @@ export class SessionStatsService {
     };
   }
 
-  private async tools(query: StatsQuery, mode: ToolsMode): Promise<ToolsStats> {
+  /** `none` scans nothing; the totals come from the per-message counts; `detail` adds the per-name rows. */
+  private tools(mode: ToolsMode, sum: ToolTotals, usage: ToolRow[]): ToolsStats {
     if (mode === 'none') return { mode };
-    if (mode === 'summary') return { mode, totals: totals((await this.stats.tools(query, false))[0]) };
-    const usage = (await this.stats.tools(query, true)).map((row) => ({
-      name: row.name ?? '',
-      ...totals(row),
-      ...(row.duration_p50 === null ? {} : { durationP50: Number(row.duration_p50) }),
-    }));
-    const sum = usage.reduce(
-      (acc, u) => ({
-        calls: acc.calls + u.calls,
-        succeeded: acc.succeeded + u.succeeded,
-        failed: acc.failed + u.failed,
-        unfinished: acc.unfinished + u.unfinished,
-      }),
-      totals(undefined),
-    );
-    return { mode, totals: sum, usage };
+    if (mode === 'summary') return { mode, totals: sum };
+    return {
+      mode,
+      totals: sum,
+      usage: usage.map((row) => ({
+        name: row.name ?? '',
+        ...totals(row),
+        ...(row.duration_p50 === null ? {} : { durationP50: Number(row.duration_p50) }),
+      })),
+    };
   }
 
   /** PostgreSQL's IANA names, read once. */
