@@ -111,6 +111,10 @@ const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
 };
 const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
 
+/** The columns a transcript reads (not the usage columns PostgreSQL derives for stats). */
+const MESSAGE_COLUMNS = `session_id, id, type, data, time_created, time_completed, tokens_input, tokens_output,
+  tokens_reasoning, tokens_cache_read, tokens_cache_write, cost`;
+
 /** `%`, `_` and `\` match themselves in a search. */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -353,18 +357,21 @@ export class SessionsRepository {
 
   /** A session's messages in transcript order. */
   messages(sessionId: string, manager: EntityManager = this.db.manager): Promise<MessageRow[]> {
-    return manager.query('SELECT * FROM session_message WHERE session_id = $1 ORDER BY id', [sessionId]);
+    return manager.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = $1 ORDER BY id`, [
+      sessionId,
+    ]);
   }
 
   /** Up to `limit` messages with ids after `after` (all when undefined), in transcript order. */
   messagePage(sessionId: string, after: string | undefined, limit: number): Promise<MessageRow[]> {
+    // Two statements, so each keeps a plain range scan of the primary key.
     return after === undefined
-      ? this.db.query('SELECT * FROM session_message WHERE session_id = $1 ORDER BY id LIMIT $2', [
-          sessionId,
-          limit,
-        ])
+      ? this.db.query(
+          `SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = $1 ORDER BY id LIMIT $2`,
+          [sessionId, limit],
+        )
       : this.db.query(
-          'SELECT * FROM session_message WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+          `SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
           [sessionId, after, limit],
         );
   }
