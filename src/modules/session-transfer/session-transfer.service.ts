@@ -65,36 +65,33 @@ export class SessionTransferService {
   ) {}
 
   /**
-   * Checks every stored message first (so an undecodable row is a clean 500 before anything is sent), then
-   * hands out the settled ones page by page up to the last id seen: memory stays at one page.
+   * The session, and its settled messages read in keyset pages: each page is checked as it comes (an
+   * undecodable row throws UnknownError with a `ref` that the log carries), then sanitized when asked.
    */
   async export(sessionID: string, sanitize: boolean): Promise<SessionExport> {
     const info = await this.sessions.get(sessionID);
-    let last: string | undefined;
-    for await (const page of this.pages(sessionID)) {
-      for (const message of page) {
-        try {
-          checkMessage(message, 'message');
-        } catch (error) {
-          if (!(error instanceof SchemaFailure)) throw error;
-          const ref = `err_${randomBytes(6).toString('hex')}`;
-          this.logger.error(
-            { ref, sessionID, messageID: message.id, field: error.field, reason: error.reason },
-            `undecodable message ${message.id} in ${sessionID} (${ref})`,
-          );
-          throw new UnknownError(ref);
-        }
-        last = message.id;
-      }
-    }
     const pages = async function* (this: SessionTransferService): AsyncGenerator<SessionMessageInfo[]> {
-      if (last === undefined) return;
-      for await (const page of this.pages(sessionID, last)) {
+      for await (const page of this.pages(sessionID)) {
+        for (const message of page) this.decodable(sessionID, message);
         const settled = page.filter(isSettled);
         yield sanitize ? settled.map(sanitizeMessage) : settled;
       }
     }.call(this);
     return { info: sanitize ? sanitizeSession(info) : info, pages };
+  }
+
+  private decodable(sessionID: string, message: SessionMessageInfo): void {
+    try {
+      checkMessage(message, 'message');
+    } catch (error) {
+      if (!(error instanceof SchemaFailure)) throw error;
+      const ref = `err_${randomBytes(6).toString('hex')}`;
+      this.logger.error(
+        { ref, sessionID, messageID: message.id, field: error.field, reason: error.reason },
+        `undecodable message ${message.id} in ${sessionID} (${ref})`,
+      );
+      throw new UnknownError(ref);
+    }
   }
 
   /** Checks everything, then stores the session and its settled messages in one transaction. */
@@ -156,17 +153,14 @@ export class SessionTransferService {
     return input.info as unknown as ImportedInfo;
   }
 
-  /** The stored messages in keyset pages of EXPORT_PAGE, up to `through` when given. */
-  private async *pages(sessionID: string, through?: string): AsyncGenerator<SessionMessageInfo[]> {
+  /** The stored messages in keyset pages of EXPORT_PAGE. */
+  private async *pages(sessionID: string): AsyncGenerator<SessionMessageInfo[]> {
     let after: string | undefined;
     for (;;) {
-      let page = await this.sessions.messagePage(sessionID, after, EXPORT_PAGE);
-      if (page.length === 0) return;
-      const full = page.length === EXPORT_PAGE;
-      if (through !== undefined) page = page.filter((message) => message.id <= through);
+      const page = await this.sessions.messagePage(sessionID, after, EXPORT_PAGE);
       if (page.length > 0) yield page;
-      after = page.at(-1)?.id;
-      if (!full || after === undefined || (through !== undefined && after >= through)) return;
+      if (page.length < EXPORT_PAGE) return;
+      after = page[page.length - 1].id;
     }
   }
 }

@@ -404,5 +404,30 @@ describe('session import and export', () => {
         true,
       );
     });
+
+    it('streams a transcript larger than what it holds back, and cuts it (ref in the log) on a bad row', async () => {
+      const id = sessionId();
+      // 8 MB in four pages: the head goes out with the third, before the bad row in the fourth is read.
+      const big = 'x'.repeat(4000);
+      const messages = Array.from({ length: 2000 }, (_, i) => ({
+        id: msgId(),
+        type: 'user',
+        time: { created: 1000 + i },
+        text: big,
+      }));
+      await importSession({ info: fullInfo(id, home), messages });
+      const whole = await exportSession(id);
+      expect(whole.status).toBe(200);
+      expect(whole.body.data.messages).toEqual(messages);
+      await sql(`UPDATE session_message SET data = '{"text": 5}' WHERE session_id = $1 AND id = $2`, [
+        id,
+        messages[1900].id,
+      ]);
+      const before = logs.lines.length;
+      await expect(exportSession(id)).rejects.toThrow();
+      expect(
+        logs.lines.slice(before).some((line) => line.includes(messages[1900].id) && /err_/.test(line)),
+      ).toBe(true);
+    });
   });
 });
