@@ -1,18 +1,9 @@
-import { LoggerService } from '@nestjs/common';
+import { CapturingLogger } from '../../helpers/capturing-logger';
 import { Client } from 'pg';
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { recordEvents, tempDir } from '../sessions/helpers';
 import { fullInfo, fullMessages, msgId, sessionId } from './fixtures';
-
-class CapturingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  log() {}
-  warn() {}
-  error(...args: unknown[]) {
-    this.lines.push(JSON.stringify(args));
-  }
-}
 
 describe('session import and export', () => {
   let t: TestApp;
