@@ -19,6 +19,8 @@ import { DeviceModule } from './modules/device/device.module';
 import { ConsoleWebModule } from './modules/console-web/console-web.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { PromptModule } from './modules/prompt/prompt.module';
+import { SessionTransferModule } from './modules/session-transfer/session-transfer.module';
+import { SessionStatsModule } from './modules/session-stats/session-stats.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -37,6 +39,8 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     RuntimeModule,
     SessionsModule,
     PromptModule,
+    SessionTransferModule,
+    SessionStatsModule,
   ],
   console: [
     IdentityModule,

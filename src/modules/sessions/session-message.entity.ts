@@ -10,6 +10,13 @@ import { SessionMessageType } from './session-message.types';
  */
 @Entity()
 @Index('session_message_created_idx', ['timeCreated'])
+/** Stats: a session's prompts or steps in a time range, read from the index alone. */
+@Index('session_message_session_type_created_idx', ['sessionId', 'type', 'timeCreated'])
+/**
+ * Stats: assistant turns by time with their usage columns included, read by an index-only scan (written by
+ * hand in the SessionStats migration: TypeORM cannot declare INCLUDE).
+ */
+@Index('session_message_steps_idx', { synchronize: false })
 export class SessionMessageEntity {
   @PrimaryColumn({ type: 'varchar', length: 64, collation: 'C' })
   sessionId!: string;
@@ -52,4 +59,45 @@ export class SessionMessageEntity {
   /** Micro-cents (1 USD = 100,000,000). */
   @Column({ type: 'bigint', nullable: true, transformer: bigintNumber })
   cost!: number | null;
+
+  /**
+   * Derived from `data` by PostgreSQL for usage stats, so every writer keeps them right: the model of an
+   * assistant turn, and its tool calls (all, completed, failed).
+   */
+  @Column({
+    type: 'jsonb',
+    nullable: true,
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression: `CASE WHEN type = 'assistant' THEN data->'model' END`,
+  })
+  model!: Record<string, unknown> | null;
+
+  @Column({
+    type: 'integer',
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression: `CASE WHEN type = 'assistant' THEN jsonb_array_length(jsonb_path_query_array(data, '$.content[*] ? (@.type == "tool")')) ELSE 0 END`,
+  })
+  toolCalls!: number;
+
+  @Column({
+    type: 'integer',
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression: `CASE WHEN type = 'assistant' THEN jsonb_array_length(jsonb_path_query_array(data, '$.content[*] ? (@.type == "tool" && @.state.status == "completed")')) ELSE 0 END`,
+  })
+  toolSucceeded!: number;
+
+  @Column({
+    type: 'integer',
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression: `CASE WHEN type = 'assistant' THEN jsonb_array_length(jsonb_path_query_array(data, '$.content[*] ? (@.type == "tool" && @.state.status == "error")')) ELSE 0 END`,
+  })
+  toolFailed!: number;
 }

@@ -60,6 +60,20 @@ export interface SessionChanges {
   timeIdle?: number;
 }
 
+/** A session brought in by an import: usage, outcome and times come from the export. */
+export interface ImportedSession extends Omit<NewSession, 'time'> {
+  cost: number;
+  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number };
+  outcome: SessionOutcome | null;
+  time: {
+    created: number;
+    updated: number;
+    idle: number | null;
+    viewed: number | null;
+    archived: number | null;
+  };
+}
+
 export interface NewMessage {
   sessionId: string;
   id: string;
@@ -100,6 +114,10 @@ const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
   timeIdle: 'time_idle',
 };
 const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
+
+/** The columns a transcript reads (not the usage columns PostgreSQL derives for stats). */
+const MESSAGE_COLUMNS = `session_id, id, type, data, time_created, time_completed, tokens_input, tokens_output,
+  tokens_reasoning, tokens_cache_read, tokens_cache_write, cost`;
 
 /** `%`, `_` and `\` match themselves in a search. */
 function likePattern(text: string): string {
@@ -150,6 +168,46 @@ export class SessionsRepository {
         session.metadata === null ? null : JSON.stringify(session.metadata),
         session.permissions === null ? null : JSON.stringify(session.permissions),
         session.time,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Inserts an imported session with its usage and times; undefined when the id is taken. */
+  async insertImported(session: ImportedSession, manager: EntityManager): Promise<SessionRow | undefined> {
+    const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+    const rows: SessionRow[] = await manager.query(
+      `INSERT INTO session (id, parent_id, fork, project_id, directory, subpath, agent, model, title, metadata,
+         permissions, cost, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write,
+         outcome, time_created, time_updated, time_idle, time_viewed, time_archived)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+         $22, $23)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING *`,
+      [
+        session.id,
+        session.parentId,
+        json(session.fork),
+        session.projectId,
+        session.directory,
+        session.subpath,
+        session.agent,
+        json(session.model),
+        session.title,
+        json(session.metadata),
+        json(session.permissions),
+        session.cost,
+        session.tokens.input,
+        session.tokens.output,
+        session.tokens.reasoning,
+        session.tokens.cacheRead,
+        session.tokens.cacheWrite,
+        session.outcome,
+        session.time.created,
+        session.time.updated,
+        session.time.idle,
+        session.time.viewed,
+        session.time.archived,
       ],
     );
     return rows[0];
@@ -323,8 +381,34 @@ export class SessionsRepository {
       where += ` AND id ${order === 'asc' ? '>' : '<'} $3`;
     }
     return this.db.query(
-      `SELECT * FROM session_message WHERE ${where} ORDER BY id ${direction} LIMIT $2`,
+      `SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE ${where} ORDER BY id ${direction} LIMIT $2`,
       params,
+    );
+  }
+
+  /** Inserts many messages with one statement (column arrays unnested). */
+  async insertMessages(messages: NewMessage[], manager: EntityManager): Promise<void> {
+    if (messages.length === 0) return;
+    const column = <T>(pick: (message: NewMessage) => T) => messages.map(pick);
+    await manager.query(
+      `INSERT INTO session_message (session_id, id, type, data, time_created, time_completed, tokens_input,
+         tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, cost)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[], $5::bigint[],
+         $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[])`,
+      [
+        column((m) => m.sessionId),
+        column((m) => m.id),
+        column((m) => m.type),
+        column((m) => JSON.stringify(m.data)),
+        column((m) => m.timeCreated),
+        column((m) => m.timeCompleted ?? null),
+        column((m) => m.tokens?.input ?? null),
+        column((m) => m.tokens?.output ?? null),
+        column((m) => m.tokens?.reasoning ?? null),
+        column((m) => m.tokens?.cacheRead ?? null),
+        column((m) => m.tokens?.cacheWrite ?? null),
+        column((m) => m.cost ?? null),
+      ],
     );
   }
 
@@ -354,7 +438,9 @@ export class SessionsRepository {
 
   /** A session's messages in transcript order. */
   messages(sessionId: string, manager: EntityManager = this.db.manager): Promise<MessageRow[]> {
-    return manager.query('SELECT * FROM session_message WHERE session_id = $1 ORDER BY id', [sessionId]);
+    return manager.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = $1 ORDER BY id`, [
+      sessionId,
+    ]);
   }
 
   /** Copies the history of one session into another, strictly before `before` when given; keeps the ids. */

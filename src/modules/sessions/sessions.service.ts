@@ -13,7 +13,13 @@ import { MICRO_CENTS_PER_USD, toMessageInfo, toSessionInfo } from './session.map
 import { SessionMessageInfo } from './session-message.types';
 import { ModelRef, Ruleset, SessionFork, SessionInfo, SessionOutcome, Tokens } from './session.types';
 import { SessionsActivity } from './sessions-activity.service';
-import { SessionChanges, SessionRow, SessionsRepository } from './sessions.repository';
+import {
+  ImportedSession,
+  NewMessage,
+  SessionChanges,
+  SessionRow,
+  SessionsRepository,
+} from './sessions.repository';
 
 /** A `Model.Ref` as clients send it (a `null` variant means none). */
 export interface ModelRefInput {
@@ -58,6 +64,9 @@ export type Delivery = 'steer' | 'queue';
 export const DEFAULT_AGENT = 'build';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Messages per INSERT of an import. */
+const IMPORT_CHUNK = 1000;
 
 function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === FOREIGN_KEY_VIOLATION;
@@ -274,53 +283,77 @@ export class SessionsService {
     }
   }
 
-  /** Appends one message to the transcript (the prompt runner, imports, and tests use it). */
+  /** Appends one message to the transcript (the prompt runner and tests use it). */
   async appendMessage(
     sessionID: string,
     input: AppendMessageInput,
     manager?: EntityManager,
   ): Promise<string> {
+    const message = this.newMessage(sessionID, input);
+    await this.sessions.insertMessage(message, manager).catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) throw new SessionNotFoundError(sessionID);
+      throw error;
+    });
+    return message.id;
+  }
+
+  /**
+   * Stores an imported session and its messages in one transaction (messages in chunks), then publishes
+   * `session.created`. A taken id (also one taken by a concurrent import) → ConflictError; a missing
+   * parent → SessionNotFoundError.
+   */
+  async importSession(session: ImportedSession, messages: AppendMessageInput[]): Promise<SessionInfo> {
+    const row = await this.sessions.transaction(async (manager) => {
+      const created = await this.sessions.insertImported(session, manager).catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw new SessionNotFoundError(session.parentId!);
+        throw error;
+      });
+      if (!created) throw new ConflictError(`Session already exists: ${session.id}`, session.id);
+      for (let start = 0; start < messages.length; start += IMPORT_CHUNK) {
+        const chunk = messages.slice(start, start + IMPORT_CHUNK);
+        await this.sessions.insertMessages(
+          chunk.map((message) => this.newMessage(session.id, message)),
+          manager,
+        );
+      }
+      return created;
+    });
+    return this.published('session.created', row);
+  }
+
+  /** Up to `limit` messages after the id `after` (from the start when undefined), in transcript order. */
+  async transcriptPage(
+    sessionID: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<SessionMessageInfo[]> {
+    return (await this.sessions.messagePage(sessionID, 'asc', after, limit)).map(toMessageInfo);
+  }
+
+  private newMessage(sessionID: string, input: AppendMessageInput): NewMessage {
     const created = input.time?.created ?? this.clock.now();
-    const id = input.id ?? ascendingId('msg', created);
-    const {
-      type,
-      tokens,
-      cost,
-      time,
-      id: _id,
-      ...data
-    } = input as AppendMessageInput & {
+    const { type, tokens, cost, time, id, ...data } = input as AppendMessageInput & {
       tokens?: { input: number; output: number; reasoning: number; cache: { read: number; write: number } };
       cost?: number;
     };
-    void _id;
-    await this.sessions
-      .insertMessage(
-        {
-          sessionId: sessionID,
-          id,
-          type,
-          data,
-          timeCreated: created,
-          timeCompleted: time?.completed ?? null,
-          tokens: tokens
-            ? {
-                input: tokens.input,
-                output: tokens.output,
-                reasoning: tokens.reasoning,
-                cacheRead: tokens.cache.read,
-                cacheWrite: tokens.cache.write,
-              }
-            : null,
-          cost: cost === undefined ? null : Math.round(cost * MICRO_CENTS_PER_USD),
-        },
-        manager,
-      )
-      .catch((error: unknown) => {
-        if (isForeignKeyViolation(error)) throw new SessionNotFoundError(sessionID);
-        throw error;
-      });
-    return id;
+    return {
+      sessionId: sessionID,
+      id: id ?? ascendingId('msg', created),
+      type,
+      data,
+      timeCreated: created,
+      timeCompleted: time?.completed ?? null,
+      tokens: tokens
+        ? {
+            input: tokens.input,
+            output: tokens.output,
+            reasoning: tokens.reasoning,
+            cacheRead: tokens.cache.read,
+            cacheWrite: tokens.cache.write,
+          }
+        : null,
+      cost: cost === undefined ? null : Math.round(cost * MICRO_CENTS_PER_USD),
+    };
   }
 
   /** The id of the session's last message, if any. */

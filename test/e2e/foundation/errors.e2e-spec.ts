@@ -1,15 +1,6 @@
-import { LoggerService } from '@nestjs/common';
+import { CapturingLogger } from '../../helpers/capturing-logger';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { ProbeModule } from './probe.module';
-
-class CapturingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  log() {}
-  warn() {}
-  error(...args: unknown[]) {
-    this.lines.push(JSON.stringify(args));
-  }
-}
 
 describe('errors: one tagged body for every failure', () => {
   let t: TestApp;

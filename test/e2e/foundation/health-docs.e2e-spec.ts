@@ -22,6 +22,10 @@ const SPEC_OPERATION_IDS = [
   'session.switchAgent',
   'session.switchModel',
   'session.move',
+  'session.prompt',
+  'experimental.session.stats',
+  'experimental.session.import',
+  'experimental.session.export',
 ];
 
 type DocOperation = { operationId?: string; responses: Record<string, unknown> };

@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SessionStatsQueryDto } from './dto/session-stats-query.dto';
+import { SessionStatsService } from './session-stats.service';
+import { SessionStatsInfo } from './session-stats.types';
+
+@ApiTags('session')
+@Controller('api/experimental/session')
+export class SessionStatsController {
+  constructor(private readonly service: SessionStatsService) {}
+
+  @Get('stats')
+  @ApiOperation({
+    operationId: 'experimental.session.stats',
+    summary: 'Sessions, prompts, steps, tokens, cost, daily activity, models and tools over [from, to)',
+  })
+  async stats(@Query() query: SessionStatsQueryDto): Promise<{ data: SessionStatsInfo }> {
+    return {
+      data: await this.service.compute({
+        from: query.from === undefined ? undefined : Number(query.from),
+        to: query.to === undefined ? undefined : Number(query.to),
+        project: query.project,
+        timezone: query.timezone,
+        tools: query.tools,
+      }),
+    };
+  }
+}

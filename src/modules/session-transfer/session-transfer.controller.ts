@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
+import { SessionInfo } from '../sessions/session.types';
+import { ExportSessionQueryDto } from './dto/export-session-query.dto';
+import { ImportSessionDto } from './dto/import-session.dto';
+import { writeExport } from './json-stream';
+import { SessionTransferService } from './session-transfer.service';
+
+@ApiTags('session')
+@Controller('api/experimental/session')
+export class SessionTransferController {
+  constructor(private readonly transfer: SessionTransferService) {}
+
+  @Post('import')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'experimental.session.import',
+    summary: 'Import an exported session and its messages, all or nothing',
+  })
+  @ApiNotFoundResponse({ description: 'SessionNotFoundError (parent) or LocationNotFoundError' })
+  @ApiConflictResponse({ description: 'ConflictError: a session with this id exists' })
+  async import(@Body() body: ImportSessionDto): Promise<{ data: SessionInfo }> {
+    return { data: await this.transfer.import(body) };
+  }
+
+  @Get(':sessionID/export')
+  @ApiOperation({
+    operationId: 'experimental.session.export',
+    summary: 'The settled transcript of a session, streamed; sanitize=true redacts user content',
+  })
+  @ApiResponse({ status: 200, description: '{ data: SessionTransfer.Data }' })
+  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiResponse({ status: 500, description: 'UnknownError: a stored message cannot be decoded' })
+  async export(
+    @Param() params: SessionIdParamsDto,
+    @Query() query: ExportSessionQueryDto,
+    @Res() response: Response,
+  ): Promise<void> {
+    await writeExport(response, await this.transfer.export(params.sessionID, query.sanitize === 'true'));
+  }
+}

@@ -1,0 +1,166 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Clock } from '../../common/clock';
+import { InvalidRequestError, UnknownError } from '../../common/errors';
+import { LocationsService } from '../locations/locations.service';
+import { MICRO_CENTS_PER_USD } from '../sessions/session.mapper';
+import { SessionMessageInfo } from '../sessions/session-message.types';
+import {
+  ModelRef,
+  Ruleset,
+  SessionFork,
+  SessionInfo,
+  SessionOutcome,
+  Tokens,
+} from '../sessions/session.types';
+import { AppendMessageInput, SessionsService } from '../sessions/sessions.service';
+import { isSettled, sanitizeMessage, sanitizeSession } from './sanitize';
+import { checkMessage, checkSessionInfo, SchemaFailure } from './transfer-schema';
+
+/** Messages read from the database per query of an export. */
+export const EXPORT_PAGE = 500;
+
+export interface ImportInput {
+  info: Record<string, unknown>;
+  messages: unknown[];
+  location?: { directory?: string | null } | null;
+}
+
+/** An export ready to write: the session, then its settled messages page by page. */
+export interface SessionExport {
+  info: SessionInfo;
+  pages: AsyncIterable<SessionMessageInfo[]>;
+}
+
+/** The `Session.Info` members an import reads, once checked. */
+interface ImportedInfo {
+  id: string;
+  parentID?: string;
+  fork?: SessionFork;
+  agent?: string;
+  model?: ModelRef;
+  cost: number;
+  tokens: Tokens;
+  outcome?: SessionOutcome;
+  time: { created: number; idle?: number; viewed?: number; archived?: number };
+  title?: string;
+  location?: { directory: string };
+  metadata?: Record<string, unknown>;
+  permissions?: Ruleset;
+}
+
+function invalid(failure: SchemaFailure): InvalidRequestError {
+  return new InvalidRequestError(failure.message, failure.field, 'Body');
+}
+
+/** Sessions in and out as `SessionTransfer.Data` (reference §7.10). */
+@Injectable()
+export class SessionTransferService {
+  private readonly logger = new Logger('SessionTransfer');
+
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly locations: LocationsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The session, and its settled messages read in keyset pages: each page is checked as it comes (an
+   * undecodable row throws UnknownError with a `ref` that the log carries), then sanitized when asked.
+   */
+  async export(sessionID: string, sanitize: boolean): Promise<SessionExport> {
+    const info = await this.sessions.get(sessionID);
+    const pages = async function* (this: SessionTransferService): AsyncGenerator<SessionMessageInfo[]> {
+      for await (const page of this.pages(sessionID)) {
+        for (const message of page) this.decodable(sessionID, message);
+        const settled = page.filter(isSettled);
+        yield sanitize ? settled.map(sanitizeMessage) : settled;
+      }
+    }.call(this);
+    return { info: sanitize ? sanitizeSession(info) : info, pages };
+  }
+
+  private decodable(sessionID: string, message: SessionMessageInfo): void {
+    try {
+      checkMessage(message, 'message');
+    } catch (error) {
+      if (!(error instanceof SchemaFailure)) throw error;
+      const ref = `err_${randomBytes(6).toString('hex')}`;
+      this.logger.error(
+        { ref, sessionID, messageID: message.id, field: error.field, reason: error.reason },
+        `undecodable message ${message.id} in ${sessionID} (${ref})`,
+      );
+      throw new UnknownError(ref);
+    }
+  }
+
+  /** Checks everything, then stores the session and its settled messages in one transaction. */
+  async import(input: ImportInput): Promise<SessionInfo> {
+    const info = this.checked(input);
+    const messages = (input.messages as SessionMessageInfo[]).filter(isSettled);
+    const location = await this.locations.resolve(input.location?.directory ?? info.location?.directory);
+    const now = this.clock.now();
+    return this.sessions.importSession(
+      {
+        id: info.id,
+        parentId: info.parentID ?? null,
+        fork: info.fork ?? null,
+        projectId: location.project.id,
+        directory: location.directory,
+        subpath: location.subpath,
+        agent: info.agent ?? null,
+        model: info.model ?? null,
+        title: info.title ?? `New session - ${new Date(info.time.created).toISOString()}`,
+        metadata: info.metadata ?? null,
+        permissions: info.permissions ?? null,
+        cost: Math.round(info.cost * MICRO_CENTS_PER_USD),
+        tokens: {
+          input: info.tokens.input,
+          output: info.tokens.output,
+          reasoning: info.tokens.reasoning,
+          cacheRead: info.tokens.cache.read,
+          cacheWrite: info.tokens.cache.write,
+        },
+        outcome: info.outcome ?? null,
+        time: {
+          created: info.time.created,
+          updated: now,
+          idle: info.time.idle ?? null,
+          viewed: info.time.viewed ?? null,
+          archived: info.time.archived ?? null,
+        },
+      },
+      messages as AppendMessageInput[],
+    );
+  }
+
+  private checked(input: ImportInput): ImportedInfo {
+    const seen = new Map<string, number>();
+    try {
+      checkSessionInfo(input.info, 'info');
+      input.messages.forEach((message, index) => {
+        checkMessage(message, `messages.${index}`);
+        const id = (message as SessionMessageInfo).id;
+        const first = seen.get(id);
+        if (first !== undefined)
+          throw new SchemaFailure(`messages.${index}.id`, `repeats the id of messages.${first}`);
+        seen.set(id, index);
+      });
+    } catch (error) {
+      if (error instanceof SchemaFailure) throw invalid(error);
+      throw error;
+    }
+    return input.info as unknown as ImportedInfo;
+  }
+
+  /** The stored messages in keyset pages of EXPORT_PAGE. */
+  private async *pages(sessionID: string): AsyncGenerator<SessionMessageInfo[]> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.sessions.transcriptPage(sessionID, after, EXPORT_PAGE);
+      if (page.length > 0) yield page;
+      if (page.length < EXPORT_PAGE) return;
+      after = page[page.length - 1].id;
+    }
+  }
+}
