@@ -539,6 +539,11 @@ describe('session lifecycle', () => {
         'session.switchAgent post /api/session/{sessionID}/agent',
         'session.switchModel post /api/session/{sessionID}/model',
         'session.update patch /api/session/{sessionID}',
+        'session.prompt post /api/session/{sessionID}/prompt',
+        'session.interrupt post /api/session/{sessionID}/interrupt',
+        'session.messages get /api/session/{sessionID}/message',
+        'session.permission.list get /api/session/{sessionID}/permission',
+        'session.permission.reply post /api/session/{sessionID}/permission/{requestID}/reply',
       ].sort(),
     );
   });
