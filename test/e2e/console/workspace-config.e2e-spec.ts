@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { signInDevice } from '../../helpers/device';
 
 const CONFIG = '/console/api/v2/config';
 /** Both server processes must share the pepper of the key hashes, as a real deployment does. */
@@ -348,6 +349,28 @@ describe('workspace config (V2)', () => {
         'x-org-id': owner.org,
       });
       expect((await owner.put(configPath(owner.org), { providers: { outpost: PROVIDER } })).status).toBe(200);
+    });
+  });
+
+  describe('device-flow tokens', () => {
+    it('a token bound at approval reads its workspace without x-org-id; another x-org-id is 403', async () => {
+      const expected = await withKey(allKey);
+      const tokens = await signInDevice(t, member, owner.org);
+      expect(tokens.org_id).toBe(owner.org);
+      const res = await withKey(tokens.access_token);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(expected.body);
+      expect(res.headers.etag).toBe(expected.headers.etag);
+      expectTag(await withKey(tokens.access_token).set('x-org-id', stranger.org), 403, 'Forbidden');
+    });
+
+    it('an unbound token acts as its person: 400 OrgRequired without x-org-id, 200 with it', async () => {
+      const tokens = await signInDevice(t, member);
+      expect(tokens.org_id).toBeNull();
+      expectTag(await withKey(tokens.access_token), 400, 'OrgRequired');
+      const res = await withKey(tokens.access_token).set('x-org-id', owner.org);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual((await withKey(allKey)).body);
     });
   });
 });
