@@ -3,6 +3,12 @@ import { join } from 'node:path';
 
 export const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 
+/** Servers still running; whatever a test file leaves behind (a failed assertion, a time-out) is killed at its end. */
+const live = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -19,7 +25,13 @@ export function startServer(env: Record<string, string | undefined>): ServerProc
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  live.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      live.delete(child);
+      resolve(code);
+    }),
+  );
   return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => output, exited };
 }
 
