@@ -2,52 +2,28 @@
 // measures the session routes with autocannon (10 connections). Then, when `opencode` can be installed and
 // started, the same requests against `opencode serve` on 1,000 sessions. Results: bench/results/sessions.{json,md}.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { join } from 'node:path';
+import {
+  ADMIN_URL,
+  AUTH,
+  dbUrl,
+  freePort,
+  median,
+  PASSWORD,
+  ROOT,
+  spawnOutpost,
+  sql,
+  waitFor,
+} from '../outpost-process.mjs';
 import { startOpencode } from './opencode.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const ROUNDS = 5;
 const CONNECTIONS = 10;
 const WARM_UP = 5;
-const PASSWORD = 'bench-password';
-export const AUTH = `Basic ${Buffer.from(`opencode:${PASSWORD}`).toString('base64')}`;
-
-export async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export async function waitFor(url, headers = {}, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
-      if (res.status < 500) return res.status;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`${url} did not answer`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** One autocannon run of `duration` seconds: requests/s and latency percentiles (ms). */
 export async function measureOnce(request, duration) {
@@ -80,22 +56,6 @@ function summarize(name, runs) {
   };
   console.log(`${name.padEnd(44)} ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}`);
   return row;
-}
-
-const sql = async (url, work) => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-};
-
-function dbUrl(name) {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /** Bulk seed in one statement: opencode-format descending ids, one session a minute back from now. */
@@ -154,22 +114,7 @@ async function startOutpost() {
   });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: dbUrl(database),
-      OUTPOST_PASSWORD: PASSWORD,
-      OUTPOST_SURFACES: 'instance',
-      OUTPOST_DATA_DIR: join(scratch, 'data'),
-      OUTPOST_DEFAULT_DIRECTORY: directories[0],
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const server = spawnOutpost({ port, database, dataDir: join(scratch, 'data'), directory: directories[0] });
   const stop = async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

@@ -2,56 +2,17 @@
 // 1. importing one session of 10,000 messages, 2. exporting it (time, and the server's RSS growth against the
 // transcript's JSON size), 3. stats over 1,000,000 messages in 10,000 sessions spread over a year (seeded with
 // generate_series) in each tools mode. Results: bench/results/transfer.{json,md}.
-import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { join } from 'node:path';
+import { ADMIN_URL, AUTH, dbUrl, freePort, median, ROOT, spawnOutpost, sql, waitFor } from '../outpost-process.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const STATS_MESSAGES = Number(process.env.BENCH_STATS_MESSAGES ?? 1_000_000);
 const STATS_SESSIONS = Number(process.env.BENCH_STATS_SESSIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const PASSWORD = 'bench-password';
-const AUTH = `Basic ${Buffer.from(`opencode:${PASSWORD}`).toString('base64')}`;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`${url} did not answer`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const sql = async (url, work) => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-};
-
-const dbUrl = (name) => Object.assign(new URL(ADMIN_URL), { pathname: `/${name}` }).toString();
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
 /** A transcript like a real one: prompts, and assistant turns with reasoning, text and a tool call. */
@@ -153,22 +114,12 @@ async function main() {
   mkdirSync(directory);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: dbUrl(database),
-      OUTPOST_PASSWORD: PASSWORD,
-      OUTPOST_SURFACES: 'instance',
-      OUTPOST_DATA_DIR: join(scratch, 'data'),
-      OUTPOST_DEFAULT_DIRECTORY: directory,
-      OUTPOST_BODY_LIMIT: String(256 * 1024 * 1024),
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const server = spawnOutpost({
+    port,
+    database,
+    dataDir: join(scratch, 'data'),
+    directory,
+    env: { OUTPOST_BODY_LIMIT: String(256 * 1024 * 1024) },
   });
   const headers = { authorization: AUTH, 'content-type': 'application/json' };
   try {
