@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
@@ -6,7 +6,6 @@ import { LoggerModule } from 'nestjs-pino';
 import { CommonModule } from './common/common.module';
 import { CredentialsGuard } from './common/auth';
 import { ErrorFilter } from './common/errors/error.filter';
-import { JsonOnlyMiddleware } from './common/http/json-only.middleware';
 import { RequestValidationPipe } from './common/http/validation.pipe';
 import { appConfig, databaseConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
@@ -16,7 +15,7 @@ import { HealthModule } from './modules/health/health.module';
 import { SURFACE_MODULES } from './surfaces';
 
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   /** The whole application, with the surfaces named by `OUTPOST_SURFACES`. */
   static forRoot(): DynamicModule {
     const { surfaces } = parseAppEnv(process.env);
@@ -37,9 +36,5 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
       ],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonOnlyMiddleware).forRoutes('api/*path', 'console/api/*path', 'inference/*path');
   }
 }

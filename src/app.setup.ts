@@ -1,32 +1,62 @@
 import { INestApplication } from '@nestjs/common';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import helmet from 'helmet';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import { parse as parseQuery } from 'qs';
+import { replyWithError } from './common/errors/error.filter';
+import { registerBodyParsers } from './common/http/body-parsers';
+import { HttpReply, HttpRequest } from './common/http/http';
+import { jsonOnlyHook } from './common/http/json-only.hook';
 import { AppConfig, appConfig } from './config/app.config';
+import { parseAppEnv } from './config/env';
+import { requestId } from './logger';
 import { setupDocs } from './modules/docs/docs';
+
+/** The HTTP server (Fastify) with the options that must be known before the app is created. */
+export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): FastifyAdapter {
+  const config = parseAppEnv(env);
+  return new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    genReqId: requestId,
+    routerOptions: {
+      // Nested query objects, for the deepObject `location[directory]=…` parameters of the instance API.
+      querystringParser: (query) => parseQuery(query),
+      ignoreTrailingSlash: true,
+      maxParamLength: 1_000,
+    },
+    // A bad %-encoding in the path: answered by the error filter like every other failure.
+    frameworkErrors: (error: FastifyError, request: HttpRequest, reply: HttpReply) =>
+      replyWithError(error, request, reply),
+  });
+}
 
 /** What main and the tests both do to a created app, so tests exercise the real HTTP stack. */
 export async function configureApp(app: INestApplication): Promise<void> {
-  const express = app as NestExpressApplication;
+  const fastify = app as NestFastifyApplication;
   const config = app.get<AppConfig>(appConfig.KEY);
-  express.useLogger(app.get(Logger));
-  express.disable('x-powered-by');
-  // Nested query objects, for the deepObject `location[directory]=…` parameters of the instance API.
-  express.set('query parser', 'extended');
-  if (config.trustProxy) express.set('trust proxy', true);
-  express.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'script-src': ["'self'"],
-          'img-src': ["'self'", 'data:'],
-          'upgrade-insecure-requests': null,
-        },
+  fastify.useLogger(app.get(Logger));
+  // Failures before a route handler runs (body parsing, hooks) reach the global filter through Nest's
+  // Fastify error handler; only a malformed URL is answered before that (`frameworkErrors` above).
+  const server = fastify.getHttpAdapter().getInstance();
+  server.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  server.addHook('onRequest', jsonOnlyHook);
+  registerBodyParsers(server, config.bodyLimitBytes);
+  await fastify.register(fastifyCookie);
+  await fastify.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'script-src': ["'self'"],
+        'img-src': ["'self'", 'data:'],
+        'upgrade-insecure-requests': null,
       },
-      hsts: false,
-    }),
-  );
-  express.useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
-  express.useBodyParser('urlencoded', { limit: config.bodyLimitBytes, extended: false });
+    },
+    hsts: false,
+  });
   await setupDocs(app);
 }

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { configureApp, createHttpAdapter } from './app.setup';
 import { BootLogger } from './boot-logger';
 import { ConfigError, parseAppEnv } from './config/env';
 import { validateEnv } from './config/validate-env';
@@ -38,10 +38,10 @@ export async function serve(): Promise<void> {
     fail(describeBootError(error));
   }
   const config = parseAppEnv(process.env);
-  let app: NestExpressApplication;
+  let app: NestFastifyApplication;
   try {
     // Logs are not buffered: a boot failure (an unreachable database) must be printed, not lost.
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), {
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), createHttpAdapter(), {
       bodyParser: false,
       logger: new BootLogger(),
       abortOnError: false,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
+import { configureApp, createHttpAdapter } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
+import { recordRoutes } from './routes';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
 
@@ -85,10 +86,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       .useValue(clock);
     if (options.override) builder = options.override(builder);
     const moduleRef = await builder.compile();
-    const nest = moduleRef.createNestApplication<NestExpressApplication>({
+    const nest = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), {
       bodyParser: false,
       logger: false,
     });
+    recordRoutes(nest);
     await configureApp(nest);
     await nest.listen(0, '127.0.0.1');
     return nest;

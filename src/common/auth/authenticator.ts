@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import { HttpRequest } from '../http/http';
 
 /** Who made a request, as found by the authenticator of its surface. */
 export interface Principal {
@@ -7,7 +7,7 @@ export interface Principal {
   [key: string]: unknown;
 }
 
-export type AuthenticatedRequest = Request & { principal?: Principal };
+export type AuthenticatedRequest = HttpRequest & { principal?: Principal };
 
 /**
  * Checks the credentials of one surface. It returns the principal, or throws the surface's own

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { UnauthorizedError } from '../errors';
+import { requestPath } from '../http/http';
 import { AuthRegistry } from './auth-registry';
 import { AuthenticatedRequest } from './authenticator';
 import { IS_PUBLIC } from './public.decorator';
@@ -20,7 +21,7 @@ export class CredentialsGuard implements CanActivate {
     ]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const authenticator = this.registry.find(request.path);
+    const authenticator = this.registry.find(requestPath(request));
     if (!authenticator) throw new UnauthorizedError();
     request.principal = await authenticator.authenticate(request, context);
     return true;

@@ -7,8 +7,8 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { Request, Response } from 'express';
 import { AuthenticatedRequest, AuthRegistry } from '../auth';
+import { HttpReply, HttpRequest, requestPath } from '../http/http';
 import {
   ForbiddenError,
   InvalidRequestError,
@@ -20,74 +20,65 @@ import {
 } from './http-errors';
 import { TaggedError } from './tagged-error';
 
-/** body-parser's failures carry a `type`; they are the client's fault, not ours. */
-interface BodyParserError {
-  type: string;
-  limit?: number;
-  status?: number;
+const logger = new Logger('Errors');
+
+/** Fastify's own failures (body parsing, a bad URL) carry a 4xx `statusCode`; Nest wraps them as HttpException. */
+function clientStatus(error: unknown): number | undefined {
+  if (error instanceof HttpException) return error.getStatus();
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
-function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string';
+function toTagged(exception: unknown, request: HttpRequest): TaggedError {
+  if (exception instanceof TaggedError) return exception;
+  const status = clientStatus(exception);
+  if (status === 404) return new NotFoundError(`Route not found: ${request.method} ${requestPath(request)}`);
+  if (status === 401) return new UnauthorizedError();
+  if (status === 403) return new ForbiddenError('Forbidden');
+  if (status === 429) return new TooManyRequestsError('Too many requests', 60);
+  if (status === 413) return new PayloadTooLargeError(request.routeOptions?.bodyLimit ?? 0);
+  if (status === 415) return new InvalidRequestError('Unsupported Content-Type', 'content-type', 'Headers');
+  if (status !== undefined && status < 500) {
+    return new InvalidRequestError(`Malformed request: ${(exception as Error).message}`);
+  }
+  const ref = `err_${randomBytes(6).toString('hex')}`;
+  logger.error(
+    { ref, err: exception, method: request.method, path: requestPath(request) },
+    `unexpected error ${ref}`,
+  );
+  return new UnknownError(ref);
+}
+
+/** Renders any failure as a tagged JSON body; unknown ones get a `ref` that is in the log. */
+export function replyWithError(exception: unknown, request: HttpRequest, reply: HttpReply): void {
+  const error = toTagged(exception, request);
+  if (reply.sent || reply.raw.headersSent) {
+    reply.raw.end();
+    return;
+  }
+  void reply.status(error.status).headers(error.headers).send(error.toBody());
 }
 
 /** The one global filter: every failure leaves as a tagged JSON body, unknown ones with a `ref` in the log. */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
   constructor(private readonly registry: AuthRegistry) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<AuthenticatedRequest>();
-    const response = http.getResponse<Response>();
+    this.reply(exception, http.getRequest<AuthenticatedRequest>(), http.getResponse<HttpReply>());
+  }
+
+  private reply(exception: unknown, request: AuthenticatedRequest, reply: HttpReply): void {
     // No route matched (the guard never ran): under a guarded prefix, credentials come before the 404.
     const authenticator =
       exception instanceof NotFoundException && !request.principal
-        ? this.registry.findForUnknownRoute(request.path)
+        ? this.registry.findForUnknownRoute(requestPath(request))
         : undefined;
-    if (authenticator) {
-      authenticator.authenticate(request).then(
-        () => this.render(exception, request, response),
-        (error: unknown) => this.render(error, request, response),
-      );
-      return;
-    }
-    this.render(exception, request, response);
-  }
-
-  private render(exception: unknown, request: Request, response: Response): void {
-    const error = this.toTagged(exception, request);
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
-    response.status(error.status).set(error.headers).json(error.toBody());
-  }
-
-  private toTagged(exception: unknown, request: Request): TaggedError {
-    if (exception instanceof TaggedError) return exception;
-    if (isBodyParserError(exception)) {
-      if (exception.type === 'entity.too.large') return new PayloadTooLargeError(exception.limit ?? 0);
-      if (exception.type === 'charset.unsupported' || exception.type === 'encoding.unsupported') {
-        return new InvalidRequestError('Unsupported body encoding');
-      }
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404) return new NotFoundError(`Route not found: ${request.method} ${request.path}`);
-      if (status === 401) return new UnauthorizedError();
-      if (status === 403) return new ForbiddenError('Forbidden');
-      if (status === 429) return new TooManyRequestsError('Too many requests', 60);
-      // Nest turns body-parser's JSON SyntaxError and a bad %-encoding in the path into a plain 400.
-      if (status === 400) return new InvalidRequestError(`Malformed request: ${exception.message}`);
-    }
-    const ref = `err_${randomBytes(6).toString('hex')}`;
-    this.logger.error(
-      { ref, err: exception, method: request.method, path: request.path },
-      `unexpected error ${ref}`,
+    if (!authenticator) return replyWithError(exception, request, reply);
+    authenticator.authenticate(request).then(
+      () => replyWithError(exception, request, reply),
+      (error: unknown) => replyWithError(error, request, reply),
     );
-    return new UnknownError(ref);
   }
 }

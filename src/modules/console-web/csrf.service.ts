@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readCookie } from '../identity/session-cookie';
 import { SecretHasher } from '../keys/secret-hasher.service';
+import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 
 export const CSRF_COOKIE = 'outpost_csrf';
 
@@ -15,14 +15,14 @@ export class CsrfService {
   constructor(private readonly hasher: SecretHasher) {}
 
   /** The token for this browser's forms; sets the cookie when it has none yet. */
-  token(request: Request, response: Response): string {
+  token(request: HttpRequest, response: HttpReply): string {
     let value = readCookie(request, CSRF_COOKIE);
     if (!value) {
       value = randomBytes(24).toString('base64url');
-      response.cookie(CSRF_COOKIE, value, {
+      response.setCookie(CSRF_COOKIE, value, {
         httpOnly: true,
         sameSite: 'lax',
-        secure: request.secure,
+        secure: isSecure(request),
         path: '/console',
       });
       // Later reads in this request (a re-rendered form) use the same value.
@@ -32,7 +32,7 @@ export class CsrfService {
   }
 
   /** Whether a posted form carries the token of this browser's cookie. */
-  valid(request: Request, posted: unknown): boolean {
+  valid(request: HttpRequest, posted: unknown): boolean {
     const value = readCookie(request, CSRF_COOKIE);
     if (!value || typeof posted !== 'string') return false;
     const expected = Buffer.from(this.hasher.hash(`csrf:${value}`));

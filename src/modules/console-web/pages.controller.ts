@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
-import type { Request, Response } from 'express';
 import { Public } from '../../common/auth';
 import { TaggedError } from '../../common/errors';
 import { DeviceFlowService } from '../device/device-flow.service';
@@ -16,6 +15,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { CsrfService } from './csrf.service';
 import { Html, html, page } from './html';
 import { approvalForm, codeForm, homeBody, inviteBody, loginForm, signupForm } from './views';
+import { HttpReply, HttpRequest } from '../../common/http/http';
 
 type Form = Record<string, unknown>;
 
@@ -50,23 +50,23 @@ export class PagesController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private async person(request: Request): Promise<SignedInPerson | undefined> {
+  private async person(request: HttpRequest): Promise<SignedInPerson | undefined> {
     const cookie = readSessionCookie(request);
     return cookie ? this.identity.signedIn(cookie) : undefined;
   }
 
-  private send(response: Response, status: number, body: string): void {
-    response.status(status).set('Cache-Control', 'no-store').type('html').send(body);
+  private send(response: HttpReply, status: number, body: string): void {
+    response.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
   }
 
-  private toLogin(request: Request, response: Response): void {
-    response.redirect(303, `/console/login?next=${encodeURIComponent(request.originalUrl)}`);
+  private toLogin(request: HttpRequest, response: HttpReply): void {
+    response.redirect(`/console/login?next=${encodeURIComponent(request.originalUrl)}`, 303);
   }
 
   /** A page for a signed-in person, with the header's sign-out form. */
   private render(
-    request: Request,
-    response: Response,
+    request: HttpRequest,
+    response: HttpReply,
     person: SignedInPerson,
     status: number,
     options: { title: string; error?: string; notice?: string },
@@ -77,7 +77,7 @@ export class PagesController {
   }
 
   /** 403 page for a form without this browser's CSRF token. */
-  private checkCsrf(request: Request, response: Response, form: Form): boolean {
+  private checkCsrf(request: HttpRequest, response: HttpReply, form: Form): boolean {
     if (this.csrf.valid(request, form.csrf)) return true;
     // A browser without the cookie gets one now, so reloading the form works.
     this.csrf.token(request, response);
@@ -92,12 +92,12 @@ export class PagesController {
     return false;
   }
 
-  private actor(person: SignedInPerson, request: Request): Actor {
+  private actor(person: SignedInPerson, request: HttpRequest): Actor {
     return { type: 'user', id: person.id, sourceAddress: request.ip ?? null };
   }
 
   @Get()
-  async home(@Req() request: Request, @Res() response: Response, @Query('notice') notice?: string) {
+  async home(@Req() request: HttpRequest, @Res() response: HttpReply, @Query('notice') notice?: string) {
     const person = await this.person(request);
     if (!person) return this.toLogin(request, response);
     const [workspaces, sessions] = await Promise.all([
@@ -129,22 +129,22 @@ export class PagesController {
   }
 
   @Get('login')
-  async loginPage(@Req() request: Request, @Res() response: Response, @Query('next') next?: unknown) {
+  async loginPage(@Req() request: HttpRequest, @Res() response: HttpReply, @Query('next') next?: unknown) {
     const target = safeNext(next);
-    if (await this.person(request)) return response.redirect(303, target);
+    if (await this.person(request)) return response.redirect(target, 303);
     const csrf = this.csrf.token(request, response);
     this.send(response, 200, page({ title: 'Sign in' }, loginForm(csrf, target)));
   }
 
   @Post('login')
-  async login(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+  async login(@Req() request: HttpRequest, @Res() response: HttpReply, @Body() form: Form = {}) {
     if (!this.checkCsrf(request, response, form)) return;
     const next = safeNext(form.next);
     const email = text(form, 'email', 320);
     try {
       const session = await this.identity.login(email, text(form, 'password'), request.ip ?? '');
       setSessionCookie(request, response, session, this.identity.sessionLifetimeMs);
-      response.redirect(303, next);
+      response.redirect(next, 303);
     } catch (error) {
       if (!(error instanceof TaggedError)) throw error;
       const csrf = this.csrf.token(request, response);
@@ -158,20 +158,20 @@ export class PagesController {
 
   @Get('signup')
   async signupPage(
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: HttpRequest,
+    @Res() response: HttpReply,
     @Query('next') next?: unknown,
     @Query('invite') invite?: unknown,
   ) {
     const target = safeNext(next);
-    if (await this.person(request)) return response.redirect(303, target);
+    if (await this.person(request)) return response.redirect(target, 303);
     const csrf = this.csrf.token(request, response);
     const token = typeof invite === 'string' ? invite : (INVITE_PATH.exec(target)?.[1] ?? '');
     this.send(response, 200, page({ title: 'Create an account' }, signupForm(csrf, target, token)));
   }
 
   @Post('signup')
-  async signup(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+  async signup(@Req() request: HttpRequest, @Res() response: HttpReply, @Body() form: Form = {}) {
     if (!this.checkCsrf(request, response, form)) return;
     const next = safeNext(form.next);
     const email = text(form, 'email', 320).trim();
@@ -194,7 +194,7 @@ export class PagesController {
       );
       setSessionCookie(request, response, session, this.identity.sessionLifetimeMs);
       // The invitation was accepted with the sign-up: its page would only say it is used.
-      response.redirect(303, invite && INVITE_PATH.test(next) ? '/console?notice=joined' : next);
+      response.redirect(invite && INVITE_PATH.test(next) ? '/console?notice=joined' : next, 303);
     } catch (error) {
       if (!(error instanceof TaggedError)) throw error;
       retry(error.status, error.message);
@@ -202,18 +202,18 @@ export class PagesController {
   }
 
   @Post('logout')
-  async logout(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+  async logout(@Req() request: HttpRequest, @Res() response: HttpReply, @Body() form: Form = {}) {
     if (!this.checkCsrf(request, response, form)) return;
     const cookie = readSessionCookie(request);
     if (cookie) await this.identity.logout(cookie);
     clearSessionCookie(request, response);
-    response.redirect(303, '/console/login');
+    response.redirect('/console/login', 303);
   }
 
   @Get('device')
   async devicePage(
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: HttpRequest,
+    @Res() response: HttpReply,
     @Query('user_code') userCode?: unknown,
   ) {
     const person = await this.person(request);
@@ -227,8 +227,8 @@ export class PagesController {
   }
 
   private async showApproval(
-    request: Request,
-    response: Response,
+    request: HttpRequest,
+    response: HttpReply,
     person: SignedInPerson,
     userCode: unknown,
     error?: { status: number; message: string },
@@ -259,7 +259,7 @@ export class PagesController {
   }
 
   @Post('device')
-  async decide(@Req() request: Request, @Res() response: Response, @Body() form: Form = {}) {
+  async decide(@Req() request: HttpRequest, @Res() response: HttpReply, @Body() form: Form = {}) {
     const person = await this.person(request);
     if (!person) return this.toLogin(request, response);
     if (!this.checkCsrf(request, response, form)) return;
@@ -295,8 +295,8 @@ export class PagesController {
 
   @Post('sessions/:id/revoke')
   async revokeDevice(
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: HttpRequest,
+    @Res() response: HttpReply,
     @Param('id') id: string,
     @Body() form: Form = {},
   ) {
@@ -316,11 +316,11 @@ export class PagesController {
         () => html`<p><a href="/console">Back to your console</a></p>`,
       );
     }
-    response.redirect(303, '/console?notice=signed_out');
+    response.redirect('/console?notice=signed_out', 303);
   }
 
   @Get('invites/:token')
-  async invitePage(@Req() request: Request, @Res() response: Response, @Param('token') token: string) {
+  async invitePage(@Req() request: HttpRequest, @Res() response: HttpReply, @Param('token') token: string) {
     const person = await this.person(request);
     if (!person) return this.toLogin(request, response);
     const invite = await this.invites.describe(token);
@@ -341,8 +341,8 @@ export class PagesController {
 
   @Post('invites/:token')
   async acceptInvite(
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: HttpRequest,
+    @Res() response: HttpReply,
     @Param('token') token: string,
     @Body() form: Form = {},
   ) {
@@ -351,7 +351,7 @@ export class PagesController {
     if (!this.checkCsrf(request, response, form)) return;
     try {
       await this.invites.accept(token, person, this.actor(person, request));
-      response.redirect(303, '/console?notice=joined');
+      response.redirect('/console?notice=joined', 303);
     } catch (failure) {
       if (!(failure instanceof TaggedError)) throw failure;
       this.render(

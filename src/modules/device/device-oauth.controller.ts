@@ -8,7 +8,6 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { Public } from '../../common/auth';
 import { DeviceFlowService } from './device-flow.service';
 import { DeviceTokensService, IssuedTokens } from './device-tokens.service';
@@ -20,6 +19,7 @@ import {
   OAuthErrorDto,
 } from './dto/device.dto';
 import { OAuthError } from './oauth.error';
+import { HttpRequest } from '../../common/http/http';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -78,13 +78,13 @@ export class DeviceOAuthController {
   })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiBody({ type: DeviceTokenRequestDto })
-  token(@Body() body: Fields | undefined, @Req() request: Request): Promise<DeviceTokenResponseDto> {
+  token(@Body() body: Fields | undefined, @Req() request: HttpRequest): Promise<DeviceTokenResponseDto> {
     const fields = body ?? {};
     const grantType = field(fields, 'grant_type');
     const clientId = field(fields, 'client_id');
     let issued: Promise<IssuedTokens>;
     if (grantType === DEVICE_GRANT) {
-      issued = this.flow.poll(field(fields, 'device_code'), clientId, request.get('user-agent') ?? null);
+      issued = this.flow.poll(field(fields, 'device_code'), clientId, request.headers['user-agent'] ?? null);
     } else if (grantType === 'refresh_token') {
       this.flow.checkClient(clientId);
       issued = this.tokens.refresh(field(fields, 'refresh_token'), clientId);

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { HttpReply } from '../../common/http/http';
 import metadata from '../../metadata';
 import { ERROR_EXTENSION_PREFIX } from './api-error.decorator';
 
@@ -97,8 +97,8 @@ export async function setupDocs(app: INestApplication): Promise<void> {
   let documents: ReturnType<typeof buildDocuments> | undefined;
   const get = () => (documents ??= buildDocuments(app));
   const http = app.getHttpAdapter();
-  http.get('/docs/instance.json', (_req: Request, res: Response) => res.json(get().instance));
-  http.get('/docs/console.json', (_req: Request, res: Response) => res.json(get().console));
+  http.get('/docs/instance.json', (_req: unknown, reply: HttpReply) => reply.send(get().instance));
+  http.get('/docs/console.json', (_req: unknown, reply: HttpReply) => reply.send(get().console));
   SwaggerModule.setup('docs', app, () => get().instance, {
     explorer: true,
     raw: false,

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { OutpostEvent } from '../../common/events';
 
 export interface EventStreamOptions {
@@ -17,7 +17,7 @@ export class EventStream {
   private closed = false;
 
   constructor(
-    private readonly response: Response,
+    private readonly response: ServerResponse,
     private readonly options: EventStreamOptions,
   ) {
     response.on('drain', () => (this.queued = 0));

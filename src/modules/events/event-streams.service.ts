@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { eventsConfig, EventsConfig } from './events.config';
 import { EventStream } from './event-stream';
@@ -20,7 +20,7 @@ export class EventStreamsService implements OnModuleDestroy {
   }
 
   /** Starts the stream on `response`: `server.connected` first, then every event, with heartbeats. */
-  open(response: Response, directory?: string): void {
+  open(response: ServerResponse, directory?: string): void {
     response.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',

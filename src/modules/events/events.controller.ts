@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { HttpReply } from '../../common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { LocationsService } from '../locations/locations.service';
 import { EventStreamsService } from './event-streams.service';
@@ -23,9 +23,11 @@ export class EventsController {
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
   @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
-  async subscribe(@Query() query: LocationQueryDto, @Res() response: Response): Promise<void> {
+  async subscribe(@Query() query: LocationQueryDto, @Res() reply: HttpReply): Promise<void> {
     const requested = query.location?.directory;
     const directory = requested ? (await this.locations.resolve(requested)).directory : undefined;
-    this.streams.open(response, directory);
+    // The stream outlives the handler: Fastify lets go of the response and the stream writes to it.
+    reply.hijack();
+    this.streams.open(reply.raw, directory);
   }
 }

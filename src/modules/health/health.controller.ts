@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import type { Response } from 'express';
 import { Public } from '../../common/auth';
+import { HttpReply } from '../../common/http/http';
 
 /** Liveness and readiness for load balancers and docker-compose: public, cheap, never cached. */
 @ApiExcludeController()
@@ -16,8 +16,10 @@ export class HealthController {
   @Public()
   @Get()
   @HttpCode(200)
-  async check(@Res({ passthrough: true }) response: Response): Promise<{ status: string; database: string }> {
-    response.setHeader('Cache-Control', 'no-store');
+  async check(
+    @Res({ passthrough: true }) response: HttpReply,
+  ): Promise<{ status: string; database: string }> {
+    response.header('Cache-Control', 'no-store');
     try {
       await this.health.check([() => this.database.pingCheck('database', { timeout: 2_000 })]);
       return { status: 'ok', database: 'up' };

@@ -1,7 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
-import type { Request, Response } from 'express';
 import { Public } from '../../common/auth';
 import { ConsoleForbiddenError } from '../keys/access/console-errors';
 import { LoginDto, SignupDto, SignupResultDto } from './dto/auth.dto';
@@ -9,6 +8,7 @@ import { identityConfig, IdentityConfig } from './identity.config';
 import { IdentityService } from './identity.service';
 import { isSameOriginChange } from './same-origin';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie';
+import { HttpReply, HttpRequest } from '../../common/http/http';
 
 @ApiTags('console: sign-in')
 @Controller('console/api/auth')
@@ -28,8 +28,8 @@ export class AuthController {
   @ApiErrorResponse(409, 'Conflict', 'an account with this email exists')
   async signup(
     @Body() body: SignupDto,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpReply,
   ): Promise<SignupResultDto> {
     const { user, session } = await this.identity.signup(body, request.ip ?? '');
     setSessionCookie(request, response, session, this.identity.sessionLifetimeMs);
@@ -43,8 +43,8 @@ export class AuthController {
   @ApiErrorResponse(429, 'TooManyRequestsError', 'too many failed sign-ins')
   async login(
     @Body() body: LoginDto,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpReply,
   ): Promise<void> {
     const session = await this.identity.login(body.email, body.password, request.ip ?? '');
     setSessionCookie(request, response, session, this.identity.sessionLifetimeMs);
@@ -54,7 +54,7 @@ export class AuthController {
   @Public()
   @HttpCode(204)
   @ApiOperation({ operationId: 'auth.logout', summary: 'End this sign-in (idempotent)' })
-  async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<void> {
+  async logout(@Req() request: HttpRequest, @Res({ passthrough: true }) response: HttpReply): Promise<void> {
     const cookie = readSessionCookie(request);
     if (!cookie) return;
     if (!isSameOriginChange(request, this.config.origin)) {

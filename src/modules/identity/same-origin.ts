@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import { HttpRequest, requestOrigin } from '../../common/http/http';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -7,9 +7,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the console's own origin (the `Origin` header, else `Sec-Fetch-Site`) and, when they can carry a form,
  * declare a JSON body — so a form or script on another site cannot drive them with the visitor's cookie.
  */
-export function isSameOriginChange(request: Request, configuredOrigin: string | undefined): boolean {
+export function isSameOriginChange(request: HttpRequest, configuredOrigin: string | undefined): boolean {
   if (SAFE_METHODS.has(request.method)) return true;
-  const ownOrigins = [`${request.protocol}://${request.get('host') ?? ''}`];
+  const ownOrigins = [requestOrigin(request)];
   if (configuredOrigin) ownOrigins.push(configuredOrigin);
   const origin = request.headers.origin;
   if (origin !== undefined) {

@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
+import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 
 /** The console sign-in cookie (the name the API document announces). */
 export const SESSION_COOKIE = 'outpost_console';
@@ -10,7 +10,7 @@ export function sha256(value: string): string {
 }
 
 /** A cookie of the request whose value looks like our random values (base64url, 20–100 characters). */
-export function readCookie(request: Request, name: string): string | undefined {
+export function readCookie(request: HttpRequest, name: string): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
@@ -23,31 +23,31 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-export function readSessionCookie(request: Request): string | undefined {
+export function readSessionCookie(request: HttpRequest): string | undefined {
   return readCookie(request, SESSION_COOKIE);
 }
 
 /** HttpOnly, SameSite=Lax, Secure over https, scoped to the console's paths. */
 export function setSessionCookie(
-  request: Request,
-  response: Response,
+  request: HttpRequest,
+  reply: HttpReply,
   value: string,
   maxAgeMs: number,
 ): void {
-  response.cookie(SESSION_COOKIE, value, {
+  reply.setCookie(SESSION_COOKIE, value, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: request.secure,
+    secure: isSecure(request),
     path: '/console',
-    maxAge: maxAgeMs,
+    maxAge: Math.floor(maxAgeMs / 1000),
   });
 }
 
-export function clearSessionCookie(request: Request, response: Response): void {
-  response.clearCookie(SESSION_COOKIE, {
+export function clearSessionCookie(request: HttpRequest, reply: HttpReply): void {
+  reply.clearCookie(SESSION_COOKIE, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: request.secure,
+    secure: isSecure(request),
     path: '/console',
   });
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { CookieOptions, Request } from 'express';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import { HttpRequest, isSecure } from '../../common/http/http';
 
 /** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */
 export function safeEqual(a: string, b: string): boolean {
@@ -8,13 +9,13 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 /** `user:password` from `Authorization: Basic …` or `?auth_token=` (for EventSource). */
-export function presentedCredentials(request: Request): { user: string; pass: string } | undefined {
+export function presentedCredentials(request: HttpRequest): { user: string; pass: string } | undefined {
   const header = request.headers.authorization;
   let encoded: string | undefined;
   if (header?.toLowerCase().startsWith('basic ')) encoded = header.slice(6).trim();
   // A `+` of base64 sent unencoded in a query arrives as a space; base64 itself never has one.
-  else if (typeof request.query.auth_token === 'string')
-    encoded = request.query.auth_token.replace(/ /g, '+');
+  else if (typeof query(request).auth_token === 'string')
+    encoded = (query(request).auth_token as string).replace(/ /g, '+');
   if (!encoded) return undefined;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
@@ -22,19 +23,18 @@ export function presentedCredentials(request: Request): { user: string; pass: st
   return { user: decoded.slice(0, colon), pass: decoded.slice(colon + 1) };
 }
 
+function query(request: HttpRequest): Record<string, unknown> {
+  return (request.query ?? {}) as Record<string, unknown>;
+}
+
 /**
  * `auth_token` is a credential, not a parameter of the route: once read, the query DTOs must not see it
- * (they refuse unknown members). Express 5 computes `req.query` in a getter, so an own property shadows it.
+ * (they refuse unknown members).
  */
-export function removeAuthToken(request: Request): void {
-  if (!request.query || !('auth_token' in request.query)) return;
-  const { auth_token: _removed, ...query } = request.query;
-  Object.defineProperty(request, 'query', {
-    value: query,
-    writable: true,
-    configurable: true,
-    enumerable: true,
-  });
+export function removeAuthToken(request: HttpRequest): void {
+  if (!('auth_token' in query(request))) return;
+  const { auth_token: _removed, ...rest } = query(request);
+  request.query = rest;
 }
 
 /** One cookie per host and port, so two local servers on different ports do not overwrite each other's. */
@@ -42,8 +42,8 @@ export function sessionCookieName(host: string | undefined): string {
   return `outpost_session_${(host ?? 'local').toLowerCase().replace(/[^a-z0-9]/g, '_')}`;
 }
 
-export function sessionCookieOptions(request: Request, maxAgeSeconds: number): CookieOptions {
-  return { httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds * 1000, secure: request.secure };
+export function sessionCookieOptions(request: HttpRequest, maxAgeSeconds: number): CookieSerializeOptions {
+  return { httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds, secure: isSecure(request) };
 }
 
 function readCookie(header: string | undefined, name: string): string | undefined {
@@ -55,7 +55,7 @@ function readCookie(header: string | undefined, name: string): string | undefine
 }
 
 /** True when the request has no `Origin`, or one whose host is the `Host` it was sent to. */
-export function isSameOrigin(request: Request): boolean {
+export function isSameOrigin(request: HttpRequest): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   try {
@@ -66,7 +66,7 @@ export function isSameOrigin(request: Request): boolean {
 }
 
 /** The pairing session cookie, but only from a same-origin request (a cross-site page cannot ride on it). */
-export function sessionCookie(request: Request): string | undefined {
+export function sessionCookie(request: HttpRequest): string | undefined {
   if (!isSameOrigin(request)) return undefined;
   try {
     return readCookie(request.headers.cookie, sessionCookieName(request.headers.host));

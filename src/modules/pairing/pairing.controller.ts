@@ -1,6 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { Public } from '../../common/auth';
 import { clientAddress } from '../instance-auth/instance.authenticator';
 import { sessionCookieName, sessionCookieOptions } from '../instance-auth/presented-credentials';
@@ -10,6 +9,7 @@ import { PairingSessionDto } from './dto/pairing-session.dto';
 import { pairingConfig, PairingConfig } from './pairing.config';
 import { PairingLinkExpiredError } from './pairing-link-expired.error';
 import { PairingService } from './pairing.service';
+import { HttpReply, HttpRequest } from '../../common/http/http';
 
 const EXPIRED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Pairing link expired</title></head>
@@ -19,7 +19,7 @@ const EXPIRED_PAGE = `<!doctype html>
 `;
 
 /** The origin this request reached, as the client sees it (scheme from X-Forwarded-Proto only behind a trusted proxy). */
-function baseUrl(request: Request): string {
+function baseUrl(request: HttpRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
@@ -35,10 +35,10 @@ export class PairingController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'server.pair', summary: 'Create a short-lived, single-use pairing code' })
   async pair(
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpReply,
   ): Promise<PairingCodeDto> {
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     return this.pairing.create(baseUrl(request));
   }
 
@@ -50,23 +50,23 @@ export class PairingController {
   })
   @ApiOkResponse({ type: PairingSessionDto })
   @ApiFoundResponse({ description: 'Browser: redirect to the web app with the session cookie' })
-  async connect(@Param() params: ConnectParamsDto, @Req() request: Request, @Res() response: Response) {
-    response.setHeader('Cache-Control', 'no-store');
+  async connect(@Param() params: ConnectParamsDto, @Req() request: HttpRequest, @Res() response: HttpReply) {
+    response.header('Cache-Control', 'no-store');
     const browser = (request.headers.accept ?? '').includes('text/html');
     let token: string;
     try {
       token = await this.pairing.redeem(params.code, clientAddress(request));
     } catch (error) {
       if (!browser || !(error instanceof PairingLinkExpiredError)) throw error;
-      response.status(401).type('html').send(EXPIRED_PAGE);
+      void response.status(401).type('text/html; charset=utf-8').send(EXPIRED_PAGE);
       return;
     }
     if (!browser) {
-      response.status(200).json({ token } satisfies PairingSessionDto);
+      void response.status(200).send({ token } satisfies PairingSessionDto);
       return;
     }
     const cookie = sessionCookieOptions(request, this.pairing.sessionTtlSeconds);
-    response.cookie(sessionCookieName(request.headers.host), token, cookie);
-    response.redirect(302, this.config.webUrl);
+    response.setCookie(sessionCookieName(request.headers.host), token, cookie);
+    void response.redirect(this.config.webUrl, 302);
   }
 }

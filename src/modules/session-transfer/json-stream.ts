@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import { HttpReply } from '../../common/http/http';
 import type { SessionExport } from './session-transfer.service';
 
 /**
@@ -8,7 +9,7 @@ import type { SessionExport } from './session-transfer.service';
 export const EXPORT_HOLD_BYTES = 4 * 1024 * 1024;
 
 /** Resolves once the socket took the chunk or has room again (backpressure). */
-function write(response: Response, chunk: string): Promise<void> {
+function write(response: ServerResponse, chunk: string): Promise<void> {
   if (response.write(chunk)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const done = (error?: Error) => {
@@ -28,7 +29,8 @@ function write(response: Response, chunk: string): Promise<void> {
  * nothing is sent, so a failure is still an error response; after that, a failure cuts the connection, so
  * the client never mistakes a partial document for a whole one.
  */
-export async function writeExport(response: Response, data: SessionExport): Promise<void> {
+export async function writeExport(reply: HttpReply, data: SessionExport): Promise<void> {
+  const response = reply.raw;
   const held: string[] = [`{"data":{"info":${JSON.stringify(data.info)},"messages":[`];
   let heldBytes = 0;
   let streaming = false;
@@ -46,7 +48,9 @@ export async function writeExport(response: Response, data: SessionExport): Prom
       held.push(chunk);
       heldBytes += chunk.length;
       if (heldBytes >= EXPORT_HOLD_BYTES) {
-        response.status(200).type('application/json');
+        // From here on the export writes to the socket itself.
+        reply.hijack();
+        response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
         streaming = true;
         await write(response, held.splice(0).join(''));
       }
@@ -56,6 +60,6 @@ export async function writeExport(response: Response, data: SessionExport): Prom
     throw error;
   }
   held.push(']}}');
-  if (!streaming) response.status(200).type('application/json');
-  response.end(held.join(''));
+  if (streaming) response.end(held.join(''));
+  else await reply.status(200).type('application/json; charset=utf-8').send(held.join(''));
 }

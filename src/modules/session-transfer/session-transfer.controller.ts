@@ -6,13 +6,13 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionInfo } from '../sessions/session.types';
 import { ExportSessionQueryDto } from './dto/export-session-query.dto';
 import { ImportSessionDto } from './dto/import-session.dto';
 import { writeExport } from './json-stream';
 import { SessionTransferService } from './session-transfer.service';
+import { HttpReply } from '../../common/http/http';
 
 @ApiTags('session')
 @Controller('api/experimental/session')
@@ -42,7 +42,7 @@ export class SessionTransferController {
   async export(
     @Param() params: SessionIdParamsDto,
     @Query() query: ExportSessionQueryDto,
-    @Res() response: Response,
+    @Res() response: HttpReply,
   ): Promise<void> {
     await writeExport(response, await this.transfer.export(params.sessionID, query.sanitize === 'true'));
   }

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, Headers, Param, Put, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { CurrentPrincipal } from '../../common/auth';
 import { actorOf } from '../keys/access/actor';
 import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
@@ -8,6 +7,7 @@ import { ConsolePrincipal } from '../keys/access/console-principal';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { WorkspaceConfigDto } from './dto/workspace-config.dto';
 import { RenderedConfig, WorkspaceConfigService } from './workspace-config.service';
+import { HttpReply } from '../../common/http/http';
 
 /** `"a", W/"b"` → `["\"a\"", "\"b\""]`: the strong forms of the tags a client already holds. */
 function knownTags(ifNoneMatch: string | undefined): string[] {
@@ -18,11 +18,11 @@ function knownTags(ifNoneMatch: string | undefined): string[] {
     .filter((tag) => tag.length > 0 && tag.length <= 64);
 }
 
-function send(res: Response, config: RenderedConfig): void {
-  res.setHeader('ETag', config.etag);
-  res.setHeader('Cache-Control', 'private, no-cache');
-  if (config.body === null) res.status(304).end();
-  else res.status(200).type('application/json').send(config.body);
+function send(res: HttpReply, config: RenderedConfig): void {
+  res.header('ETag', config.etag);
+  res.header('Cache-Control', 'private, no-cache');
+  if (config.body === null) void res.status(304).send();
+  else void res.status(200).type('application/json').send(config.body);
 }
 
 @ApiTags('console: workspace config')
@@ -43,7 +43,7 @@ export class WorkspaceConfigController {
   async get(
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Res() res: Response,
+    @Res() res: HttpReply,
   ): Promise<void> {
     const tags = knownTags(ifNoneMatch);
     send(res, await this.config.read(principal.workspaceId!, tags.includes('*') ? [] : tags));
@@ -62,7 +62,7 @@ export class WorkspaceConfigController {
     @Param('org') org: string,
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
-    @Res() res: Response,
+    @Res() res: HttpReply,
   ): Promise<void> {
     send(res, await this.config.update(principal, actorOf(principal), org, body));
   }

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { CurrentPrincipal } from '../../common/auth';
 import { identityConfig, IdentityConfig } from '../identity/identity.config';
 import { actorOf } from '../keys/access/actor';
@@ -9,6 +8,7 @@ import { ConsolePrincipal, personId } from '../keys/access/console-principal';
 import { CreateInviteDto, InviteCreatedDto, InviteDto } from './dto/invite.dto';
 import { WorkspaceWithRoleDto } from './dto/member.dto';
 import { InvitesService } from './invites.service';
+import { HttpRequest, requestOrigin } from '../../common/http/http';
 
 @ApiTags('console: members')
 @Controller('console/api')
@@ -29,7 +29,7 @@ export class InvitesController {
     @Param('org') org: string,
     @Body() body: CreateInviteDto,
     @CurrentPrincipal() principal: ConsolePrincipal,
-    @Req() request: Request,
+    @Req() request: HttpRequest,
   ): Promise<InviteCreatedDto> {
     const { invite, token } = await this.invites.create(
       principal,
@@ -38,7 +38,7 @@ export class InvitesController {
       body.email,
       body.role,
     );
-    const base = this.config.origin ?? `${request.protocol}://${request.get('host')}`;
+    const base = this.config.origin ?? requestOrigin(request);
     return {
       id: invite.id,
       url: `${base}/console/invites/${token}`,

@@ -1,6 +1,5 @@
 import { ExecutionContext, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
 import { AuthenticatedRequest, Authenticator, AuthRegistry } from '../../../common/auth';
 import { identityConfig, IdentityConfig } from '../../identity/identity.config';
 import { isSameOriginChange } from '../../identity/same-origin';
@@ -16,6 +15,7 @@ import {
 } from './console-errors';
 import { ConsolePrincipal, ResolvedCredential, Role, roleAtLeast } from './console-principal';
 import { CredentialLookupRepository } from './credential-lookup.repository';
+import { HttpRequest } from '../../../common/http/http';
 
 export const CONSOLE_API_PREFIXES = ['/console/api/'];
 
@@ -27,14 +27,14 @@ interface RouteRules {
   role: Role | undefined;
 }
 
-function header(request: Request, name: string): string | undefined {
+function header(request: HttpRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
 /** `{org}` from the path, else `x-org-id`: the workspace an unbound credential asks to act in. */
-export function requestedOrg(request: Request): string | null {
-  return (request.params?.org as string | undefined) ?? header(request, 'x-org-id') ?? null;
+export function requestedOrg(request: HttpRequest): string | null {
+  return (request.params as Record<string, string> | undefined)?.org ?? header(request, 'x-org-id') ?? null;
 }
 
 /**
@@ -87,7 +87,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
   }
 
   /** 401 for a missing, malformed, unknown, expired or revoked credential. */
-  private async resolve(request: Request): Promise<ResolvedCredential> {
+  private async resolve(request: HttpRequest): Promise<ResolvedCredential> {
     const authorization = header(request, 'authorization');
     if (authorization !== undefined) {
       const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
@@ -102,7 +102,11 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     return credential;
   }
 
-  private authorize(request: Request, rules: RouteRules, credential: ResolvedCredential): ConsolePrincipal {
+  private authorize(
+    request: HttpRequest,
+    rules: RouteRules,
+    credential: ResolvedCredential,
+  ): ConsolePrincipal {
     if (rules.signedInOnly && credential.credential !== 'session') {
       throw new ConsoleForbiddenError(
         'This action needs a person signed in to the console, not a bearer credential',
@@ -128,11 +132,11 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
   }
 
   private workspaceOf(
-    request: Request,
+    request: HttpRequest,
     rules: RouteRules,
     credential: ResolvedCredential,
   ): { workspaceId: string | null; role: Role | null } {
-    const pathOrg = request.params?.org as string | undefined;
+    const pathOrg = (request.params as Record<string, string> | undefined)?.org;
     const headerOrg = header(request, 'x-org-id');
     const bound = credential.boundWorkspaceId;
     if (bound) {

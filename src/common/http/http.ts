@@ -1,0 +1,21 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The HTTP layer is Fastify; these names keep its types in one place. */
+export type HttpRequest = FastifyRequest;
+export type HttpReply = FastifyReply;
+
+/** The request's path without its query string (not decoded). */
+export function requestPath(request: { url: string }): string {
+  const query = request.url.indexOf('?');
+  return query < 0 ? request.url : request.url.slice(0, query);
+}
+
+/** Whether the client reached us over https (X-Forwarded-Proto counts only behind a trusted proxy). */
+export function isSecure(request: HttpRequest): boolean {
+  return request.protocol === 'https';
+}
+
+/** The origin this request reached, as the client sees it. */
+export function requestOrigin(request: HttpRequest): string {
+  return `${request.protocol}://${request.host}`;
+}

@@ -1,0 +1,25 @@
+import type { onRequestHookHandler } from 'fastify';
+import { InvalidRequestError } from '../errors';
+import { HttpRequest } from './http';
+
+/** The JSON APIs; the console's pages and the device endpoints also take forms. */
+const JSON_PREFIXES = ['/api/', '/console/api/', '/inference/'];
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+function hasBody(request: HttpRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/** JSON APIs take JSON: a body of another content type is refused before it reaches a handler. */
+export const jsonOnlyHook: onRequestHookHandler = (request, _reply, done) => {
+  if (
+    hasBody(request) &&
+    JSON_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
+    !JSON_TYPE.test(request.headers['content-type'] ?? '')
+  ) {
+    done(new InvalidRequestError('Content-Type must be application/json', 'content-type', 'Headers'));
+    return;
+  }
+  done();
+};
