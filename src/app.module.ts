@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { LoggerModule } from 'nestjs-pino';
 import { CommonModule } from './common/common.module';
 import { CredentialsGuard } from './common/auth';
 import { ErrorFilter } from './common/errors/error.filter';
@@ -10,7 +9,6 @@ import { RequestValidationPipe } from './common/http/validation.pipe';
 import { appConfig, databaseConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
 import { DatabaseModule } from './database/database.module';
-import { loggerOptions } from './logger';
 import { HealthModule } from './modules/health/health.module';
 import { SURFACE_MODULES } from './surfaces';
 
@@ -23,7 +21,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, databaseConfig] }),
-        LoggerModule.forRoot(loggerOptions(parseAppEnv(process.env).logLevel)),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 0 }),
         CommonModule,
         DatabaseModule,

@@ -1,17 +1,16 @@
 import { INestApplication } from '@nestjs/common';
-import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError } from 'fastify';
-import { Logger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { parse as parseQuery } from 'qs';
 import { replyWithError } from './common/errors/error.filter';
 import { registerBodyParsers } from './common/http/body-parsers';
 import { HttpReply, HttpRequest } from './common/http/http';
-import { jsonOnlyHook } from './common/http/json-only.hook';
+import { jsonOnly } from './common/http/json-only';
+import { securityHeaders } from './common/http/security-headers';
 import { AppConfig, appConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
-import { requestId } from './logger';
+import { createLogger, NestPinoLogger, requestId, requestLogHook } from './logger';
 import { setupDocs } from './modules/docs/docs';
 
 /** The HTTP server (Fastify) with the options that must be known before the app is created. */
@@ -19,6 +18,8 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
   const config = parseAppEnv(env);
   return new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
+    // Outpost has no Nest middleware: its request work is in Fastify hooks below.
+    skipMiddie: true,
     trustProxy: config.trustProxy,
     genReqId: requestId,
     routerOptions: {
@@ -27,36 +28,28 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
       ignoreTrailingSlash: true,
       maxParamLength: 1_000,
     },
-    // A bad %-encoding in the path: answered by the error filter like every other failure.
+    // A bad %-encoding in the path is answered here, before routing; every other failure reaches the
+    // global filter through Nest's error handler.
     frameworkErrors: (error: FastifyError, request: HttpRequest, reply: HttpReply) =>
       replyWithError(error, request, reply),
   });
 }
 
 /** What main and the tests both do to a created app, so tests exercise the real HTTP stack. */
-export async function configureApp(app: INestApplication): Promise<void> {
+export async function configureApp(app: INestApplication, logger?: Logger): Promise<void> {
   const fastify = app as NestFastifyApplication;
   const config = app.get<AppConfig>(appConfig.KEY);
-  fastify.useLogger(app.get(Logger));
-  // Failures before a route handler runs (body parsing, hooks) reach the global filter through Nest's
-  // Fastify error handler; only a malformed URL is answered before that (`frameworkErrors` above).
+  const log = logger ?? createLogger(config.logLevel);
+  fastify.useLogger(new NestPinoLogger(log));
   const server = fastify.getHttpAdapter().getInstance();
+  const headers = securityHeaders();
+  // On the raw response, so streams that take the socket over (SSE, large exports) carry them too.
   server.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    reply.raw.setHeader('x-request-id', request.id);
+    jsonOnly(request, done);
   });
-  server.addHook('onRequest', jsonOnlyHook);
+  server.addHook('onResponse', requestLogHook(log));
   registerBodyParsers(server, config.bodyLimitBytes);
-  await fastify.register(fastifyCookie);
-  await fastify.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'script-src': ["'self'"],
-        'img-src': ["'self'", 'data:'],
-        'upgrade-insecure-requests': null,
-      },
-    },
-    hsts: false,
-  });
   await setupDocs(app);
 }

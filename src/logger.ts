@@ -1,33 +1,76 @@
+import { LoggerService } from '@nestjs/common';
+import type { onResponseHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Params } from 'nestjs-pino';
+import pino, { Logger, Level } from 'pino';
 import { REDACTED_LOG_PATHS, redactUrl } from './common/http/redact';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-/** The client's `x-request-id` when it is a sane token, else a new UUID; the HTTP layer echoes it back. */
+/** The process's one logger: JSON lines on stdout, never buffered, secrets redacted. */
+export function createLogger(level: string): Logger {
+  return pino({ level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } });
+}
+
+/** The client's `x-request-id` when it is a sane token, else a new UUID; every response echoes it. */
 export function requestId(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** Structured JSON logs with the request id of each request (see `requestId`), secrets redacted. */
-export function loggerOptions(level: string): Params {
-  return {
-    pinoHttp: {
-      level,
-      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-      serializers: {
-        req: (request: { id: unknown; method: string; url: string; headers: Record<string, unknown> }) => ({
-          id: request.id,
-          method: request.method,
-          url: redactUrl(request.url),
-          headers: request.headers,
-        }),
-      },
-      customLogLevel: (_request, response, error) =>
-        error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
-      quietReqLogger: true,
-    },
+/**
+ * One line per finished request: `info` when it succeeded, `warn` for a client error, `error` for ours.
+ * Only the method, the path with its secrets redacted, the status and the time are logged, never headers.
+ */
+export function requestLogHook(logger: Logger): onResponseHookHandler {
+  return (request, reply, done) => {
+    const status = reply.statusCode;
+    const level: Level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    if (logger.isLevelEnabled(level)) {
+      logger[level](
+        {
+          reqId: request.id,
+          req: { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip },
+          res: { statusCode: status },
+          responseTime: Math.round(reply.elapsedTime),
+        },
+        'request completed',
+      );
+    }
+    done();
   };
+}
+
+/**
+ * Nest's own messages and every `Logger` of the app, through the same pino logger. Nest passes the
+ * logger's context last; `logger.error({ ref, err }, 'text')` logs the object's fields with the text.
+ */
+export class NestPinoLogger implements LoggerService {
+  constructor(private readonly pino: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]) {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]) {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]) {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]) {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]) {
+    this.write('trace', message, rest);
+  }
+
+  private write(level: Level, message: unknown, rest: unknown[]) {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const strings = rest.filter((part): part is string => typeof part === 'string');
+    const context = strings.at(-1);
+    const text = strings.length > 1 ? strings[0] : undefined;
+    if (message instanceof Error) this.pino[level]({ context, err: message }, text ?? message.message);
+    else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message }, text);
+    else this.pino[level]({ context }, String(message));
+  }
 }

@@ -1,13 +1,12 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
-import { BootLogger } from './boot-logger';
 import { ConfigError, parseAppEnv } from './config/env';
 import { validateEnv } from './config/validate-env';
+import { createLogger, NestPinoLogger } from './logger';
 
 function fail(message: string): never {
   process.stderr.write(`outpost: ${message}\n`);
@@ -38,20 +37,21 @@ export async function serve(): Promise<void> {
     fail(describeBootError(error));
   }
   const config = parseAppEnv(process.env);
+  const log = createLogger(config.logLevel);
   let app: NestFastifyApplication;
   try {
     // Logs are not buffered: a boot failure (an unreachable database) must be printed, not lost.
     app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), createHttpAdapter(), {
       bodyParser: false,
-      logger: new BootLogger(),
+      logger: new NestPinoLogger(log),
       abortOnError: false,
     });
-    await configureApp(app);
+    await configureApp(app, log);
     await app.listen(config.port, config.host);
   } catch (error) {
     fail(describeBootError(error));
   }
-  const logger = app.get(Logger);
+  const logger = new NestPinoLogger(log);
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -43,7 +43,7 @@ function toTagged(exception: unknown, request: HttpRequest): TaggedError {
   }
   const ref = `err_${randomBytes(6).toString('hex')}`;
   logger.error(
-    { ref, err: exception, method: request.method, path: requestPath(request) },
+    { ref, reqId: request.id, err: exception, method: request.method, path: requestPath(request) },
     `unexpected error ${ref}`,
   );
   return new UnknownError(ref);

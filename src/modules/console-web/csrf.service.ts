@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readCookie } from '../identity/session-cookie';
 import { SecretHasher } from '../keys/secret-hasher.service';
+import { setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 
 export const CSRF_COOKIE = 'outpost_csrf';
@@ -19,9 +20,9 @@ export class CsrfService {
     let value = readCookie(request, CSRF_COOKIE);
     if (!value) {
       value = randomBytes(24).toString('base64url');
-      response.setCookie(CSRF_COOKIE, value, {
+      setCookie(response, CSRF_COOKIE, value, {
         httpOnly: true,
-        sameSite: 'lax',
+        sameSite: 'Lax',
         secure: isSecure(request),
         path: '/console',
       });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clearCookie, setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 
 /** The console sign-in cookie (the name the API document announces). */
@@ -34,9 +35,9 @@ export function setSessionCookie(
   value: string,
   maxAgeMs: number,
 ): void {
-  reply.setCookie(SESSION_COOKIE, value, {
+  setCookie(reply, SESSION_COOKIE, value, {
     httpOnly: true,
-    sameSite: 'lax',
+    sameSite: 'Lax',
     secure: isSecure(request),
     path: '/console',
     maxAge: Math.floor(maxAgeMs / 1000),
@@ -44,9 +45,9 @@ export function setSessionCookie(
 }
 
 export function clearSessionCookie(request: HttpRequest, reply: HttpReply): void {
-  reply.clearCookie(SESSION_COOKIE, {
+  clearCookie(reply, SESSION_COOKIE, {
     httpOnly: true,
-    sameSite: 'lax',
+    sameSite: 'Lax',
     secure: isSecure(request),
     path: '/console',
   });

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AuthenticatedRequest, Authenticator, AuthRegistry, Principal } from '../../common/auth';
 import { UnauthorizedError } from '../../common/errors';
 import { FailedAttemptsLimiter } from './failed-attempts.limiter';
-import { presentedCredentials, removeAuthToken, safeEqual, sessionCookie } from './presented-credentials';
+import { presentedCredentials, removeAuthToken, sessionCookie } from './presented-credentials';
 import { ServerPasswordService } from './server-password.service';
 import { SessionTokensService } from './session-tokens.service';
 
@@ -44,9 +44,10 @@ export class InstanceAuthenticator implements Authenticator, OnModuleInit {
     if (!credentials && !cookie) throw unauthorized();
     const address = clientAddress(request);
     this.limiter.check(address);
-    if (credentials && safeEqual(credentials.user, this.password.username)) {
-      if (safeEqual(credentials.pass, this.password.password)) return { kind: 'instance-password' };
-      if (await this.tokens.verify(credentials.pass)) return { kind: 'instance-session' };
+    const accepted = credentials && this.password.accepts(credentials.user, credentials.pass);
+    if (accepted?.password) return { kind: 'instance-password' };
+    if (credentials && accepted?.user && (await this.tokens.verify(credentials.pass))) {
+      return { kind: 'instance-session' };
     }
     if (cookie && (await this.tokens.verify(cookie))) return { kind: 'instance-session' };
     this.limiter.fail(address);

@@ -1,11 +1,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { CookieSerializeOptions } from '@fastify/cookie';
+import { CookieOptions } from '../../common/http/cookies';
 import { HttpRequest, isSecure } from '../../common/http/http';
 
-/** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */
-export function safeEqual(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
+/**
+ * A secret to compare presented strings against in constant time, whatever their length: both sides are
+ * compared as SHA-256 digests, and the secret's digest is computed once.
+ */
+export class SecretMatcher {
+  private readonly digest: Buffer;
+
+  constructor(secret: string) {
+    this.digest = createHash('sha256').update(secret).digest();
+  }
+
+  matches(presented: string): boolean {
+    return timingSafeEqual(createHash('sha256').update(presented).digest(), this.digest);
+  }
 }
 
 /** `user:password` from `Authorization: Basic …` or `?auth_token=` (for EventSource). */
@@ -42,8 +52,8 @@ export function sessionCookieName(host: string | undefined): string {
   return `outpost_session_${(host ?? 'local').toLowerCase().replace(/[^a-z0-9]/g, '_')}`;
 }
 
-export function sessionCookieOptions(request: HttpRequest, maxAgeSeconds: number): CookieSerializeOptions {
-  return { httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds, secure: isSecure(request) };
+export function sessionCookieOptions(request: HttpRequest, maxAgeSeconds: number): CookieOptions {
+  return { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: maxAgeSeconds, secure: isSecure(request) };
 }
 
 function readCookie(header: string | undefined, name: string): string | undefined {

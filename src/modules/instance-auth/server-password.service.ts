@@ -4,12 +4,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
+import { SecretMatcher } from './presented-credentials';
 
 /** The server password: from the environment, or generated on first start and kept (mode 0600). */
 @Injectable()
 export class ServerPasswordService implements OnModuleInit {
   private readonly logger = new Logger('InstanceAuth');
   private value = '';
+  private matchers?: { username: SecretMatcher; password: SecretMatcher };
 
   constructor(
     @Inject(instanceAuthConfig.KEY) private readonly config: InstanceAuthConfig,
@@ -39,6 +41,16 @@ export class ServerPasswordService implements OnModuleInit {
 
   get password(): string {
     return this.value;
+  }
+
+  /** Whether `user:pass` are the server's (constant time). */
+  accepts(user: string, pass: string): { user: boolean; password: boolean } {
+    this.matchers ??= {
+      username: new SecretMatcher(this.config.username),
+      password: new SecretMatcher(this.value),
+    };
+    const userMatches = this.matchers.username.matches(user);
+    return { user: userMatches, password: userMatches && this.matchers.password.matches(pass) };
   }
 
   get username(): string {

@@ -9,6 +9,7 @@ import { PairingSessionDto } from './dto/pairing-session.dto';
 import { pairingConfig, PairingConfig } from './pairing.config';
 import { PairingLinkExpiredError } from './pairing-link-expired.error';
 import { PairingService } from './pairing.service';
+import { setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest } from '../../common/http/http';
 
 const EXPIRED_PAGE = `<!doctype html>
@@ -66,7 +67,7 @@ export class PairingController {
       return;
     }
     const cookie = sessionCookieOptions(request, this.pairing.sessionTtlSeconds);
-    response.setCookie(sessionCookieName(request.headers.host), token, cookie);
+    setCookie(response, sessionCookieName(request.headers.host), token, cookie);
     void response.redirect(this.config.webUrl, 302);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { poolQuery } from '../../database/pool-query';
 import { CursorAnchor, SessionListQuery } from './sessions-cursor';
 import { ModelRef, Ruleset, SessionFork, SessionOutcome } from './session.types';
 
@@ -133,8 +134,9 @@ export class SessionsRepository {
     return this.db.transaction(work);
   }
 
-  async find(id: string, manager: EntityManager = this.db.manager): Promise<SessionRow | undefined> {
-    const rows: SessionRow[] = await manager.query('SELECT * FROM session WHERE id = $1', [id]);
+  async find(id: string, manager?: EntityManager): Promise<SessionRow | undefined> {
+    const sql = 'SELECT * FROM session WHERE id = $1';
+    const rows: SessionRow[] = manager ? await manager.query(sql, [id]) : await poolQuery(this.db, sql, [id]);
     return rows[0];
   }
 
@@ -278,7 +280,8 @@ export class SessionsRepository {
       );
     }
     const direction = descending ? 'DESC' : 'ASC';
-    const rows: SessionRow[] = await this.db.query(
+    const rows = await poolQuery<SessionRow>(
+      this.db,
       `SELECT * FROM session ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY time_updated ${direction}, id ${direction} LIMIT ${bind(limit)}`,
       params,

@@ -1,4 +1,3 @@
-import type { onRequestHookHandler } from 'fastify';
 import { InvalidRequestError } from '../errors';
 import { HttpRequest } from './http';
 
@@ -12,7 +11,7 @@ function hasBody(request: HttpRequest): boolean {
 }
 
 /** JSON APIs take JSON: a body of another content type is refused before it reaches a handler. */
-export const jsonOnlyHook: onRequestHookHandler = (request, _reply, done) => {
+export function jsonOnly(request: HttpRequest, done: (error?: Error) => void): void {
   if (
     hasBody(request) &&
     JSON_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
@@ -22,4 +21,4 @@ export const jsonOnlyHook: onRequestHookHandler = (request, _reply, done) => {
     return;
   }
   done();
-};
+}

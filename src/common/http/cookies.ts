@@ -1,0 +1,28 @@
+import { HttpReply } from './http';
+
+export interface CookieOptions {
+  httpOnly?: boolean;
+  sameSite?: 'Lax' | 'Strict';
+  secure?: boolean;
+  path?: string;
+  /** Seconds; 0 deletes the cookie. */
+  maxAge?: number;
+}
+
+/** Adds a `Set-Cookie` header (Fastify keeps each cookie of a response as its own header line). */
+export function setCookie(reply: HttpReply, name: string, value: string, options: CookieOptions): void {
+  const parts = [`${name}=${encodeURIComponent(value)}`];
+  if (options.maxAge !== undefined) {
+    const seconds = Math.max(0, Math.floor(options.maxAge));
+    parts.push(`Max-Age=${seconds}`, `Expires=${new Date(Date.now() + seconds * 1000).toUTCString()}`);
+  }
+  if (options.path) parts.push(`Path=${options.path}`);
+  if (options.httpOnly) parts.push('HttpOnly');
+  if (options.secure) parts.push('Secure');
+  if (options.sameSite) parts.push(`SameSite=${options.sameSite}`);
+  void reply.header('set-cookie', parts.join('; '));
+}
+
+export function clearCookie(reply: HttpReply, name: string, options: CookieOptions): void {
+  setCookie(reply, name, '', { ...options, maxAge: 0 });
+}
