@@ -309,7 +309,7 @@ export class SessionsRepository {
     );
   }
 
-  /** Rewrites a message's variant members (and completion time); false when it is gone. */
+  /** Rewrites an open message's variant members (and completion time); false when it is gone or closed. */
   async updateMessage(
     sessionId: string,
     id: string,
@@ -319,7 +319,8 @@ export class SessionsRepository {
   ): Promise<boolean> {
     const rows: unknown[] = await manager.query(
       `WITH updated AS (
-         UPDATE session_message SET data = $3, time_completed = $4 WHERE session_id = $1 AND id = $2 RETURNING 1
+         UPDATE session_message SET data = $3, time_completed = $4
+         WHERE session_id = $1 AND id = $2 AND time_completed IS NULL RETURNING 1
        ) SELECT 1 FROM updated`,
       [sessionId, id, JSON.stringify(data), timeCompleted],
     );

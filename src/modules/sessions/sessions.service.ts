@@ -378,7 +378,10 @@ export class SessionsService {
     return (await this.sessions.messagePage(sessionID, order, after, limit)).map(toMessageInfo);
   }
 
-  /** Rewrites a streaming message (the agent loop records parts as they arrive); false when it is gone. */
+  /**
+   * Rewrites a streaming message (the agent loop records parts as they arrive); false when it is gone or
+   * already closed (`completeStep`), so a late write never undoes a close.
+   */
   updateMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
     const { id, time, data } = storedParts(message);
     return this.sessions.updateMessage(sessionID, id, data, time.completed ?? null);

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Clock } from '../../../common/clock';
-import { EventsPublisher } from '../../../common/events';
+import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../../common/events';
 import { ascendingId } from '../../../common/ids';
 import { AgentsService } from '../../agents/agents.service';
 import { ResolvedLocation } from '../../locations/location.types';
@@ -8,7 +9,7 @@ import { LocationsService } from '../../locations/locations.service';
 import { isToolDisabled } from '../../runtime/permissions/evaluate';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { cost, microCentsToUsd } from '../../runtime/providers/cost';
-import { toModelMessages, TranscriptMessage } from '../../runtime/providers/history';
+import { toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
 import { ModelStep } from '../../runtime/providers/model-step.service';
 import { ProvidersService } from '../../runtime/providers/providers.service';
 import { StepError, StepResult } from '../../runtime/providers/step.types';
@@ -20,6 +21,7 @@ import { SessionsService } from '../../sessions/sessions.service';
 import { promptConfig, PromptConfig } from '../prompt.config';
 import { AssistantRecorder } from './assistant-recorder';
 import { chooseModel } from './model-choice';
+import { RunCache } from './run-cache';
 import { sessionAgent } from './session-agent';
 
 export type RunOutcome =
@@ -43,12 +45,16 @@ const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
 /**
  * The agent loop of one run: step after step (a provider turn, then the tools it asked for), taking steering
  * input at each boundary, until the model stops asking for tools or the agent's `steps` limit is reached. Each
- * step reads the session, its agent and the location's providers afresh, so switches, moves and reloads apply
- * from the next step.
+ * step takes the session, its agent and the location's providers as they are then, so switches, moves and
+ * reloads apply from the next step; what did not change since the last step is kept in memory (`RunCache`).
  */
 @Injectable()
-export class AgentLoop {
+export class AgentLoop implements OnModuleInit {
+  /** The caches of the runs in progress, by session. */
+  private readonly runs = new Map<string, RunCache>();
+
   constructor(
+    private readonly emitter: EventEmitter2,
     private readonly sessions: SessionsService,
     private readonly locations: LocationsService,
     private readonly agents: AgentsService,
@@ -60,31 +66,52 @@ export class AgentLoop {
     @Inject(promptConfig.KEY) private readonly config: PromptConfig,
   ) {}
 
-  async run(ctx: RunContext): Promise<RunOutcome> {
-    for (let steps = 1; ; steps++) {
-      if (ctx.signal.aborted) return { status: 'interrupted' };
-      const { outcome, limit } = await this.step(ctx);
-      if (outcome.status !== 'completed') return outcome;
-      if (ctx.signal.aborted) return { status: 'interrupted' };
-      const steered = await ctx.boundary();
-      if (steered > 0) {
-        steps = 0;
-        continue;
+  onModuleInit(): void {
+    this.emitter.on(PUBLISHED_EVENT, (event: OutpostEvent) => {
+      if (event.type === 'session.updated') {
+        this.runs.get((event.data as { sessionID: string }).sessionID)?.sessionUpdated();
+      } else if (event.type === 'location.shutdown' && event.location) {
+        for (const cache of this.runs.values()) cache.locationShutdown(event.location.directory);
       }
-      if (outcome.toolCalls === 0 || steps >= limit) return { status: 'succeeded' };
+    });
+  }
+
+  async run(ctx: RunContext): Promise<RunOutcome> {
+    const cache = new RunCache(ctx.sessionID);
+    this.runs.set(ctx.sessionID, cache);
+    try {
+      for (let steps = 1; ; steps++) {
+        if (ctx.signal.aborted) return { status: 'interrupted' };
+        const { outcome, limit } = await this.step(ctx, cache);
+        if (outcome.status !== 'completed') return outcome;
+        if (ctx.signal.aborted) return { status: 'interrupted' };
+        const steered = await ctx.boundary();
+        if (steered > 0) {
+          // The delivered prompts are in the transcript now: the next step reads it again.
+          cache.history = undefined;
+          steps = 0;
+          continue;
+        }
+        if (outcome.toolCalls === 0 || steps >= limit) return { status: 'succeeded' };
+      }
+    } finally {
+      if (this.runs.get(ctx.sessionID) === cache) this.runs.delete(ctx.sessionID);
     }
   }
 
-  private async step(ctx: RunContext): Promise<{ outcome: StepOutcome; limit: number }> {
-    const session = await this.sessions.get(ctx.sessionID);
-    const location = await this.locations.resolve(session.location.directory);
+  private async step(ctx: RunContext, cache: RunCache): Promise<{ outcome: StepOutcome; limit: number }> {
+    const session = await cache.current(() => this.sessions.get(ctx.sessionID));
+    const location = await cache.locate(session.location.directory, (directory) =>
+      this.locations.resolve(directory),
+    );
     const agent = await sessionAgent(this.agents, location, session.agent);
     const limit = agent.steps ?? this.config.maxSteps;
     const registry = await this.providers.forLocation(location);
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
     const tools = BUILTIN_TOOLS.filter((tool) => !isToolDisabled(tool.action, ...rulesets));
-    const history = toModelMessages((await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[]);
+    cache.history ??= toPromptMessages((await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[]);
+    const history = cache.history;
 
     const now = this.clock.now();
     const message: AssistantMessage = {
@@ -169,8 +196,10 @@ export class AgentLoop {
     message.tokens = result.tokens;
     message.cost = microCentsToUsd(spent);
     message.time.completed = this.clock.now();
-    await recorder.flush();
-    await this.sessions.completeStep(ctx.sessionID, message, result.tokens, spent);
+    recorder.close();
+    await cache.write(() => this.sessions.completeStep(ctx.sessionID, message, result.tokens, spent));
+    // The next step's history: this step's message as a read of the transcript would give it.
+    if (cache.history === history) history.push(...toPromptMessages([message as TranscriptMessage]));
     this.events.publish('session.message.updated', { sessionID: ctx.sessionID, message }, eventLocation);
     this.events.publish(
       'session.step.ended',

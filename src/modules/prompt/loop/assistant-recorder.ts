@@ -18,7 +18,9 @@ const SAVE_EVERY_MS = 200;
 /**
  * The assistant message of one step, built from the stream as it arrives: parts are added and grown in memory,
  * deltas go out on the event stream at once, and the message is written to the transcript at each block's end
- * (and every so often during long blocks). Writes are chained, so they land in order and never overlap.
+ * (and every so often during long blocks). Writes are chained, so they land in order and never overlap; a write
+ * that has not started when the step closes is dropped, since the close writes the whole message (and a write
+ * still on its way never overwrites a closed message).
  */
 export class AssistantRecorder {
   private readonly logger = new Logger(AssistantRecorder.name);
@@ -26,6 +28,7 @@ export class AssistantRecorder {
   private readonly blocks = new Map<string, number>();
   private writing: Promise<void> = Promise.resolve();
   private queued = false;
+  private closed = false;
   private lastSave = 0;
 
   constructor(
@@ -118,21 +121,23 @@ export class AssistantRecorder {
         { sessionID: this.sessionID, message: structuredClone(this.message) },
         this.location,
       );
-    if (this.queued) return;
+    if (this.queued || this.closed) return;
     this.queued = true;
     this.writing = this.writing.then(async () => {
       this.queued = false;
+      if (this.closed) return;
       try {
-        await this.sessions.updateMessage(this.sessionID, structuredClone(this.message));
+        // The message is serialised when the write starts, so the write holds the state of that moment.
+        await this.sessions.updateMessage(this.sessionID, this.message);
       } catch (error) {
         this.logger.warn(`Recording message ${this.message.id} failed: ${String(error)}`);
       }
     });
   }
 
-  /** Resolves when every write so far has landed. */
-  flush(): Promise<void> {
-    return this.writing;
+  /** The step is closing: writes that have not started are dropped (the close writes the whole message). */
+  close(): void {
+    this.closed = true;
   }
 
   private block(id: string, type: 'text' | 'reasoning'): number {
