@@ -389,13 +389,15 @@ export class SessionsService {
 
   /**
    * Closes an assistant step: the message as it ended, its tokens and cost (micro-cents), and the same usage
-   * added to the session's totals, atomically. Publishes `session.updated`.
+   * added to the session's totals, atomically. `next`, the message of the following step, is appended by the
+   * same statement. Publishes `session.updated`; undefined (and nothing appended) when the session is gone.
    */
   async completeStep(
     sessionID: string,
     message: SessionMessageInfo,
     tokens: Tokens,
     costMicroCents: number,
+    next?: AppendMessageInput,
   ): Promise<SessionInfo | undefined> {
     const { id, time, data } = storedParts(message);
     const row = await this.sessions.completeMessage(
@@ -411,6 +413,7 @@ export class SessionsService {
         cacheWrite: tokens.cache.write,
       },
       costMicroCents,
+      next ? this.newMessage(sessionID, next) : undefined,
     );
     return row ? this.published('session.updated', row) : undefined;
   }
