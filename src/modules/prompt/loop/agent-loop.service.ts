@@ -254,10 +254,8 @@ export class AgentLoop implements OnModuleInit {
         : result.status === 'failed'
           ? { status: 'failed', error: result.error! }
           : { status: 'interrupted' };
-    // Tools publish their own events (permission requests): only once the step has been announced.
-    await stored;
     if (result.status === 'completed') {
-      const interrupted = await this.runTools(ctx, setup, recorder, result);
+      const interrupted = await this.runTools(ctx, setup, recorder, result, stored);
       if (interrupted) outcome = { status: 'interrupted' };
     }
 
@@ -290,8 +288,10 @@ export class AgentLoop implements OnModuleInit {
     recorder.close();
     await step.stored;
     const following = next ? this.newMessage(next) : undefined;
-    const ended = cache
-      .write(() =>
+    // With a next step, the statement goes out once this turn of the event loop has sent that step's request:
+    // the database's work then overlaps the provider's instead of delaying the request.
+    const write = () =>
+      cache.write(() =>
         this.sessions.completeStep(
           ctx.sessionID,
           message,
@@ -299,23 +299,23 @@ export class AgentLoop implements OnModuleInit {
           spent,
           following && { ...following },
         ),
-      )
-      .then((info) => {
-        const at = { directory: setup.location.directory };
-        this.events.publish('session.message.updated', { sessionID: ctx.sessionID, message }, at);
-        this.events.publish(
-          'session.step.ended',
-          {
-            sessionID: ctx.sessionID,
-            messageID: message.id,
-            finish: result.finish,
-            cost: microCentsToUsd(spent),
-            tokens: result.tokens,
-          },
-          at,
-        );
-        return info;
-      });
+      );
+    const ended = (next ? nextTurn().then(write) : write()).then((info) => {
+      const at = { directory: setup.location.directory };
+      this.events.publish('session.message.updated', { sessionID: ctx.sessionID, message }, at);
+      this.events.publish(
+        'session.step.ended',
+        {
+          sessionID: ctx.sessionID,
+          messageID: message.id,
+          finish: result.finish,
+          cost: microCentsToUsd(spent),
+          tokens: result.tokens,
+        },
+        at,
+      );
+      return info;
+    });
     if (!next || !following) {
       await ended;
       return undefined;
@@ -331,12 +331,16 @@ export class AgentLoop implements OnModuleInit {
     return opened;
   }
 
-  /** Runs the step's tool calls in order; true when an interrupt stopped them. */
+  /**
+   * Runs the step's tool calls in order; true when an interrupt stopped them. A permission request waits until
+   * the step has been announced (`stored`), so that it follows the step's start on the event stream.
+   */
   private async runTools(
     ctx: RunContext,
     { session, location, rulesets, tools }: StepSetup,
     recorder: AssistantRecorder,
     result: StepResult,
+    stored: Promise<void>,
   ): Promise<boolean> {
     const granted: PermissionRuleset = [];
     for (const call of result.toolCalls) {
@@ -360,6 +364,7 @@ export class AgentLoop implements OnModuleInit {
         messageID: recorder.message.id,
         location: { directory: location.directory },
         signal: ctx.signal,
+        beforeAsk: () => stored,
       });
       if (outcome.rules.length > 0) {
         granted.push(...outcome.rules);
@@ -392,4 +397,9 @@ export class AgentLoop implements OnModuleInit {
 /** A closed step's message as the next steps send it. */
 function stepMessages(step: OpenStep): PromptMessage[] {
   return toPromptMessages([step.recorder.message as TranscriptMessage]);
+}
+
+/** Resolves in the check phase of this turn of the event loop, after what this turn writes to sockets. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

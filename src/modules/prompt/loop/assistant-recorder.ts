@@ -12,7 +12,10 @@ import { SessionsService } from '../../sessions/sessions.service';
 
 type ToolPart = Extract<AssistantContent, { type: 'tool' }>;
 
-/** How often, at most, a streaming message is written while deltas arrive (the first delta writes at once). */
+/**
+ * How often, at most, a streaming message is written while text or reasoning deltas arrive (the first one
+ * writes at once).
+ */
 const SAVE_EVERY_MS = 200;
 
 /** How soon after a block ends (text, reasoning, a tool call) or a tool's state changes the message is written. */
@@ -200,7 +203,8 @@ export class AssistantRecorder {
   private delta(index: number, type: 'text' | 'reasoning' | 'tool-input', delta: string): void {
     const data = { sessionID: this.sessionID, messageID: this.message.id, index, type, delta };
     this.emit(() => this.events.publish('session.message.part.delta', data, this.location));
-    if (Date.now() - this.lastSave >= SAVE_EVERY_MS) this.save();
+    // A call's arguments are written when the call is complete; text and reasoning as they grow.
+    if (type !== 'tool-input' && Date.now() - this.lastSave >= SAVE_EVERY_MS) this.save();
   }
 }
 
