@@ -1,4 +1,4 @@
-import { FileHandle, open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { locateForRun, pathChecks } from './paths';
 import { ToolError } from './tool.errors';
 import { Tool } from './tool.types';
@@ -33,7 +33,15 @@ export const readTool: Tool<ReadInput> = {
   permissions: (input, directory) => pathChecks(directory, input.filePath, 'read', 'file'),
   async run(input, ctx) {
     const file = locateForRun(ctx, input.filePath);
-    const content = await readText(file.absolute, file.display);
+    const info = await stat(file.absolute).catch(() => null);
+    if (!info) throw new ToolError(`File not found: ${file.display}`);
+    if (info.isDirectory()) throw new ToolError(`${file.display} is a directory; use the list tool`);
+    if (info.size > MAX_FILE_BYTES) {
+      throw new ToolError(
+        `${file.display} is larger than ${MAX_FILE_BYTES} bytes; search it with grep or bash`,
+      );
+    }
+    const content = await readText(file.absolute);
     if (content === null) throw new ToolError(`${file.display} is a binary file`);
 
     const lines = content.split('\n');
@@ -62,35 +70,14 @@ export const readTool: Tool<ReadInput> = {
   },
 };
 
-/**
- * The file as UTF-8, or null when its first 8 KiB hold a NUL byte. One open, one fstat, one read and one close
- * for a file that does not grow meanwhile (a short read of a regular file is its end).
- */
-async function readText(path: string, display: string): Promise<string | null> {
-  let handle: FileHandle;
+/** The file as UTF-8, or null when its first 8 KiB hold a NUL byte. */
+async function readText(path: string): Promise<string | null> {
+  const handle = await open(path, 'r');
   try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw directoryError(display);
-    throw new ToolError(`File not found: ${display}`);
-  }
-  try {
-    const info = await handle.stat();
-    if (info.isDirectory()) throw directoryError(display);
-    if (info.size > MAX_FILE_BYTES) {
-      throw new ToolError(`${display} is larger than ${MAX_FILE_BYTES} bytes; search it with grep or bash`);
-    }
-    // One byte more than the size, so that the end shows in the same read.
-    let buffer = Buffer.allocUnsafe(info.size + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    buffer = bytesRead < buffer.length ? buffer.subarray(0, bytesRead) : await handle.readFile();
+    const buffer = await handle.readFile();
     if (buffer.subarray(0, 8192).includes(0)) return null;
     return buffer.toString('utf8');
   } finally {
     await handle.close();
   }
-}
-
-function directoryError(display: string): ToolError {
-  return new ToolError(`${display} is a directory; use the list tool`);
 }
