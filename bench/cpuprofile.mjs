@@ -26,6 +26,9 @@ const top = Number(option('--top') ?? 30);
 const from = option('--from') ? new RegExp(option('--from')) : undefined;
 const callers = option('--callers') ? new RegExp(option('--callers')) : undefined;
 
+// Piped into `head`: stop quietly when the reader has gone.
+process.stdout.on('error', (error) => process.exit(error.code === 'EPIPE' ? 0 : 1));
+
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parents = new Map();
