@@ -3,9 +3,11 @@
  * (`node dist/main.js`) drives sessions against a scripted OpenAI-compatible model on loopback that answers at once:
  * `BENCH_STEPS - 1` turns that each call the `read` tool, then a text answer. The model server stamps when each
  * response ended and when the session's next request arrived; the gap between them is what the server spent on the
- * step boundary (closing the step: usage and cost in one transaction, running the tool, recording its result,
- * reading the session, its agent and providers, building the history, opening the next request).
- * First one session alone, then `BENCH_SESSIONS` (20) sessions at once. Needs PostgreSQL
+ * step boundary (running the tool, recording its result, taking the session, its agent and providers, extending the
+ * history, building the next request). The statement that closes the step (usage and cost in one transaction) and
+ * opens the next goes out right after the next request, so it overlaps the model's turn; when it has not landed by
+ * the time the next step closes, the wait counts in that boundary. The wall time per step of the concurrent rounds
+ * counts all of it. First one session alone, then `BENCH_SESSIONS` (20) sessions at once. Needs PostgreSQL
  * (`BENCH_DATABASE_ADMIN_URL`, default the local server). Results: bench/results/prompt.{json,md}.
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -19,6 +21,11 @@ const ROOT = join(__dirname, '..', '..');
 const STEPS = Number(process.env.BENCH_STEPS ?? 30);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * Single-session rounds before each concurrent round: a single round lasts well under a second, so a burst of load
+ * from elsewhere can spoil a whole one; more of them make the median steadier.
+ */
+const SINGLE_PER_ROUND = Number(process.env.BENCH_SINGLE_PER_ROUND ?? 3);
 const TARGET_MS = 5;
 const PASSWORD = 'bench-password';
 const AUTH = `Basic ${Buffer.from(`opencode:${PASSWORD}`).toString('base64')}`;
@@ -245,7 +252,9 @@ async function main(): Promise<void> {
     const single: Round[] = [];
     const concurrent: Round[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      single.push(await round(base, project, 1, `single ${r}`));
+      for (let k = 0; k < SINGLE_PER_ROUND; k++) {
+        single.push(await round(base, project, 1, `single ${r}.${k}`));
+      }
       concurrent.push(await round(base, project, SESSIONS, `concurrent ${r}`));
     }
     const singleMs = median(single.map((r) => r.medianMs));
@@ -261,6 +270,7 @@ async function main(): Promise<void> {
       loadAverage: loadavg(),
       stepsPerSession: STEPS,
       rounds: ROUNDS,
+      singleRoundsPerRound: SINGLE_PER_ROUND,
       single: { medianOverheadMs: singleMs, amortizedMs: singleAmortizedMs, rounds: single },
       concurrent: {
         sessions: SESSIONS,
@@ -283,7 +293,8 @@ ${results.date}, Node ${results.node}, load average ${loadavg()
       .join(' ')}, one server process, PostgreSQL on loopback.
 Each session runs ${STEPS} steps (${STEPS - 1} \`read\` tool calls, then an answer) against a scripted model that
 answers at once; the figure is the server's time between the end of one model response and the next request of the
-same session (median over all step boundaries of a round; median of ${ROUNDS} rounds).
+same session (median over all step boundaries of a round; median of ${single.length} single-session rounds and of
+${ROUNDS} rounds of ${SESSIONS} sessions, interleaved).
 
 | run | sessions | step boundaries | boundary median (ms) | boundary p90 (ms) | wall (ms) | wall per step (ms) |
 |---|---|---|---|---|---|---|

@@ -15,6 +15,7 @@ export interface EventStreamOptions {
 export class EventStream {
   private queued = 0;
   private closed = false;
+  private corked = false;
 
   constructor(
     private readonly response: ServerResponse,
@@ -28,6 +29,16 @@ export class EventStream {
     if (this.closed) return;
     const { directory } = this.options;
     if (directory !== undefined && event.location && event.location.directory !== directory) return;
+    if (!this.corked) {
+      // Events published until the event loop turns go out in one write (one system call, one wake-up of the
+      // client), after whatever else this turn sends, such as the next request to a model.
+      this.corked = true;
+      this.response.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.response.uncork();
+      });
+    }
     if (this.response.write(`data: ${JSON.stringify(event)}\n\n`)) return;
     this.queued += 1;
     if (this.queued > this.options.maxQueued) {

@@ -156,6 +156,7 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
         const result: RunOutcome = await this.loop.run({
           sessionID,
           signal: drain.abort.signal,
+          waiting: () => drain.woken,
           boundary: async () => {
             // Only a wake (an admitted prompt or move) since the last look can have put steering input there.
             if (!drain.woken) return 0;

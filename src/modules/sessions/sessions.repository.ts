@@ -312,7 +312,7 @@ export class SessionsRepository {
     );
   }
 
-  /** Rewrites a message's variant members (and completion time); false when it is gone. */
+  /** Rewrites an open message's variant members (and completion time); false when it is gone or closed. */
   async updateMessage(
     sessionId: string,
     id: string,
@@ -322,7 +322,8 @@ export class SessionsRepository {
   ): Promise<boolean> {
     const rows: unknown[] = await manager.query(
       `WITH updated AS (
-         UPDATE session_message SET data = $3, time_completed = $4 WHERE session_id = $1 AND id = $2 RETURNING 1
+         UPDATE session_message SET data = $3, time_completed = $4
+         WHERE session_id = $1 AND id = $2 AND time_completed IS NULL RETURNING 1
        ) SELECT 1 FROM updated`,
       [sessionId, id, JSON.stringify(data), timeCompleted],
     );
@@ -331,7 +332,8 @@ export class SessionsRepository {
 
   /**
    * Closes a message: its final members, completion time, tokens and cost, with the same usage added to the
-   * session's totals, in ONE statement (so atomically, in one round trip). Undefined when either row is gone.
+   * session's totals, in ONE statement (so atomically, in one round trip). `next`, when given, is inserted by the
+   * same statement (the agent loop opens its next step as it closes one). Undefined when either row is gone.
    */
   async completeMessage(
     sessionId: string,
@@ -340,7 +342,21 @@ export class SessionsRepository {
     timeCompleted: number,
     usage: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number },
     cost: number,
+    next?: NewMessage,
   ): Promise<SessionRow | undefined> {
+    const params: unknown[] = [
+      sessionId,
+      id,
+      JSON.stringify(data),
+      timeCompleted,
+      usage.input,
+      usage.output,
+      usage.reasoning,
+      usage.cacheRead,
+      usage.cacheWrite,
+      cost,
+    ];
+    if (next) params.push(next.id, next.type, JSON.stringify(next.data), next.timeCreated);
     const rows: SessionRow[] = await this.db.query(
       `WITH message AS (
          UPDATE session_message SET data = $3, time_completed = $4, tokens_input = $5, tokens_output = $6,
@@ -351,20 +367,16 @@ export class SessionsRepository {
            tokens_reasoning = tokens_reasoning + $7, tokens_cache_read = tokens_cache_read + $8,
            tokens_cache_write = tokens_cache_write + $9, cost = cost + $10, time_updated = $4
          WHERE id = $1 AND EXISTS (SELECT 1 FROM message) RETURNING *
-       )
+       )${
+         next
+           ? `, opened AS (
+         INSERT INTO session_message (session_id, id, type, data, time_created)
+         SELECT $1, $11, $12, $13, $14 WHERE EXISTS (SELECT 1 FROM updated) RETURNING 1
+       )`
+           : ''
+       }
        SELECT * FROM updated`,
-      [
-        sessionId,
-        id,
-        JSON.stringify(data),
-        timeCompleted,
-        usage.input,
-        usage.output,
-        usage.reasoning,
-        usage.cacheRead,
-        usage.cacheWrite,
-        cost,
-      ],
+      params,
     );
     return rows[0];
   }

@@ -378,7 +378,10 @@ export class SessionsService {
     return (await this.sessions.messagePage(sessionID, order, after, limit)).map(toMessageInfo);
   }
 
-  /** Rewrites a streaming message (the agent loop records parts as they arrive); false when it is gone. */
+  /**
+   * Rewrites a streaming message (the agent loop records parts as they arrive); false when it is gone or
+   * already closed (`completeStep`), so a late write never undoes a close.
+   */
   updateMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
     const { id, time, data } = storedParts(message);
     return this.sessions.updateMessage(sessionID, id, data, time.completed ?? null);
@@ -386,13 +389,15 @@ export class SessionsService {
 
   /**
    * Closes an assistant step: the message as it ended, its tokens and cost (micro-cents), and the same usage
-   * added to the session's totals, atomically. Publishes `session.updated`.
+   * added to the session's totals, atomically. `next`, the message of the following step, is appended by the
+   * same statement. Publishes `session.updated`; undefined (and nothing appended) when the session is gone.
    */
   async completeStep(
     sessionID: string,
     message: SessionMessageInfo,
     tokens: Tokens,
     costMicroCents: number,
+    next?: AppendMessageInput,
   ): Promise<SessionInfo | undefined> {
     const { id, time, data } = storedParts(message);
     const row = await this.sessions.completeMessage(
@@ -408,6 +413,7 @@ export class SessionsService {
         cacheWrite: tokens.cache.write,
       },
       costMicroCents,
+      next ? this.newMessage(sessionID, next) : undefined,
     );
     return row ? this.published('session.updated', row) : undefined;
   }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { toModelMessages, TranscriptMessage } from '../../../src/modules/runtime/providers/history';
+import { toPromptMessages, TranscriptMessage } from '../../../src/modules/runtime/providers/history';
 import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
 import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
 import { StepEvent } from '../../../src/modules/runtime/providers/step.types';
@@ -55,7 +55,7 @@ describe('the transcript sent back to the provider', () => {
       const first = await step.run(
         {
           model,
-          messages: [{ role: 'user', content: 'fix a.ts' }],
+          messages: [{ role: 'user', content: [{ type: 'text', text: 'fix a.ts' }] }],
           tools: BUILTIN_TOOLS.map(toolSpec),
           onEvent: (e) => events.push(e),
         },
@@ -106,7 +106,7 @@ describe('the transcript sent back to the provider', () => {
         { type: 'synthetic', text: 'Continue.' },
       ];
 
-      const second = await step.run({ model, messages: toModelMessages(transcript), tools: [] }, FAST);
+      const second = await step.run({ model, messages: toPromptMessages(transcript), tools: [] }, FAST);
       expect(second.text).toBe('All done.');
 
       const sent = server.requests[1].body.messages;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { ModelMessage } from 'ai';
 import { cost, microCentsToUsd } from '../../../src/modules/runtime/providers/cost';
+import { PromptMessage } from '../../../src/modules/runtime/providers/history';
 import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
 import { parseProviders, ProviderConfigMap } from '../../../src/modules/runtime/providers/provider-config';
 import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
@@ -13,6 +13,11 @@ import {
 import { freePort } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TestClock } from '../../helpers/test-clock';
+
+/** A user message in the provider's prompt shape. */
+function user(text: string): PromptMessage {
+  return { role: 'user', content: [{ type: 'text', text }] };
+}
 
 const FAST: RetryPolicy = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1_000 };
 
@@ -69,10 +74,10 @@ describe('ModelStep against the scripted model server', () => {
     it('streams text deltas, returns the finish reason and usage, and sends system, history, tools and credentials', async () => {
       server.script({ text: ['Hel', 'lo', '!'], usage: { input: 120, output: 8 } });
       const events: StepEvent[] = [];
-      const history: ModelMessage[] = [
-        { role: 'user', content: 'first question' },
-        { role: 'assistant', content: 'first answer' },
-        { role: 'user', content: 'say hello' },
+      const history: PromptMessage[] = [
+        user('first question'),
+        { role: 'assistant', content: [{ type: 'text', text: 'first answer' }] },
+        user('say hello'),
       ];
 
       const result = await step.run(
@@ -139,7 +144,7 @@ describe('ModelStep against the scripted model server', () => {
       const first = await step.run(
         {
           model: model(),
-          messages: [{ role: 'user', content: 'what is in a.ts?' }],
+          messages: [user('what is in a.ts?')],
           tools: [READ_TOOL],
           onEvent: (e) => events.push(e),
         },
@@ -158,7 +163,7 @@ describe('ModelStep against the scripted model server', () => {
         {
           model: model(),
           messages: [
-            { role: 'user', content: 'what is in a.ts?' },
+            user('what is in a.ts?'),
             {
               role: 'assistant',
               content: [
@@ -202,10 +207,7 @@ describe('ModelStep against the scripted model server', () => {
 
     it('reports tool calls whose arguments are not valid JSON as invalid', async () => {
       server.script({ toolCalls: [{ id: 'call_bad', name: 'read', arguments: '{"filePath": ' }] });
-      const result = await step.run(
-        { model: model(), messages: [{ role: 'user', content: 'go' }], tools: [READ_TOOL] },
-        FAST,
-      );
+      const result = await step.run({ model: model(), messages: [user('go')], tools: [READ_TOOL] }, FAST);
       expect(result.status).toBe('completed');
       expect(result.toolCalls).toHaveLength(1);
       expect(result.toolCalls[0]).toMatchObject({ id: 'call_bad', name: 'read' });
@@ -216,7 +218,7 @@ describe('ModelStep against the scripted model server', () => {
       server.script({ reasoning: ['think ', 'hard'], text: 'done' });
       const events: StepEvent[] = [];
       const result = await step.run(
-        { model: model(), messages: [{ role: 'user', content: 'go' }], onEvent: (e) => events.push(e) },
+        { model: model(), messages: [user('go')], onEvent: (e) => events.push(e) },
         FAST,
       );
       if (protocol === 'anthropic' || providerID === 'local') {
@@ -228,7 +230,7 @@ describe('ModelStep against the scripted model server', () => {
 
     it('counts cached input separately and prices the step from the model config', async () => {
       server.script({ text: 'ok', usage: { input: 1_000, output: 500, cacheRead: 4_000 } });
-      const result = await step.run({ model: model(), messages: [{ role: 'user', content: 'go' }] }, FAST);
+      const result = await step.run({ model: model(), messages: [user('go')] }, FAST);
 
       expect(result.tokens).toMatchObject({ input: 1_000, output: 500, cache: { read: 4_000, write: 0 } });
       const price = registry.model({ providerID, id: 'm-1' }).cost;
@@ -245,7 +247,7 @@ describe('ModelStep against the scripted model server', () => {
       const retries: StepRetry[] = [];
       const before = clock.now();
       const result = await step.run(
-        { model: model(), messages: [{ role: 'user', content: 'go' }], onRetry: (r) => retries.push(r) },
+        { model: model(), messages: [user('go')], onRetry: (r) => retries.push(r) },
         FAST,
       );
 
@@ -266,7 +268,7 @@ describe('ModelStep against the scripted model server', () => {
       );
       const retries: StepRetry[] = [];
       const result = await step.run(
-        { model: model(), messages: [{ role: 'user', content: 'go' }], onRetry: (r) => retries.push(r) },
+        { model: model(), messages: [user('go')], onRetry: (r) => retries.push(r) },
         FAST,
       );
 
@@ -289,7 +291,7 @@ describe('ModelStep against the scripted model server', () => {
       );
       const retries: StepRetry[] = [];
       const result = await step.run(
-        { model: model(), messages: [{ role: 'user', content: 'go' }], onRetry: (r) => retries.push(r) },
+        { model: model(), messages: [user('go')], onRetry: (r) => retries.push(r) },
         FAST,
       );
       expect(result).toMatchObject({ status: 'completed', text: 'a whole answer', attempts: 2 });
@@ -306,7 +308,7 @@ describe('ModelStep against the scripted model server', () => {
         text: 'x',
         streamError: { type: 'invalid_request_error', message: 'prompt is too long' },
       });
-      const result = await step.run({ model: model(), messages: [{ role: 'user', content: 'go' }] }, FAST);
+      const result = await step.run({ model: model(), messages: [user('go')] }, FAST);
       expect(result).toMatchObject({
         status: 'failed',
         attempts: 1,
@@ -316,7 +318,7 @@ describe('ModelStep against the scripted model server', () => {
 
     it('does not retry a 400', async () => {
       server.script({ error: { status: 400, message: 'bad request' } }, { text: 'never reached' });
-      const result = await step.run({ model: model(), messages: [{ role: 'user', content: 'go' }] }, FAST);
+      const result = await step.run({ model: model(), messages: [user('go')] }, FAST);
       expect(result).toMatchObject({ status: 'failed', attempts: 1, error: { status: 400 } });
       expect(server.requests).toHaveLength(1);
     });
@@ -327,7 +329,7 @@ describe('ModelStep against the scripted model server', () => {
       const result = await step.run(
         {
           model: model(),
-          messages: [{ role: 'user', content: 'go' }],
+          messages: [user('go')],
           signal: controller.signal,
           onEvent: (e) => {
             if (e.type === 'text-delta') controller.abort();
@@ -346,7 +348,7 @@ describe('ModelStep against the scripted model server', () => {
       const result = await step.run(
         {
           model: model(),
-          messages: [{ role: 'user', content: 'go' }],
+          messages: [user('go')],
           signal: controller.signal,
           onRetry: (r) => {
             retries.push(r);
@@ -379,7 +381,7 @@ describe('ModelStep against a provider that does not answer', () => {
     const result = await new ModelStep(new TestClock()).run(
       {
         model: registry.resolve({ providerID: 'down', id: 'm' }).language,
-        messages: [{ role: 'user', content: 'go' }],
+        messages: [user('go')],
         onRetry: (r) => retries.push(r),
       },
       FAST,

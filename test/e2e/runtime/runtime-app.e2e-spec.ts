@@ -58,7 +58,7 @@ describe('runtime in the instance app: providers from the location config, permi
     const result = await t.app.get(ModelStep).run(
       {
         model: registry.resolve({ providerID: 'scripted', id: 'small' }).language,
-        messages: [{ role: 'user', content: 'hi' }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
       },
       FAST,
     );

@@ -1,25 +1,30 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Clock } from '../../../common/clock';
-import { EventsPublisher } from '../../../common/events';
+import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../../common/events';
 import { ascendingId } from '../../../common/ids';
+import { AgentInfo } from '../../agents/agent.types';
 import { AgentsService } from '../../agents/agents.service';
 import { ResolvedLocation } from '../../locations/location.types';
 import { LocationsService } from '../../locations/locations.service';
 import { isToolDisabled } from '../../runtime/permissions/evaluate';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { cost, microCentsToUsd } from '../../runtime/providers/cost';
-import { toModelMessages, TranscriptMessage } from '../../runtime/providers/history';
+import { PromptMessage, toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
 import { ModelStep } from '../../runtime/providers/model-step.service';
+import { ProviderRegistry } from '../../runtime/providers/provider-registry';
 import { ProvidersService } from '../../runtime/providers/providers.service';
 import { StepError, StepResult } from '../../runtime/providers/step.types';
 import { BUILTIN_TOOLS, toolSpec } from '../../runtime/tools/builtin-tools';
 import { ToolRunner } from '../../runtime/tools/tool-runner.service';
+import { AnyTool } from '../../runtime/tools/tool.types';
 import { AssistantMessage, Json } from '../../sessions/session-message.types';
-import { SessionInfo } from '../../sessions/session.types';
+import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
 import { promptConfig, PromptConfig } from '../prompt.config';
 import { AssistantRecorder } from './assistant-recorder';
 import { chooseModel } from './model-choice';
+import { RunCache } from './run-cache';
 import { sessionAgent } from './session-agent';
 
 export type RunOutcome =
@@ -29,6 +34,8 @@ export type RunOutcome =
 export interface RunContext {
   sessionID: string;
   signal: AbortSignal;
+  /** Whether input may be waiting for the next boundary (something was admitted since the last look). */
+  waiting(): boolean;
   /** Takes the steering inputs (and moves) waiting at this step boundary; the count of prompts taken. */
   boundary(): Promise<number>;
 }
@@ -38,17 +45,45 @@ type StepOutcome =
   | { status: 'failed'; error: StepError }
   | { status: 'interrupted' };
 
+/** What a step runs with, taken at its start from the session, its agent and the location's providers. */
+interface StepSetup {
+  session: SessionInfo;
+  location: ResolvedLocation;
+  agent: AgentInfo;
+  /** The agent's `steps` limit. */
+  limit: number;
+  registry: ProviderRegistry;
+  ref: ModelRef;
+  rulesets: PermissionRuleset[];
+  tools: AnyTool[];
+  /** The history the step sends, in the provider's shape. */
+  history: PromptMessage[];
+}
+
+/** A step with its assistant message and the recorder that grows it. */
+interface OpenStep {
+  setup: StepSetup;
+  recorder: AssistantRecorder;
+  /** Resolves once the message is in the transcript and announced (at once, unless the previous close opened it). */
+  stored: Promise<void>;
+}
+
 const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
 
 /**
  * The agent loop of one run: step after step (a provider turn, then the tools it asked for), taking steering
  * input at each boundary, until the model stops asking for tools or the agent's `steps` limit is reached. Each
- * step reads the session, its agent and the location's providers afresh, so switches, moves and reloads apply
- * from the next step.
+ * step takes the session, its agent and the location's providers as they are then, so switches, moves and
+ * reloads apply from the next step; what did not change since the last step is kept in memory (`RunCache`).
+ * When no input waits at a boundary, closing one step and opening the next are one statement.
  */
 @Injectable()
-export class AgentLoop {
+export class AgentLoop implements OnModuleInit {
+  /** The caches of the runs in progress, by session. */
+  private readonly runs = new Map<string, RunCache>();
+
   constructor(
+    private readonly emitter: EventEmitter2,
     private readonly sessions: SessionsService,
     private readonly locations: LocationsService,
     private readonly agents: AgentsService,
@@ -60,58 +95,120 @@ export class AgentLoop {
     @Inject(promptConfig.KEY) private readonly config: PromptConfig,
   ) {}
 
-  async run(ctx: RunContext): Promise<RunOutcome> {
-    for (let steps = 1; ; steps++) {
-      if (ctx.signal.aborted) return { status: 'interrupted' };
-      const { outcome, limit } = await this.step(ctx);
-      if (outcome.status !== 'completed') return outcome;
-      if (ctx.signal.aborted) return { status: 'interrupted' };
-      const steered = await ctx.boundary();
-      if (steered > 0) {
-        steps = 0;
-        continue;
+  onModuleInit(): void {
+    this.emitter.on(PUBLISHED_EVENT, (event: OutpostEvent) => {
+      if (event.type === 'session.updated') {
+        this.runs.get((event.data as { sessionID: string }).sessionID)?.sessionUpdated();
+      } else if (event.type === 'location.shutdown' && event.location) {
+        for (const cache of this.runs.values()) cache.locationShutdown(event.location.directory);
       }
-      if (outcome.toolCalls === 0 || steps >= limit) return { status: 'succeeded' };
+    });
+  }
+
+  async run(ctx: RunContext): Promise<RunOutcome> {
+    const cache = new RunCache(ctx.sessionID);
+    this.runs.set(ctx.sessionID, cache);
+    try {
+      // A step opened by the close of the previous one (its message is on its way to the transcript: it runs
+      // even when interrupted meanwhile, and then closes as interrupted at once).
+      let opened: OpenStep | undefined;
+      for (let steps = 1; ; steps++) {
+        if (!opened && ctx.signal.aborted) return { status: 'interrupted' };
+        const step = opened ?? (await this.open(ctx, await this.prepare(ctx, cache)));
+        const { outcome, result, spent } = await this.execute(ctx, step);
+        // The history goes on with this step's message, as a read of the transcript would give it.
+        if (cache.history === step.setup.history) cache.history.push(...stepMessages(step));
+        const more =
+          outcome.status === 'completed' &&
+          outcome.toolCalls > 0 &&
+          steps < step.setup.limit &&
+          !ctx.signal.aborted &&
+          !ctx.waiting() &&
+          cache.history === step.setup.history;
+        // The next step's setup; when it cannot be made (a model no longer configured), the next step fails
+        // the way a step opened on its own would.
+        const next = more ? await this.prepare(ctx, cache).catch(() => undefined) : undefined;
+        opened = await this.close(ctx, cache, step, result, spent, next);
+        if (outcome.status !== 'completed') return outcome;
+        if (opened) continue;
+        if (ctx.signal.aborted) return { status: 'interrupted' };
+        const steered = await ctx.boundary();
+        if (steered > 0) {
+          // The delivered prompts are in the transcript now: the next step reads it again.
+          cache.history = undefined;
+          steps = 0;
+          continue;
+        }
+        if (outcome.toolCalls === 0 || steps >= step.setup.limit) return { status: 'succeeded' };
+      }
+    } finally {
+      if (this.runs.get(ctx.sessionID) === cache) this.runs.delete(ctx.sessionID);
     }
   }
 
-  private async step(ctx: RunContext): Promise<{ outcome: StepOutcome; limit: number }> {
-    const session = await this.sessions.get(ctx.sessionID);
-    const location = await this.locations.resolve(session.location.directory);
+  /** The setup of a step from the session, its location, agent and providers (cached where nothing changed). */
+  private async prepare(ctx: RunContext, cache: RunCache): Promise<StepSetup> {
+    const session = await cache.current(() => this.sessions.get(ctx.sessionID));
+    const location = await cache.locate(session.location.directory, (directory) =>
+      this.locations.resolve(directory),
+    );
     const agent = await sessionAgent(this.agents, location, session.agent);
-    const limit = agent.steps ?? this.config.maxSteps;
     const registry = await this.providers.forLocation(location);
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
     const tools = BUILTIN_TOOLS.filter((tool) => !isToolDisabled(tool.action, ...rulesets));
-    const history = toModelMessages((await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[]);
+    cache.history ??= toPromptMessages((await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[]);
+    const limit = agent.steps ?? this.config.maxSteps;
+    return { session, location, agent, limit, registry, ref, rulesets, tools, history: cache.history };
+  }
 
+  /** Appends the step's assistant message to the transcript and announces it. */
+  private async open(ctx: RunContext, setup: StepSetup): Promise<OpenStep> {
+    const message = this.newMessage(setup);
+    await this.sessions.appendMessage(ctx.sessionID, { ...message });
+    this.announce(ctx, setup, message);
+    const recorder = this.recorder(ctx, setup, message);
+    return { setup, recorder, stored: Promise.resolve() };
+  }
+
+  private newMessage(setup: StepSetup): AssistantMessage {
     const now = this.clock.now();
-    const message: AssistantMessage = {
+    return {
       id: ascendingId('msg', now),
       type: 'assistant',
-      agent: agent.id,
-      model: ref,
+      agent: setup.agent.id,
+      model: setup.ref,
       content: [],
       time: { created: now },
     };
-    const eventLocation = { directory: location.directory };
-    await this.sessions.appendMessage(ctx.sessionID, { ...message, id: message.id });
-    this.events.publish('session.message.created', { sessionID: ctx.sessionID, message }, eventLocation);
+  }
+
+  private recorder(
+    ctx: RunContext,
+    setup: StepSetup,
+    message: AssistantMessage,
+    stored?: Promise<unknown>,
+  ): AssistantRecorder {
+    const at = { directory: setup.location.directory };
+    return new AssistantRecorder(message, ctx.sessionID, at, this.sessions, this.events, this.clock, stored);
+  }
+
+  private announce(ctx: RunContext, setup: StepSetup, message: AssistantMessage): void {
+    const at = { directory: setup.location.directory };
+    this.events.publish('session.message.created', { sessionID: ctx.sessionID, message }, at);
     this.events.publish(
       'session.step.started',
-      { sessionID: ctx.sessionID, messageID: message.id, agent: agent.id, model: ref },
-      eventLocation,
+      { sessionID: ctx.sessionID, messageID: message.id, agent: setup.agent.id, model: setup.ref },
+      at,
     );
-    const recorder = new AssistantRecorder(
-      message,
-      ctx.sessionID,
-      eventLocation,
-      this.sessions,
-      this.events,
-      this.clock,
-    );
+  }
 
+  /** The provider turn and the tools it asked for; the message holds the step's end (not yet written). */
+  private async execute(
+    ctx: RunContext,
+    { setup, recorder, stored }: OpenStep,
+  ): Promise<{ outcome: StepOutcome; result: StepResult; spent: number }> {
+    const { agent, registry, ref, tools } = setup;
     let result: StepResult;
     let price;
     try {
@@ -121,7 +218,7 @@ export class AgentLoop {
         {
           model: model.language,
           system: agent.system,
-          messages: history,
+          messages: setup.history,
           tools: tools.map(toolSpec),
           headers: agent.request.headers,
           providerOptions: model.providerOptions,
@@ -158,10 +255,11 @@ export class AgentLoop {
           ? { status: 'failed', error: result.error! }
           : { status: 'interrupted' };
     if (result.status === 'completed') {
-      const interrupted = await this.runTools(ctx, session, location, rulesets, tools, recorder, result);
+      const interrupted = await this.runTools(ctx, setup, recorder, result, stored);
       if (interrupted) outcome = { status: 'interrupted' };
     }
 
+    const message = recorder.message;
     message.finish = result.finish;
     if (outcome.status === 'failed') message.error = outcome.error;
     if (outcome.status === 'interrupted') message.error = INTERRUPTED;
@@ -169,32 +267,80 @@ export class AgentLoop {
     message.tokens = result.tokens;
     message.cost = microCentsToUsd(spent);
     message.time.completed = this.clock.now();
-    await recorder.flush();
-    await this.sessions.completeStep(ctx.sessionID, message, result.tokens, spent);
-    this.events.publish('session.message.updated', { sessionID: ctx.sessionID, message }, eventLocation);
-    this.events.publish(
-      'session.step.ended',
-      {
-        sessionID: ctx.sessionID,
-        messageID: message.id,
-        finish: message.finish,
-        cost: message.cost,
-        tokens: result.tokens,
-      },
-      eventLocation,
-    );
-    return { outcome, limit };
+    return { outcome, result, spent };
   }
 
-  /** Runs the step's tool calls in order; true when an interrupt stopped them. */
+  /**
+   * Writes the step's end (message, usage added to the session) and announces it. With `next`, the next
+   * step's message is appended by the same statement and that step is returned at once: its provider turn
+   * starts while the statement runs, and its events and writes wait until the statement has stored it.
+   */
+  private async close(
+    ctx: RunContext,
+    cache: RunCache,
+    step: OpenStep,
+    result: StepResult,
+    spent: number,
+    next?: StepSetup,
+  ): Promise<OpenStep | undefined> {
+    const { recorder, setup } = step;
+    const message = recorder.message;
+    recorder.close();
+    await step.stored;
+    const following = next ? this.newMessage(next) : undefined;
+    // With a next step, the statement goes out once this turn of the event loop has sent that step's request:
+    // the database's work then overlaps the provider's instead of delaying the request.
+    const write = () =>
+      cache.write(() =>
+        this.sessions.completeStep(
+          ctx.sessionID,
+          message,
+          result.tokens,
+          spent,
+          following && { ...following },
+        ),
+      );
+    const ended = (next ? nextTurn().then(write) : write()).then((info) => {
+      const at = { directory: setup.location.directory };
+      this.events.publish('session.message.updated', { sessionID: ctx.sessionID, message }, at);
+      this.events.publish(
+        'session.step.ended',
+        {
+          sessionID: ctx.sessionID,
+          messageID: message.id,
+          finish: result.finish,
+          cost: microCentsToUsd(spent),
+          tokens: result.tokens,
+        },
+        at,
+      );
+      return info;
+    });
+    if (!next || !following) {
+      await ended;
+      return undefined;
+    }
+    // Awaited by the next step's close; a failure (the session gone) leaves its events unsent.
+    const stored = ended.then((info) => {
+      if (!info) return;
+      this.announce(ctx, next, following);
+      opened.recorder.release();
+    });
+    stored.catch(() => {});
+    const opened: OpenStep = { setup: next, recorder: this.recorder(ctx, next, following, stored), stored };
+    return opened;
+  }
+
+  /**
+   * Runs the step's tool calls in order; true when an interrupt stopped them. A permission request waits until
+   * the step has been announced (`stored`), so that it follows the step's start on the event stream.
+   */
   private async runTools(
     ctx: RunContext,
-    session: SessionInfo,
-    location: ResolvedLocation,
-    rulesets: PermissionRuleset[],
-    tools: typeof BUILTIN_TOOLS,
+    { session, location, rulesets, tools }: StepSetup,
     recorder: AssistantRecorder,
     result: StepResult,
+    stored: Promise<void>,
   ): Promise<boolean> {
     const granted: PermissionRuleset = [];
     for (const call of result.toolCalls) {
@@ -218,6 +364,7 @@ export class AgentLoop {
         messageID: recorder.message.id,
         location: { directory: location.directory },
         signal: ctx.signal,
+        beforeAsk: () => stored,
       });
       if (outcome.rules.length > 0) {
         granted.push(...outcome.rules);
@@ -245,4 +392,14 @@ export class AgentLoop {
     }
     return ctx.signal.aborted;
   }
+}
+
+/** A closed step's message as the next steps send it. */
+function stepMessages(step: OpenStep): PromptMessage[] {
+  return toPromptMessages([step.recorder.message as TranscriptMessage]);
+}
+
+/** Resolves in the check phase of this turn of the event loop, after what this turn writes to sockets. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -12,21 +12,35 @@ import { SessionsService } from '../../sessions/sessions.service';
 
 type ToolPart = Extract<AssistantContent, { type: 'tool' }>;
 
-/** How often, at most, a streaming message is written while deltas arrive (block ends always write). */
+/**
+ * How often, at most, a streaming message is written while text or reasoning deltas arrive (the first one
+ * writes at once).
+ */
 const SAVE_EVERY_MS = 200;
+
+/** How soon after a block ends (text, reasoning, a tool call) or a tool's state changes the message is written. */
+const SAVE_AFTER_MS = 50;
 
 /**
  * The assistant message of one step, built from the stream as it arrives: parts are added and grown in memory,
- * deltas go out on the event stream at once, and the message is written to the transcript at each block's end
- * (and every so often during long blocks). Writes are chained, so they land in order and never overlap.
+ * deltas and tool states go out on the event stream at once, and the message is written to the transcript
+ * shortly after each block's end or tool state (and every so often during long blocks). Writes are chained, so
+ * they land in order and never overlap. A step that closes before a write has started writes the whole message
+ * with its close instead (so a quick tool costs no write of its own), and a write still on its way never
+ * overwrites a closed message. A message still being stored (`stored`, the step opened by the previous step's
+ * close) holds its writes until it is, and its events until `release`, so that they follow its announcement.
  */
 export class AssistantRecorder {
   private readonly logger = new Logger(AssistantRecorder.name);
   /** Stream block id → index in `content`. */
   private readonly blocks = new Map<string, number>();
-  private writing: Promise<void> = Promise.resolve();
+  private writing: Promise<void>;
+  /** Events held until `release`, while the message is not announced yet. */
+  private held?: Array<() => void>;
   private queued = false;
+  private closed = false;
   private lastSave = 0;
+  private timer?: NodeJS.Timeout;
 
   constructor(
     readonly message: AssistantMessage,
@@ -35,7 +49,11 @@ export class AssistantRecorder {
     private readonly sessions: SessionsService,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
-  ) {}
+    stored?: Promise<unknown>,
+  ) {
+    this.writing = stored ? stored.then(noop, noop) : Promise.resolve();
+    if (stored) this.held = [];
+  }
 
   readonly onEvent = (event: StepEvent): void => {
     const content = this.message.content;
@@ -57,10 +75,10 @@ export class AssistantRecorder {
           const part = content[this.block(event.id, 'reasoning')] as { state?: Json };
           part.state = event.state as Json;
         }
-        this.save();
+        this.saveSoon();
         return;
       case 'text-end':
-        this.save();
+        this.saveSoon();
         return;
       case 'tool-input-start':
         this.blocks.set(event.id, content.length);
@@ -76,7 +94,7 @@ export class AssistantRecorder {
       }
       case 'tool-call':
         this.call(event.call);
-        this.save();
+        this.saveSoon();
         return;
     }
   };
@@ -102,37 +120,64 @@ export class AssistantRecorder {
     return part;
   }
 
-  /** Sets a tool part's state, writes the message and publishes it. */
+  /** Sets a tool part's state and publishes the message; it is written soon. */
   setTool(part: ToolPart, state: ToolState, time: Partial<ToolPart['time']> = {}): void {
     part.state = state;
     part.time = { ...part.time, ...time };
-    this.save(true);
+    this.publish();
+    this.saveSoon();
   }
 
   /** Writes the message now (after earlier writes); `publish` also sends it as `session.message.updated`. */
   save(publish = false): void {
     this.lastSave = Date.now();
-    if (publish)
-      this.events.publish(
-        'session.message.updated',
-        { sessionID: this.sessionID, message: structuredClone(this.message) },
-        this.location,
-      );
-    if (this.queued) return;
+    if (publish) this.publish();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queued || this.closed) return;
     this.queued = true;
     this.writing = this.writing.then(async () => {
       this.queued = false;
+      if (this.closed) return;
       try {
-        await this.sessions.updateMessage(this.sessionID, structuredClone(this.message));
+        // The message is serialised when the write starts, so the write holds the state of that moment.
+        await this.sessions.updateMessage(this.sessionID, this.message);
       } catch (error) {
         this.logger.warn(`Recording message ${this.message.id} failed: ${String(error)}`);
       }
     });
   }
 
-  /** Resolves when every write so far has landed. */
-  flush(): Promise<void> {
-    return this.writing;
+  /** The step is closing: writes that have not started are dropped (the close writes the whole message). */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Writes the message within `SAVE_AFTER_MS`, together with whatever else changes meanwhile. */
+  private saveSoon(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => this.save(), SAVE_AFTER_MS);
+  }
+
+  /** The message has been announced: the events held meanwhile go out, in order, and later ones at once. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const send of held) send();
+  }
+
+  private publish(): void {
+    const message = structuredClone(this.message);
+    this.emit(() =>
+      this.events.publish('session.message.updated', { sessionID: this.sessionID, message }, this.location),
+    );
+  }
+
+  private emit(send: () => void): void {
+    if (this.held) this.held.push(send);
+    else send();
   }
 
   private block(id: string, type: 'text' | 'reasoning'): number {
@@ -156,11 +201,11 @@ export class AssistantRecorder {
   }
 
   private delta(index: number, type: 'text' | 'reasoning' | 'tool-input', delta: string): void {
-    this.events.publish(
-      'session.message.part.delta',
-      { sessionID: this.sessionID, messageID: this.message.id, index, type, delta },
-      this.location,
-    );
-    if (Date.now() - this.lastSave >= SAVE_EVERY_MS) this.save();
+    const data = { sessionID: this.sessionID, messageID: this.message.id, index, type, delta };
+    this.emit(() => this.events.publish('session.message.part.delta', data, this.location));
+    // A call's arguments are written when the call is complete; text and reasoning as they grow.
+    if (type !== 'tool-input' && Date.now() - this.lastSave >= SAVE_EVERY_MS) this.save();
   }
 }
+
+function noop(): void {}

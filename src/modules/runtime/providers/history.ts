@@ -1,4 +1,14 @@
-import type { AssistantContent, ModelMessage, ProviderMetadata, ToolContent, UserContent } from 'ai';
+import type {
+  LanguageModelV3FilePart,
+  LanguageModelV3Message,
+  LanguageModelV3TextPart,
+  LanguageModelV3ToolResultOutput,
+  LanguageModelV3ToolResultPart,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
+
+/** One message of the prompt as the provider model takes it (the AI SDK's provider-level prompt). */
+export type PromptMessage = LanguageModelV3Message;
 
 /**
  * The parts of `Session.Message.Info` (reference §4.10) that the model sees. Structural, so the stored
@@ -35,12 +45,14 @@ export type TranscriptContent =
 const INTERRUPTED = 'The tool call was interrupted before it finished.';
 
 /**
- * The transcript as AI SDK messages: user-side messages as user text, each assistant message as its text,
- * reasoning and tool calls followed by one tool message with a result for every call (providers refuse a
- * call without a result, so unfinished calls get an "interrupted" error result).
+ * The transcript as provider prompt messages: user-side messages as user text, each assistant message as its
+ * text, reasoning and tool calls followed by one tool message with a result for every call (providers refuse a
+ * call without a result, so unfinished calls get an "interrupted" error result). Built directly in the
+ * provider's shape (what `streamText` would produce from the same messages, without validating them again), so
+ * a caller can keep the result and append the messages of each new step.
  */
-export function toModelMessages(transcript: TranscriptMessage[]): ModelMessage[] {
-  const messages: ModelMessage[] = [];
+export function toPromptMessages(transcript: TranscriptMessage[]): PromptMessage[] {
+  const messages: PromptMessage[] = [];
   for (const message of transcript) {
     switch (message.type) {
       case 'user':
@@ -52,18 +64,16 @@ export function toModelMessages(transcript: TranscriptMessage[]): ModelMessage[]
       case 'synthetic':
       case 'system':
       case 'skill':
-        messages.push({ role: 'user', content: (message as { text: string }).text });
+        messages.push(userText((message as { text: string }).text));
         break;
       case 'shell': {
         const shell = message as Extract<TranscriptMessage, { type: 'shell' }>;
         const output = typeof shell.output === 'string' ? shell.output : (shell.output?.output ?? '');
-        messages.push({ role: 'user', content: `The user ran \`${shell.command}\`:\n${output}` });
+        messages.push(userText(`The user ran \`${shell.command}\`:\n${output}`));
         break;
       }
       case 'assistant':
-        messages.push(
-          ...assistantMessages((message as Extract<TranscriptMessage, { type: 'assistant' }>).content),
-        );
+        assistantMessages((message as Extract<TranscriptMessage, { type: 'assistant' }>).content, messages);
         break;
       default:
         break; // agent, model and location switches, compaction markers: not for the model
@@ -72,22 +82,31 @@ export function toModelMessages(transcript: TranscriptMessage[]): ModelMessage[]
   return messages;
 }
 
-function userContent(message: { text: string; files?: TranscriptFile[] }): UserContent {
-  if (!message.files?.length) return message.text;
-  return [
-    { type: 'text', text: message.text },
-    ...message.files.map((file) => ({
-      type: 'file' as const,
+function userText(text: string): PromptMessage {
+  return { role: 'user', content: [{ type: 'text', text }] };
+}
+
+function userContent(message: {
+  text: string;
+  files?: TranscriptFile[];
+}): Array<LanguageModelV3TextPart | LanguageModelV3FilePart> {
+  if (!message.files?.length) return [{ type: 'text', text: message.text }];
+  const parts: Array<LanguageModelV3TextPart | LanguageModelV3FilePart> = [];
+  if (message.text !== '') parts.push({ type: 'text', text: message.text });
+  for (const file of message.files) {
+    parts.push({
+      type: 'file',
       data: file.data,
       mediaType: file.mime,
       ...(file.name ? { filename: file.name } : {}),
-    })),
-  ];
+    });
+  }
+  return parts;
 }
 
-function assistantMessages(content: TranscriptContent[]): ModelMessage[] {
-  const parts: Exclude<AssistantContent, string> = [];
-  const results: ToolContent = [];
+function assistantMessages(content: TranscriptContent[], messages: PromptMessage[]): void {
+  const parts: Extract<PromptMessage, { role: 'assistant' }>['content'] = [];
+  const results: LanguageModelV3ToolResultPart[] = [];
   for (const part of content) {
     if (part.type === 'text') {
       if (part.text) parts.push({ type: 'text', text: part.text });
@@ -110,24 +129,24 @@ function assistantMessages(content: TranscriptContent[]): ModelMessage[] {
       });
     }
   }
-  const messages: ModelMessage[] = [];
   if (parts.length > 0) messages.push({ role: 'assistant', content: parts });
   if (results.length > 0) messages.push({ role: 'tool', content: results });
-  return messages;
 }
 
-function toolOutput(state: Extract<TranscriptContent, { type: 'tool' }>['state']) {
+function toolOutput(
+  state: Extract<TranscriptContent, { type: 'tool' }>['state'],
+): LanguageModelV3ToolResultOutput {
   if (state.status === 'completed') {
     const text = state.content
       .map((item) => (item.type === 'text' ? (item.text ?? '') : `[${item.type}]`))
       .join('\n');
-    return { type: 'text' as const, value: text };
+    return { type: 'text', value: text };
   }
-  if (state.status === 'error') return { type: 'error-text' as const, value: state.error.message };
-  return { type: 'error-text' as const, value: INTERRUPTED };
+  if (state.status === 'error') return { type: 'error-text', value: state.error.message };
+  return { type: 'error-text', value: INTERRUPTED };
 }
 
 /** What the provider attached to a part (`ProviderState`), given back as the part's provider options. */
-function providerOptions(state: unknown): { providerOptions?: ProviderMetadata } {
-  return state && typeof state === 'object' ? { providerOptions: state as ProviderMetadata } : {};
+function providerOptions(state: unknown): { providerOptions?: SharedV3ProviderOptions } {
+  return state && typeof state === 'object' ? { providerOptions: state as SharedV3ProviderOptions } : {};
 }

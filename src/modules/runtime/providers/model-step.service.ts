@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { APICallError, jsonSchema, LanguageModelUsage, LoadAPIKeyError, streamText, tool, ToolSet } from 'ai';
+import type {
+  LanguageModelV3FunctionTool,
+  LanguageModelV3ToolCall,
+  LanguageModelV3Usage,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
+import { APICallError, LoadAPIKeyError } from 'ai';
 import { Clock } from '../../../common/clock';
 import {
   FinishReason,
@@ -21,7 +27,9 @@ type Attempt =
   | { kind: 'interrupted'; partial: Omit<StepResult, 'attempts'> };
 
 /**
- * Runs ONE streaming provider turn. Tools are offered as JSON schemas without `execute`, so the step ends when
+ * Runs ONE streaming provider turn, calling the provider model's `doStream` with a prompt already in its shape
+ * (`streamText` would validate and convert the whole history again at every step; compatibility warnings go to
+ * our log at debug level). Tools are offered as JSON schemas without `execute`, so the step ends when
  * the model asks for tools and the agent loop runs them under its permission rules. Retryable failures (429,
  * 5xx, connection errors) are retried with exponential backoff, honouring `Retry-After`; each retry is reported
  * through `onRetry` before the wait, and events streamed by a failed attempt should be discarded by the caller.
@@ -30,14 +38,7 @@ type Attempt =
 export class ModelStep {
   private readonly logger = new Logger('ModelStep');
 
-  constructor(private readonly clock: Clock) {
-    // The AI SDK prints compatibility warnings with console.warn; keep them in our log at debug level.
-    (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: {
-      warnings: unknown[];
-      provider: string;
-      model: string;
-    }) => this.logger.debug({ provider: options.provider, model: options.model, warnings: options.warnings });
-  }
+  constructor(private readonly clock: Clock) {}
 
   async run(request: StepRequest, policy: RetryPolicy = DEFAULT_RETRY_POLICY): Promise<StepResult> {
     for (let attempt = 1; ; attempt++) {
@@ -73,26 +74,35 @@ export class ModelStep {
 
     const emit = request.onEvent ?? (() => {});
     const reasoningState = new Map<string, ProviderState | undefined>();
+    const tools = request.tools ?? [];
     let failure: { error: unknown } | undefined;
+    let finished = false;
+    let output = false;
     try {
-      const stream = streamText({
-        model: request.model,
-        system: request.system,
-        messages: request.messages,
-        tools: toToolSet(request.tools ?? []),
+      const { stream } = await request.model.doStream({
+        prompt:
+          request.system === undefined
+            ? request.messages
+            : [{ role: 'system', content: request.system }, ...request.messages],
+        ...(tools.length > 0 ? { tools: tools.map(toFunctionTool), toolChoice: { type: 'auto' } } : {}),
+        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
         headers: request.headers,
-        providerOptions: request.providerOptions as never,
-        maxOutputTokens: request.maxOutputTokens,
-        maxRetries: 0,
+        providerOptions: request.providerOptions as SharedV3ProviderOptions | undefined,
         abortSignal: request.signal,
-        // Errors are read from the stream below; the default handler would print them.
-        onError: () => {},
+        includeRawChunks: false,
       });
-      for await (const part of stream.fullStream) {
+      for await (const part of stream) {
         switch (part.type) {
+          case 'stream-start':
+            if (part.warnings.length > 0) {
+              const { provider, modelId } = request.model;
+              this.logger.debug({ provider, model: modelId, warnings: part.warnings });
+            }
+            break;
           case 'text-start':
           case 'text-end':
           case 'reasoning-start':
+            output = true;
             emit({ type: part.type, id: part.id });
             break;
           case 'reasoning-end': {
@@ -103,59 +113,85 @@ export class ModelStep {
             break;
           }
           case 'text-delta':
-            partial.text += part.text;
-            emit({ type: 'text-delta', id: part.id, text: part.text });
+            output = true;
+            if (part.delta === '') break;
+            partial.text += part.delta;
+            emit({ type: 'text-delta', id: part.id, text: part.delta });
             break;
           case 'reasoning-delta':
+            output = true;
             reasoningState.set(part.id, mergeState(reasoningState.get(part.id), part.providerMetadata));
-            partial.reasoning += part.text;
-            emit({ type: 'reasoning-delta', id: part.id, text: part.text });
+            partial.reasoning += part.delta;
+            emit({ type: 'reasoning-delta', id: part.id, text: part.delta });
             break;
           case 'tool-input-start':
+            output = true;
             emit({ type: 'tool-input-start', id: part.id, name: part.toolName });
             break;
           case 'tool-input-delta':
             emit({ type: 'tool-input-delta', id: part.id, delta: part.delta });
             break;
           case 'tool-call': {
-            const call: StepToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
-            if (part.providerMetadata) call.providerState = part.providerMetadata as ProviderState;
-            if ('invalid' in part && part.invalid) call.invalid = errorMessage(part.error);
+            output = true;
+            const call = toolCall(part, tools);
             partial.toolCalls.push(call);
             emit({ type: 'tool-call', call });
             break;
           }
-          case 'finish-step':
-            partial.finish = finishReason(part.finishReason);
+          case 'finish':
+            finished = true;
+            partial.finish = finishReason(part.finishReason.unified);
             partial.tokens = tokens(part.usage);
             break;
           case 'error':
+            finished = true;
             failure = { error: part.error };
             break;
-          case 'abort':
-            return interrupted();
           default:
-            break;
+            break; // tool input ends, response metadata, sources, files, raw chunks
         }
       }
     } catch (error) {
       failure = { error };
     }
     if (request.signal?.aborted) return interrupted();
+    if (!failure && !finished && !output) failure = { error: new Error(NO_OUTPUT) };
     if (failure) return { kind: 'error', error: failure.error, partial };
     return { kind: 'done', result: partial };
   }
 }
 
-function toToolSet(tools: ToolSpec[]): ToolSet {
-  const set: ToolSet = {};
-  for (const spec of tools) {
-    set[spec.name] = tool({
-      description: spec.description,
-      inputSchema: jsonSchema(spec.inputSchema as never),
-    });
+const NO_OUTPUT = 'No output generated. The model stream ended without a finish chunk.';
+
+/** A tool as the provider takes it: a function with a JSON schema, run by the agent loop, not the SDK. */
+function toFunctionTool(spec: ToolSpec): LanguageModelV3FunctionTool {
+  return {
+    type: 'function',
+    name: spec.name,
+    description: spec.description,
+    inputSchema: spec.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
+  };
+}
+
+/**
+ * A call the model asked for, with its arguments parsed. Arguments that are not JSON, or a tool that was not
+ * offered, make the call `invalid` (the loop answers it with an error the model sees), as `streamText` did.
+ */
+function toolCall(part: LanguageModelV3ToolCall, tools: ToolSpec[]): StepToolCall {
+  const call: StepToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
+  if (part.providerMetadata) call.providerState = part.providerMetadata as ProviderState;
+  try {
+    call.input = part.input.trim() === '' ? {} : JSON.parse(part.input);
+  } catch (error) {
+    call.invalid = `Invalid input for tool ${part.toolName}: JSON parsing failed: ${errorMessage(error)}`;
   }
-  return set;
+  if (!tools.some((tool) => tool.name === part.toolName)) {
+    const available = tools.map((tool) => tool.name).join(', ');
+    call.invalid = `Model tried to call unavailable tool '${part.toolName}'. ${
+      available ? `Available tools: ${available}.` : 'No tools are available.'
+    }`;
+  }
+  return call;
 }
 
 /** Anthropic sends a thinking block's signature in a delta; keep every piece of metadata until the block ends. */
@@ -172,15 +208,14 @@ function emptyTokens(): StepTokens {
   return { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
 }
 
-function tokens(usage: LanguageModelUsage): StepTokens {
-  const read = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0;
-  const write = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
-  const input =
-    usage.inputTokenDetails?.noCacheTokens ?? Math.max(0, (usage.inputTokens ?? 0) - read - write);
+function tokens(usage: LanguageModelV3Usage): StepTokens {
+  const read = usage.inputTokens.cacheRead ?? 0;
+  const write = usage.inputTokens.cacheWrite ?? 0;
+  const input = usage.inputTokens.noCache ?? Math.max(0, (usage.inputTokens.total ?? 0) - read - write);
   return {
     input,
-    output: usage.outputTokens ?? 0,
-    reasoning: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens ?? 0,
+    output: usage.outputTokens.total ?? 0,
+    reasoning: usage.outputTokens.reasoning ?? 0,
     cache: { read, write },
   };
 }

@@ -1,7 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelRef } from '../../location-config/config.types';
 import { substituteEnv } from './env-template';
 import { ModelConfig, PROVIDER_PACKAGES, ProviderConfig, ProviderConfigMap } from './provider-config';
@@ -12,8 +12,8 @@ export interface ResolvedModel {
   modelID: string;
   variant?: string;
   config: ModelConfig;
-  language: LanguageModel;
-  /** The variant's provider options, keyed the way `streamText` expects. */
+  language: LanguageModelV3;
+  /** The variant's provider options, keyed by the provider's options key. */
   providerOptions?: Record<string, Record<string, unknown>>;
 }
 
@@ -22,7 +22,7 @@ export interface ResolvedModel {
  * (`{env:NAME}`) each time a model is resolved, so a rotated key is picked up without a reload.
  */
 export class ProviderRegistry {
-  private readonly models = new Map<string, LanguageModel>();
+  private readonly models = new Map<string, LanguageModelV3>();
 
   constructor(
     private readonly providers: ProviderConfigMap,
@@ -72,7 +72,7 @@ export class ProviderRegistry {
     };
   }
 
-  private build(providerID: string, provider: ProviderConfig, modelID: string): LanguageModel {
+  private build(providerID: string, provider: ProviderConfig, modelID: string): LanguageModelV3 {
     const fail = (problem: string): never => {
       throw new ProviderConfigError(providerID, problem);
     };
@@ -101,7 +101,7 @@ export class ProviderRegistry {
     modelID: string,
     { baseURL, apiKey, headers }: { baseURL?: string; apiKey?: string; headers: Record<string, string> },
     fail: (problem: string) => never,
-  ): LanguageModel {
+  ): LanguageModelV3 {
     switch (provider.package) {
       case 'aisdk:@ai-sdk/openai-compatible':
         if (!baseURL) fail('settings.baseURL is required for @ai-sdk/openai-compatible');
@@ -125,7 +125,7 @@ export class ProviderRegistry {
   }
 }
 
-/** `streamText` reads provider options under the provider's key: `openai`, `anthropic`, or the compatible name. */
+/** Providers read their options under the provider's key: `openai`, `anthropic`, or the compatible name. */
 function optionsKey(provider: ProviderConfig, providerID: string): string {
   if (provider.package === 'aisdk:@ai-sdk/openai') return 'openai';
   if (provider.package === 'aisdk:@ai-sdk/anthropic') return 'anthropic';

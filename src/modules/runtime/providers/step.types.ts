@@ -1,4 +1,5 @@
-import type { LanguageModel, ModelMessage } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { PromptMessage } from './history';
 
 /** Provider metadata, keyed by provider (`{ anthropic: { signature } }`), round-tripped through the history. */
 export type ProviderState = Record<string, Record<string, unknown>>;
@@ -58,9 +59,10 @@ export interface StepRetry {
 }
 
 export interface StepRequest {
-  model: LanguageModel;
+  model: LanguageModelV3;
   system?: string;
-  messages: ModelMessage[];
+  /** The history in the provider's shape (`toPromptMessages`); not changed by the step. */
+  messages: PromptMessage[];
   tools?: ToolSpec[];
   headers?: Record<string, string>;
   providerOptions?: Record<string, Record<string, unknown>>;

@@ -21,6 +21,8 @@ export interface ToolCallRequest {
   signal: AbortSignal;
   /** Called when the call starts to wait for a person (e.g. to mark the tool part as waiting). */
   onAsk?: (requestID: string) => void;
+  /** Awaited before a permission request is published (the agent loop announces its step first). */
+  beforeAsk?: () => Promise<void>;
 }
 
 export interface ToolCallError {
@@ -76,6 +78,8 @@ export class ToolRunner {
         ).effect === 'allow'
       )
         continue;
+      await request.beforeAsk?.();
+      if (request.signal.aborted) return { status: 'interrupted', input: call.input, output: '', rules };
       const { request: asked, answer } = this.permissions.ask({
         sessionID: request.sessionID,
         permission: ask.action,

@@ -1,0 +1,64 @@
+import { ResolvedLocation } from '../../locations/location.types';
+import type { PromptMessage } from '../../runtime/providers/history';
+import { SessionInfo } from '../../sessions/session.types';
+
+/**
+ * What one run keeps between its steps, so that a step boundary reads nothing it already knows: the session
+ * (as the last step's close returned it), its resolved location, and the history in the provider's shape
+ * (each step appends its own message). What may be out of date is dropped and read again at the next step:
+ * - the session, by any `session.updated` of it in this process that the run did not cause (a switch, a
+ *   PATCH, an `always` rule, a move applied at a boundary);
+ * - the location, by its shutdown (`location.reload`) or when the session's directory changes;
+ * - the history, when the drain delivers prompts at a boundary (nothing else adds messages the model sees to a
+ *   running session: switches and moves add markers that are left out of the prompt).
+ * The instance surface is one process that owns its sessions' drains, so its own events see every change.
+ */
+export class RunCache {
+  history?: PromptMessage[];
+  private session?: SessionInfo;
+  private location?: { directory: string; resolved: ResolvedLocation };
+  /** `session.updated` events of the session seen so far. */
+  private updates = 0;
+
+  constructor(readonly sessionID: string) {}
+
+  /** The session: cached, else read (and cached unless an update came in while reading). */
+  async current(read: () => Promise<SessionInfo>): Promise<SessionInfo> {
+    if (this.session) return this.session;
+    const before = this.updates;
+    const session = await read();
+    if (this.updates === before) this.session = session;
+    return session;
+  }
+
+  /**
+   * Runs a write of the run that returns the updated session (and publishes it as `session.updated`). Its
+   * result is current when its own event is the only update seen meanwhile; otherwise the next step reads.
+   */
+  async write<T extends SessionInfo | undefined>(work: () => Promise<T>): Promise<T> {
+    const before = this.updates;
+    const session = await work();
+    if (session && this.updates === before + 1) this.session = session;
+    return session;
+  }
+
+  /** The resolved location of the session's directory, resolved once while it stays the same. */
+  async locate(
+    directory: string,
+    resolve: (directory: string) => Promise<ResolvedLocation>,
+  ): Promise<ResolvedLocation> {
+    if (this.location?.directory === directory) return this.location.resolved;
+    const resolved = await resolve(directory);
+    this.location = { directory, resolved };
+    return resolved;
+  }
+
+  sessionUpdated(): void {
+    this.updates += 1;
+    this.session = undefined;
+  }
+
+  locationShutdown(directory: string): void {
+    if (this.location?.resolved.directory === directory) this.location = undefined;
+  }
+}
