@@ -119,7 +119,7 @@ export class SessionStatsService {
       mode,
       totals: sum,
       usage: usage.map((row) => ({
-        name: row.name ?? '',
+        name: row.name,
         ...totals(row),
         ...(row.duration_p50 === null ? {} : { durationP50: Number(row.duration_p50) }),
       })),

@@ -34,7 +34,7 @@ export interface UsageDayRow {
 }
 
 export interface ToolUsageRow {
-  name: string | null;
+  name: string;
   calls: string;
   succeeded: string;
   failed: string;
@@ -158,24 +158,20 @@ export class SessionsUsage {
   }
 
   /**
-   * Tool calls of assistant messages in range by name: `completed` succeeded, `error` failed, anything else
-   * is unfinished, with the median of `completed − (ran ?? created)`.
+   * Tool calls of assistant messages in range by name, from `session_tool_call` (covering index):
+   * `completed` succeeded, `error` failed, anything else is unfinished, with the median of
+   * `completed − (ran ?? created)`.
    */
   toolsByName(range: UsageRange): Promise<ToolUsageRow[]> {
-    const duration = `(c->'time'->>'completed')::bigint - coalesce((c->'time'->>'ran')::bigint, (c->'time'->>'created')::bigint)`;
     return this.aggregate(
-      `SELECT c->>'name' AS name,
-              count(*) AS calls,
-              count(*) FILTER (WHERE c->'state'->>'status' = 'completed') AS succeeded,
-              count(*) FILTER (WHERE c->'state'->>'status' = 'error') AS failed,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY ${duration}) AS duration_p50
-       FROM session_message m
-       CROSS JOIN LATERAL jsonb_array_elements(
-         CASE WHEN jsonb_typeof(m.data->'content') = 'array' THEN m.data->'content' ELSE '[]' END) c
-       WHERE m.type = 'assistant' AND m.time_created >= $1 AND m.time_created < $2 AND c->>'type' = 'tool'
-         AND m.tool_calls > 0
-         ${range.project === undefined ? '' : 'AND m.session_id IN (SELECT id FROM session WHERE project_id = $3)'}
-       GROUP BY 1 ORDER BY calls DESC, name`,
+      `SELECT name, count(*) AS calls,
+              count(*) FILTER (WHERE outcome = 'completed') AS succeeded,
+              count(*) FILTER (WHERE outcome = 'error') AS failed,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS duration_p50
+       FROM session_tool_call
+       WHERE time_created >= $1 AND time_created < $2
+         ${range.project === undefined ? '' : 'AND session_id IN (SELECT id FROM session WHERE project_id = $3)'}
+       GROUP BY name ORDER BY calls DESC, name`,
       this.params(range, []),
     );
   }

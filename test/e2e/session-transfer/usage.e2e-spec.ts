@@ -100,6 +100,30 @@ describe('session usage', () => {
       UNION ALL
       (SELECT 'extra', * FROM actual EXCEPT SELECT 'extra', * FROM expected)`);
 
+  /** The tool calls where `session_tool_call` and the messages' tool parts disagree. */
+  const toolDrift = () =>
+    sql(`
+      WITH expected AS (
+        SELECT m.session_id, m.id AS message_id, c.index::int AS part, m.time_created, c.part->>'name' AS name,
+               CASE c.part->'state'->>'status' WHEN 'completed' THEN 'completed' WHEN 'error' THEN 'error'
+                 ELSE 'unfinished' END AS outcome,
+               (c.part->'time'->>'completed')::bigint
+                 - coalesce((c.part->'time'->>'ran')::bigint, (c.part->'time'->>'created')::bigint) AS duration
+        FROM session_message m
+        CROSS JOIN LATERAL jsonb_path_query(m.data, '$.content[*] ? (@.type == "tool")') WITH ORDINALITY AS c(part, index)
+        WHERE m.type = 'assistant'
+      ),
+      actual AS (
+        SELECT session_id, message_id, part, time_created, name, outcome::text, duration FROM session_tool_call
+      )
+      (SELECT 'missing' AS side, * FROM expected EXCEPT SELECT 'missing', * FROM actual)
+      UNION ALL
+      (SELECT 'extra', * FROM actual EXCEPT SELECT 'extra', * FROM expected)`);
+  const check = async () => {
+    expect(await drift()).toEqual([]);
+    expect(await toolDrift()).toEqual([]);
+  };
+
   it('adds up to what the messages do after imports, appends, updates, completions, forks, moves and deletes', async () => {
     const sessions = t.app.get(SessionsService);
     const usageRows = async () => Number((await sql('SELECT count(*) AS n FROM session_usage'))[0].n);
@@ -119,7 +143,8 @@ describe('session usage', () => {
       messages: [user('2026-05-01T10:05:00Z'), assistant('2026-05-01T10:06:00Z', claude, 5, 0.25)],
     });
     expect(await usageRows()).toBeGreaterThan(0);
-    expect(await drift()).toEqual([]);
+    expect(await sql('SELECT count(*)::int AS n FROM session_tool_call')).toEqual([{ n: 3 }]);
+    await check();
 
     // A prompt, then a step that streams (a tool call appears, then completes) and closes with its usage.
     await sessions.appendMessage(a, {
@@ -135,7 +160,7 @@ describe('session usage', () => {
       content: [],
       time: { created },
     });
-    expect(await drift()).toEqual([]);
+    await check();
     const step = {
       id: stepId,
       type: 'assistant',
@@ -153,7 +178,7 @@ describe('session usage', () => {
       ],
     } as unknown as SessionMessageInfo & { content: Array<Record<string, unknown>> };
     expect(await sessions.updateMessage(a, step)).toBe(true);
-    expect(await drift()).toEqual([]);
+    await check();
     step.content[0].state = { status: 'completed', input: {}, content: [] };
     (step.time as { completed?: number }).completed = created + 500;
     await sessions.completeStep(
@@ -162,12 +187,12 @@ describe('session usage', () => {
       { input: 7, output: 8, reasoning: 9, cache: { read: 1, write: 2 } },
       12345,
     );
-    expect(await drift()).toEqual([]);
+    await check();
 
     // A fork copies the history into a child; a move takes the session's usage to another project.
     const fork = await t.http.post(`/api/session/${a}/fork`).set('authorization', auth).send({});
     expect(fork.status).toBe(200);
-    expect(await drift()).toEqual([]);
+    await check();
     const move = await t.http
       .post(`/api/session/${a}/move`)
       .set('authorization', auth)
@@ -177,18 +202,46 @@ describe('session usage', () => {
     expect(
       Number((await sql('SELECT sum(steps) AS n FROM session_usage WHERE project_id = $1', [moved]))[0].n),
     ).toBe(3);
-    expect(await drift()).toEqual([]);
+    await check();
 
     // One message deleted on its own, then the whole tree (the session, its child and its fork).
     await sql(`DELETE FROM session_message WHERE session_id = $1 AND type = 'user'`, [child]);
-    expect(await drift()).toEqual([]);
+    await check();
     expect((await t.http.delete(`/api/session/${a}`).set('authorization', auth)).status).toBe(204);
-    expect(await drift()).toEqual([]);
+    await check();
     expect(
       await sql(
         'SELECT * FROM session_usage WHERE user_messages <> 0 OR steps <> 0 OR tokens_input <> 0 OR cost <> 0',
       ),
     ).toEqual([]);
+  });
+
+  it('never fails a message write over odd content: the call gets an empty name and no duration', async () => {
+    const a = sessionId();
+    await importSession({ info: fullInfo(a, one), messages: [] });
+    const id = msgId();
+    const odd = [{ type: 'tool', state: 5, time: { created: 1e300, completed: 'soon' } }, 7, 'tool'];
+    await sql(
+      `INSERT INTO session_message (session_id, id, type, data, time_created) VALUES ($1, $2, 'assistant', $3, 1)`,
+      [a, id, JSON.stringify({ content: odd })],
+    );
+    expect(
+      await sql('SELECT name, outcome, duration FROM session_tool_call WHERE message_id = $1', [id]),
+    ).toEqual([{ name: '', outcome: 'unfinished', duration: null }]);
+    const failed = {
+      type: 'tool',
+      name: 'x',
+      state: { status: 'error' },
+      time: { created: '0', completed: 3 },
+    };
+    await sql(`UPDATE session_message SET data = $2 WHERE id = $1`, [
+      id,
+      JSON.stringify({ content: failed }),
+    ]);
+    expect(
+      await sql('SELECT name, outcome, duration FROM session_tool_call WHERE message_id = $1', [id]),
+    ).toEqual([{ name: 'x', outcome: 'error', duration: null }]);
+    expect(await drift()).toEqual([]);
   });
 
   it('answers stats that follow new messages, forks and deletes', async () => {
@@ -219,10 +272,16 @@ describe('session usage', () => {
     const fork = await t.http.post(`/api/session/${a}/fork`).set('authorization', auth).send({});
     // The fork's copies count as its own steps; its prompts are a subagent's, not the user's.
     expect(await stats(range)).toMatchObject({ sessions: 1, subagents: 1, prompts: 1, steps: 4, cost: 6 });
+    expect((await stats(range.replace('summary', 'detail'))).tools.usage).toEqual([
+      { name: 'read', calls: 4, succeeded: 2, failed: 2, unfinished: 0, durationP50: 10 },
+    ]);
     expect((await t.http.delete(`/api/session/${fork.body.data.id}`).set('authorization', auth)).status).toBe(
       204,
     );
     expect(await stats(range)).toEqual(grown);
+    expect((await stats(range.replace('summary', 'detail'))).tools.usage).toEqual([
+      { name: 'read', calls: 2, succeeded: 1, failed: 1, unfinished: 0, durationP50: 10 },
+    ]);
   });
 
   it('counts a range that starts and ends inside a quarter hour exactly, in any zone', async () => {
