@@ -127,9 +127,17 @@ export class SessionUsage1795303069934 implements MigrationInterface {
     for (const [name, when] of TRIGGERS) {
       await queryRunner.query(`CREATE TRIGGER ${name} ${when} EXECUTE FUNCTION ${name}()`);
     }
+    // Stats read the rollup now: the covering index of assistant turns only cost their writes.
+    await queryRunner.query(`DROP INDEX "public"."session_message_steps_idx"`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE INDEX "session_message_steps_idx" ON "session_message" ("time_created")
+         INCLUDE ("model", "tokens_input", "tokens_output", "tokens_reasoning", "tokens_cache_read",
+           "tokens_cache_write", "cost", "tool_calls", "tool_succeeded", "tool_failed")
+         WHERE type = 'assistant'`,
+    );
     for (const [name, when] of [...TRIGGERS].reverse()) {
       const table = / ON (\w+)/.exec(when)![1];
       await queryRunner.query(`DROP TRIGGER ${name} ON ${table}`);

@@ -111,7 +111,7 @@ export class SessionStatsService {
     };
   }
 
-  /** `none` scans nothing; the totals come from the per-message counts; `detail` adds the per-name rows. */
+  /** `none` leaves tools out; the totals come from the usage rollup; `detail` adds the per-name rows. */
   private tools(mode: ToolsMode, sum: ToolTotals, usage: ToolUsageRow[]): ToolsStats {
     if (mode === 'none') return { mode };
     if (mode === 'summary') return { mode, totals: sum };
