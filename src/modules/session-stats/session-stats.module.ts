@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module';
 import { SessionStatsController } from './session-stats.controller';
-import { SessionStatsRepository } from './session-stats.repository';
 import { SessionStatsService } from './session-stats.service';
 
-/** Usage statistics, computed in SQL over the session tables (read only). */
+/** Usage statistics, from the usage queries of the sessions module (read only). */
 @Module({
+  imports: [SessionsModule],
   controllers: [SessionStatsController],
-  providers: [SessionStatsService, SessionStatsRepository],
+  providers: [SessionStatsService],
 })
 export class SessionStatsModule {}

@@ -3,15 +3,8 @@ import { Clock } from '../../common/clock';
 import { InvalidRequestError } from '../../common/errors';
 import { MICRO_CENTS_PER_USD } from '../sessions/session.mapper';
 import { Tokens } from '../sessions/session.types';
-import { DayModelRow, SessionStatsRepository, ToolRow } from './session-stats.repository';
-import {
-  ModelUsage,
-  SessionStatsInfo,
-  StatsQuery,
-  ToolsMode,
-  ToolsStats,
-  ToolTotals,
-} from './session-stats.types';
+import { SessionsUsage, ToolUsageRow, UsageDayRow, UsageRange } from '../sessions/sessions-usage.service';
+import { ModelUsage, SessionStatsInfo, ToolsMode, ToolsStats, ToolTotals } from './session-stats.types';
 
 export interface StatsInput {
   from?: number;
@@ -23,7 +16,7 @@ export interface StatsInput {
 
 const zero = (): Tokens => ({ input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } });
 
-function add(tokens: Tokens, row: DayModelRow): void {
+function add(tokens: Tokens, row: UsageDayRow): void {
   tokens.input += Number(row.tokens_input);
   tokens.output += Number(row.tokens_output);
   tokens.reasoning += Number(row.tokens_reasoning);
@@ -51,7 +44,7 @@ export class SessionStatsService {
   private zones?: Promise<Set<string>>;
 
   constructor(
-    private readonly stats: SessionStatsRepository,
+    private readonly usage: SessionsUsage,
     private readonly clock: Clock,
   ) {}
 
@@ -62,26 +55,29 @@ export class SessionStatsService {
     const to = input.to ?? this.clock.now();
     if (input.from !== undefined && input.from > to)
       throw new InvalidRequestError('from must not be after to', 'from', 'Query');
-    const from = input.from ?? (await this.stats.earliest(input.project, to)) ?? to;
-    const query: StatsQuery = {
+    const from = input.from ?? (await this.usage.earliest(input.project, to)) ?? to;
+    const range: UsageRange = {
       from,
       to,
       timezone,
       ...(input.project !== undefined ? { project: input.project } : {}),
     };
     const mode = input.tools ?? 'summary';
-    const [counts, rows, usage] = await Promise.all([
-      this.stats.sessions(query),
-      this.stats.byDayAndModel(query),
-      mode === 'detail' ? this.stats.toolsByName(query) : Promise.resolve([]),
+    const [counts, rows, byName] = await Promise.all([
+      this.usage.sessions(range),
+      this.usage.byDay(range),
+      mode === 'detail' ? this.usage.toolsByName(range) : Promise.resolve([]),
     ]);
     const tokens = zero();
     const calls = { calls: 0, succeeded: 0, failed: 0 };
+    let prompts = 0;
     let steps = 0;
     let cost = 0;
     const days = new Map<string, number>();
     const models = new Map<string, ModelUsage & { micro: number }>();
     for (const row of rows) {
+      prompts += Number(row.prompts);
+      if (Number(row.steps) === 0) continue; // the day's prompts only
       steps += Number(row.steps);
       calls.calls += Number(row.tool_calls);
       calls.succeeded += Number(row.tool_succeeded);
@@ -101,10 +97,11 @@ export class SessionStatsService {
     return {
       range: { from, to },
       ...counts,
+      prompts,
       steps,
       tokens,
       cost: cost / MICRO_CENTS_PER_USD,
-      tools: this.tools(mode, totals(calls), usage),
+      tools: this.tools(mode, totals(calls), byName),
       activeDays: days.size,
       streak: rows[0]?.streak ?? 0,
       activity: [...days].map(([date, count]) => ({ date, steps: count })),
@@ -114,15 +111,15 @@ export class SessionStatsService {
     };
   }
 
-  /** `none` scans nothing; the totals come from the per-message counts; `detail` adds the per-name rows. */
-  private tools(mode: ToolsMode, sum: ToolTotals, usage: ToolRow[]): ToolsStats {
+  /** `none` leaves tools out; the totals come from the usage rollup; `detail` adds the per-name rows. */
+  private tools(mode: ToolsMode, sum: ToolTotals, usage: ToolUsageRow[]): ToolsStats {
     if (mode === 'none') return { mode };
     if (mode === 'summary') return { mode, totals: sum };
     return {
       mode,
       totals: sum,
       usage: usage.map((row) => ({
-        name: row.name ?? '',
+        name: row.name,
         ...totals(row),
         ...(row.duration_p50 === null ? {} : { durationP50: Number(row.duration_p50) }),
       })),
@@ -131,7 +128,7 @@ export class SessionStatsService {
 
   /** PostgreSQL's IANA names, read once. */
   private knownZones(): Promise<Set<string>> {
-    this.zones ??= this.stats.timeZones().then((names) => new Set(names));
+    this.zones ??= this.usage.timeZones().then((names) => new Set(names));
     return this.zones;
   }
 }

@@ -41,10 +41,3 @@ export interface SessionStatsInfo {
   activity: Array<{ date: string; steps: number }>;
   models: ModelUsage[];
 }
-
-export interface StatsQuery {
-  from: number;
-  to: number;
-  project?: string;
-  timezone: string;
-}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiNotFoundResponse,
@@ -10,9 +10,8 @@ import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionInfo } from '../sessions/session.types';
 import { ExportSessionQueryDto } from './dto/export-session-query.dto';
 import { ImportSessionDto } from './dto/import-session.dto';
-import { writeExport } from './json-stream';
+import { exportStream } from './json-stream';
 import { SessionTransferService } from './session-transfer.service';
-import { HttpReply } from '../../common/http/http';
 
 @ApiTags('session')
 @Controller('api/experimental/session')
@@ -42,8 +41,8 @@ export class SessionTransferController {
   async export(
     @Param() params: SessionIdParamsDto,
     @Query() query: ExportSessionQueryDto,
-    @Res() response: HttpReply,
-  ): Promise<void> {
-    await writeExport(response, await this.transfer.export(params.sessionID, query.sanitize === 'true'));
+  ): Promise<StreamableFile> {
+    const data = await this.transfer.export(params.sessionID, query.sanitize === 'true');
+    return new StreamableFile(exportStream(data), { type: 'application/json; charset=utf-8' });
   }
 }

@@ -13,12 +13,12 @@ import {
   SessionOutcome,
   Tokens,
 } from '../sessions/session.types';
-import { AppendMessageInput, SessionsService } from '../sessions/sessions.service';
+import { AppendMessageInput, SessionsService, TranscriptPage } from '../sessions/sessions.service';
 import { isSettled, sanitizeMessage, sanitizeSession } from './sanitize';
 import { checkMessage, checkSessionInfo, SchemaFailure } from './transfer-schema';
 
-/** Messages read from the database per query of an export. */
-export const EXPORT_PAGE = 500;
+/** What one query of an export reads at most: messages, and bytes of stored data. */
+export const EXPORT_PAGE = { messages: 1000, bytes: 1024 * 1024 };
 
 export interface ImportInput {
   info: Record<string, unknown>;
@@ -26,10 +26,10 @@ export interface ImportInput {
   location?: { directory?: string | null } | null;
 }
 
-/** An export ready to write: the session, then its settled messages page by page. */
+/** An export ready to write: the session, then its settled messages page by page (each decoded as read). */
 export interface SessionExport {
   info: SessionInfo;
-  pages: AsyncIterable<SessionMessageInfo[]>;
+  pages: AsyncIterable<Iterable<SessionMessageInfo>>;
 }
 
 /** The `Session.Info` members an import reads, once checked. */
@@ -65,19 +65,37 @@ export class SessionTransferService {
   ) {}
 
   /**
-   * The session, and its settled messages read in keyset pages: each page is checked as it comes (an
-   * undecodable row throws UnknownError with a `ref` that the log carries), then sanitized when asked.
+   * The session, and its settled messages read in keyset pages, in two passes so that memory stays
+   * bounded whatever the size and a bad row is still an error response. The first pass checks every stored
+   * message (an undecodable row throws UnknownError with a `ref` that the log carries) before anything is
+   * sent, and notes the last id. The second runs as the caller reads: up to that id again (messages added
+   * since are left out), settled only, sanitized when asked. A row that went bad between the passes fails
+   * the second pass with the same logged UnknownError, by then mid-response: the caller cuts the response.
    */
   async export(sessionID: string, sanitize: boolean): Promise<SessionExport> {
     const info = await this.sessions.get(sessionID);
-    const pages = async function* (this: SessionTransferService): AsyncGenerator<SessionMessageInfo[]> {
-      for await (const page of this.pages(sessionID)) {
-        for (const message of page) this.decodable(sessionID, message);
-        const settled = page.filter(isSettled);
-        yield sanitize ? settled.map(sanitizeMessage) : settled;
-      }
+    let through: string | undefined;
+    for await (const page of this.pages(sessionID, undefined)) {
+      for (const message of page.messages()) this.decodable(sessionID, message);
+      through = page.last ?? through;
+    }
+    const pages = async function* (this: SessionTransferService) {
+      if (through === undefined) return;
+      for await (const page of this.pages(sessionID, through)) yield this.settled(sessionID, page, sanitize);
     }.call(this);
     return { info: sanitize ? sanitizeSession(info) : info, pages };
+  }
+
+  /** The second pass checks again: a row that went bad since the first must not go out as if it were fine. */
+  private *settled(
+    sessionID: string,
+    page: TranscriptPage,
+    sanitize: boolean,
+  ): Generator<SessionMessageInfo> {
+    for (const message of page.messages()) {
+      this.decodable(sessionID, message);
+      if (isSettled(message)) yield sanitize ? sanitizeMessage(message) : message;
+    }
   }
 
   private decodable(sessionID: string, message: SessionMessageInfo): void {
@@ -153,14 +171,21 @@ export class SessionTransferService {
     return input.info as unknown as ImportedInfo;
   }
 
-  /** The stored messages in keyset pages of EXPORT_PAGE. */
-  private async *pages(sessionID: string): AsyncGenerator<SessionMessageInfo[]> {
-    let after: string | undefined;
-    for (;;) {
-      const page = await this.sessions.transcriptPage(sessionID, after, EXPORT_PAGE);
-      if (page.length > 0) yield page;
-      if (page.length < EXPORT_PAGE) return;
-      after = page[page.length - 1].id;
+  /**
+   * The stored messages (up to `through` when given) in keyset pages of EXPORT_PAGE, until one comes back
+   * empty; the next page is read while the caller works on the current one.
+   */
+  private async *pages(sessionID: string, through: string | undefined): AsyncGenerator<TranscriptPage> {
+    const read = (after: string | undefined) => {
+      const page = this.sessions.transcriptPage(sessionID, { after, through }, EXPORT_PAGE);
+      page.catch(() => undefined); // awaited below; a caller that stops early leaves it unobserved
+      return page;
+    };
+    for (let next = read(undefined); ;) {
+      const page = await next;
+      if (page.count === 0) return;
+      next = read(page.last);
+      yield page;
     }
   }
 }

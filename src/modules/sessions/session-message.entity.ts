@@ -12,11 +12,6 @@ import { SessionMessageType } from './session-message.types';
 @Index('session_message_created_idx', ['timeCreated'])
 /** Stats: a session's prompts or steps in a time range, read from the index alone. */
 @Index('session_message_session_type_created_idx', ['sessionId', 'type', 'timeCreated'])
-/**
- * Stats: assistant turns by time with their usage columns included, read by an index-only scan (written by
- * hand in the SessionStats migration: TypeORM cannot declare INCLUDE).
- */
-@Index('session_message_steps_idx', { synchronize: false })
 export class SessionMessageEntity {
   @PrimaryColumn({ type: 'varchar', length: 64, collation: 'C' })
   sessionId!: string;
@@ -62,7 +57,8 @@ export class SessionMessageEntity {
 
   /**
    * Derived from `data` by PostgreSQL for usage stats, so every writer keeps them right: the model of an
-   * assistant turn, and its tool calls (all, completed, failed).
+   * assistant turn, and its tool calls (all, completed, failed). The triggers that keep `session_usage` and
+   * `session_tool_call` read them.
    */
   @Column({
     type: 'jsonb',

@@ -1,4 +1,4 @@
-import { MessageRow, SessionRow } from './sessions.repository';
+import { MessageRow, MessageTextRow, SessionRow } from './sessions.repository';
 import { SessionMessageInfo } from './session-message.types';
 import { SessionInfo, Tokens } from './session.types';
 
@@ -39,9 +39,28 @@ export function toSessionInfo(row: SessionRow): SessionInfo {
 
 /** A stored message as `Session.Message.Info` (the variant's members come from `data`). */
 export function toMessageInfo(row: MessageRow): SessionMessageInfo {
+  return messageInfo(row, row.data);
+}
+
+/** The same from a row whose `data` is JSON text. */
+export function textRowToMessageInfo(row: MessageTextRow): SessionMessageInfo {
+  return messageInfo(row, JSON.parse(row.data) as unknown);
+}
+
+/**
+ * `data` is freshly parsed and owned here, so the row's own members are added to it rather than copied
+ * (same members in the same order as `{ ...data, id, type, time }`, without the copy).
+ */
+function messageInfo(row: Omit<MessageRow, 'data'>, data: unknown): SessionMessageInfo {
   const time: { created: number; completed?: number } = { created: num(row.time_created) };
   if (row.time_completed !== null) time.completed = num(row.time_completed);
-  const info: Record<string, unknown> = { ...row.data, id: row.id, type: row.type, time };
+  const info: Record<string, unknown> =
+    typeof data === 'object' && data !== null && !Array.isArray(data)
+      ? (data as Record<string, unknown>)
+      : { ...(data as object) };
+  info.id = row.id;
+  info.type = row.type;
+  info.time = time;
   if (row.tokens_input !== null) {
     const tokens: Tokens = {
       input: num(row.tokens_input),

@@ -6,11 +6,12 @@ import { SessionsController } from './sessions.controller';
 import { SessionsPager } from './sessions-pager.service';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
+import { SessionsUsage } from './sessions-usage.service';
 
 @Module({
   imports: [LocationsModule, AgentsModule],
   controllers: [SessionsController],
-  providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity],
-  exports: [SessionsService, SessionsActivity],
+  providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity, SessionsUsage],
+  exports: [SessionsService, SessionsActivity, SessionsUsage],
 })
 export class SessionsModule {}

@@ -102,6 +102,11 @@ export interface MessageRow {
   cost: string | null;
 }
 
+/** A message row with `data` still JSON text: a reader parses one row at a time, not a whole page at once. */
+export interface MessageTextRow extends Omit<MessageRow, 'data'> {
+  data: string;
+}
+
 const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
   title: 'title',
   metadata: 'metadata',
@@ -119,6 +124,7 @@ const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
 /** The columns a transcript reads (not the usage columns PostgreSQL derives for stats). */
 const MESSAGE_COLUMNS = `session_id, id, type, data, time_created, time_completed, tokens_input, tokens_output,
   tokens_reasoning, tokens_cache_read, tokens_cache_write, cost`;
+const MESSAGE_TEXT_COLUMNS = MESSAGE_COLUMNS.replace(' data,', ' data::text AS data,');
 
 /** `%`, `_` and `\` match themselves in a search. */
 function likePattern(text: string): string {
@@ -397,6 +403,31 @@ export class SessionsRepository {
     }
     return this.db.query(
       `SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE ${where} ORDER BY id ${direction} LIMIT $2`,
+      params,
+    );
+  }
+
+  /**
+   * Messages in id order after `after` and up to `through` (inclusive) when given, with `data` as text: up
+   * to `limit` rows, and no more once `bytes` of stored data are in (at least one row). Only the rows that
+   * come back have their data turned into text.
+   */
+  messageTextPage(
+    sessionId: string,
+    range: { after?: string; through?: string },
+    limit: number,
+    bytes: number,
+  ): Promise<MessageTextRow[]> {
+    const params: unknown[] = [sessionId, limit, bytes];
+    let where = 'session_id = $1';
+    if (range.after !== undefined) where += ` AND id > $${params.push(range.after)}`;
+    if (range.through !== undefined) where += ` AND id <= $${params.push(range.through)}`;
+    return this.db.query(
+      `SELECT ${MESSAGE_TEXT_COLUMNS} FROM (
+         SELECT *, sum(pg_column_size(data)) OVER (ORDER BY id) - pg_column_size(data) AS before
+         FROM (SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE ${where} ORDER BY id LIMIT $2) m
+       ) w
+       WHERE before < $3 ORDER BY id`,
       params,
     );
   }

@@ -9,7 +9,7 @@ import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { MessageNotFoundError } from './errors/message-not-found.error';
 import { SessionNotFoundError } from './errors/session-not-found.error';
-import { MICRO_CENTS_PER_USD, toMessageInfo, toSessionInfo } from './session.mapper';
+import { MICRO_CENTS_PER_USD, textRowToMessageInfo, toMessageInfo, toSessionInfo } from './session.mapper';
 import { SessionMessageInfo } from './session-message.types';
 import { ModelRef, Ruleset, SessionFork, SessionInfo, SessionOutcome, Tokens } from './session.types';
 import { SessionsActivity } from './sessions-activity.service';
@@ -60,6 +60,14 @@ export type AppendMessageInput = SessionMessageInfo extends infer M
   : never;
 
 export type Delivery = 'steer' | 'queue';
+
+/** One keyset page of a transcript, decoded as it is iterated (once). */
+export interface TranscriptPage {
+  count: number;
+  /** The id of the page's last message: the anchor of the next page. */
+  last: string | undefined;
+  messages(): Iterable<SessionMessageInfo>;
+}
 
 export const DEFAULT_AGENT = 'build';
 
@@ -321,13 +329,28 @@ export class SessionsService {
     return this.published('session.created', row);
   }
 
-  /** Up to `limit` messages after the id `after` (from the start when undefined), in transcript order. */
+  /**
+   * The transcript after the id `after` and up to `through` (inclusive) when given, in order: up to `limit`
+   * messages and about `bytes` of stored data (at least one message). The rows stay JSON text until
+   * iterated, then are decoded one at a time, so a page never holds all its messages as objects at once.
+   */
   async transcriptPage(
     sessionID: string,
-    after: string | undefined,
-    limit: number,
-  ): Promise<SessionMessageInfo[]> {
-    return (await this.sessions.messagePage(sessionID, 'asc', after, limit)).map(toMessageInfo);
+    range: { after?: string; through?: string },
+    limit: { messages: number; bytes: number },
+  ): Promise<TranscriptPage> {
+    const rows = await this.sessions.messageTextPage(sessionID, range, limit.messages, limit.bytes);
+    return {
+      count: rows.length,
+      last: rows.at(-1)?.id,
+      *messages() {
+        for (let i = 0; i < rows.length; i++) {
+          const row = rows[i];
+          (rows as unknown[])[i] = undefined; // read once: the text can go as soon as it is decoded
+          yield textRowToMessageInfo(row);
+        }
+      },
+    };
   }
 
   private newMessage(sessionID: string, input: AppendMessageInput): NewMessage {
