@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { Pool as PgPool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -5,12 +7,29 @@ interface Pool {
   query(sql: string, params: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+const statementNames = new Map<string, string>();
+
+/** A stable name per SQL text, so each pooled connection prepares (parses and plans) the statement once. */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `outpost_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 /**
  * A single read outside any transaction, straight on the driver's connection pool (pg's, or PGlite's).
  * TypeORM's query runner around the same call costs about 30 µs of CPU a query; hot read paths (get and
- * list sessions) use this instead. Writes and transactions stay with TypeORM.
+ * list sessions) use this instead. On PostgreSQL the statement is a named prepared one. Writes and
+ * transactions stay with TypeORM.
  */
 export async function poolQuery<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
   const pool = (db.driver as PostgresDriver).master as Pool;
-  return (await pool.query(sql, params)).rows as T[];
+  const result =
+    pool instanceof PgPool
+      ? await pool.query({ name: statementName(sql), text: sql, values: params })
+      : await pool.query(sql, params);
+  return result.rows as T[];
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { realpath } from 'node:fs/promises';
 import { normalize } from 'node:path';
+import { Clock } from '../../common/clock';
 import { toSessionInfo } from './session.mapper';
 import { SessionsPage } from './session.types';
 import { decodeCursor, encodeCursor, SessionFilters, SessionListQuery, SortOrder } from './sessions-cursor';
@@ -8,6 +9,9 @@ import { SessionsRepository } from './sessions.repository';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
+/** How long a `directory` filter's real path is reused before the file system is asked again. */
+const REAL_PATH_TTL_MS = 5_000;
+const REAL_PATHS_KEPT = 1_000;
 
 export interface ListSessionsInput extends SessionFilters {
   limit?: number;
@@ -21,7 +25,12 @@ export interface ListSessionsInput extends SessionFilters {
  */
 @Injectable()
 export class SessionsPager {
-  constructor(private readonly sessions: SessionsRepository) {}
+  private readonly realPaths = new Map<string, { path: string; until: number }>();
+
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly clock: Clock,
+  ) {}
 
   async list(input: ListSessionsInput): Promise<SessionsPage> {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
@@ -53,11 +62,24 @@ export class SessionsPager {
     if (input.search !== undefined && input.search !== '') query.search = input.search;
     if (input.parentID !== undefined) query.parentID = input.parentID;
     // Sessions store real paths: a symlinked or `..` spelling finds them too.
-    if (input.directory !== undefined) {
-      query.directory = await realpath(input.directory).catch(() => normalize(input.directory!));
-    }
+    if (input.directory !== undefined) query.directory = await this.realPath(input.directory);
     if (input.project !== undefined) query.project = input.project;
     if (input.subpath !== undefined) query.subpath = input.subpath;
     return query;
+  }
+
+  /**
+   * The real path of a directory filter (the spelling itself when it does not exist). Resolving takes a
+   * file-system call per path component, so a client polling the same list gets the answer of the last
+   * few seconds: a symlink re-pointed in that window is seen a moment later.
+   */
+  private async realPath(directory: string): Promise<string> {
+    const now = this.clock.now();
+    const known = this.realPaths.get(directory);
+    if (known && known.until > now) return known.path;
+    const path = await realpath(directory).catch(() => normalize(directory));
+    if (this.realPaths.size >= REAL_PATHS_KEPT) this.realPaths.clear();
+    this.realPaths.set(directory, { path, until: now + REAL_PATH_TTL_MS });
+    return path;
   }
 }

@@ -119,6 +119,11 @@ const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
   outcome: 'outcome',
   timeIdle: 'time_idle',
 };
+/** The columns of a `SessionRow`, named: the prepared reads keep their shape when a column is added. */
+const SESSION_COLUMNS = `id, parent_id, fork, project_id, directory, subpath, agent, model, title, metadata, permissions,
+  cost, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, outcome, time_created,
+  time_updated, time_idle, time_viewed, time_archived`;
+
 const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
 
 /** The columns a transcript reads (not the usage columns PostgreSQL derives for stats). */
@@ -141,7 +146,7 @@ export class SessionsRepository {
   }
 
   async find(id: string, manager?: EntityManager): Promise<SessionRow | undefined> {
-    const sql = 'SELECT * FROM session WHERE id = $1';
+    const sql = `SELECT ${SESSION_COLUMNS} FROM session WHERE id = $1`;
     const rows: SessionRow[] = manager ? await manager.query(sql, [id]) : await poolQuery(this.db, sql, [id]);
     return rows[0];
   }
@@ -288,7 +293,7 @@ export class SessionsRepository {
     const direction = descending ? 'DESC' : 'ASC';
     const rows = await poolQuery<SessionRow>(
       this.db,
-      `SELECT * FROM session ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      `SELECT ${SESSION_COLUMNS} FROM session ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY time_updated ${direction}, id ${direction} LIMIT ${bind(limit)}`,
       params,
     );

@@ -1,3 +1,5 @@
+import { symlinkSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { descendingId } from '../../../src/common/ids';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
@@ -70,7 +72,7 @@ describe('session.list: keyset paging and filters', () => {
     const res = await t.http.get(`/api/session?${query}`).set('authorization', auth);
     expect(res.status).toBe(200);
     return res.body as {
-      data: Array<{ id: string; time: { updated: number } }>;
+      data: Array<{ id: string; time: { updated: number }; location: { directory: string } }>;
       cursor: Record<string, string>;
     };
   };
@@ -156,6 +158,24 @@ describe('session.list: keyset paging and filters', () => {
   it('returns the newest 50 by default', async () => {
     const page = await list('');
     expect(page.data.map((s) => s.id)).toEqual((await snapshot()).slice(0, 50));
+  });
+
+  it('finds sessions by a symlinked spelling of their directory, and follows the link when it moves', async () => {
+    const link = join(tempDir(), 'link');
+    symlinkSync(dirB, link);
+    const directories = async () =>
+      new Set(
+        (await list(`limit=1000&directory=${encodeURIComponent(link)}`)).data.map(
+          (s) => s.location.directory,
+        ),
+      );
+    expect(await directories()).toEqual(new Set([dirB]));
+    unlinkSync(link);
+    symlinkSync(dirA, link);
+    // The real path of the last few seconds is reused: a busy list does not stat the path on every request.
+    expect(await directories()).toEqual(new Set([dirB]));
+    t.clock.advance(5_001);
+    expect(await directories()).toEqual(new Set([dirA]));
   });
 
   it('filters by directory, project, subpath, parent and title; a cursor keeps its filters', async () => {
