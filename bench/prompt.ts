@@ -238,7 +238,7 @@ async function main(): Promise<void> {
         OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
         OUTPOST_SURFACES: 'instance',
         // 20 sessions stream their deltas to this one client.
-        OUTPOST_EVENT_MAX_QUEUED: '100000',
+        OUTPOST_EVENT_MAX_BUFFERED_BYTES: String(256 * 1024 * 1024),
         HOST: '127.0.0.1',
         PORT: String(port),
         LOG_LEVEL: 'warn',

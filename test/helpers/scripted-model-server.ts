@@ -32,6 +32,8 @@ export interface ScriptedAnswer {
   streamError?: { type: string; message: string };
   /** Send the text deltas, then hold the stream open until the client goes away (for interrupts). */
   hold?: boolean;
+  /** Send the text deltas, then wait for this before finishing the answer (or for the client to go away). */
+  until?: Promise<unknown>;
 }
 
 /** An HTTP error answer: 500, 429 with `Retry-After`, ... */
@@ -206,6 +208,12 @@ function closed(res: ServerResponse): Promise<void> {
   });
 }
 
+/** Waits for `until`; false when the client went away first. */
+async function released(res: ServerResponse, until: Promise<unknown>): Promise<boolean> {
+  await Promise.race([until, closed(res)]);
+  return !res.destroyed && !res.writableEnded;
+}
+
 async function streamOpenAI(res: ServerResponse, turn: ScriptedAnswer, model: string): Promise<void> {
   const id = 'chatcmpl-scripted';
   const created = Math.floor(Date.now() / 1000);
@@ -234,6 +242,7 @@ async function streamOpenAI(res: ServerResponse, turn: ScriptedAnswer, model: st
     await closed(res);
     return;
   }
+  if (turn.until && !(await released(res, turn.until))) return;
   const calls = turn.toolCalls ?? [];
   calls.forEach((call, index) => {
     const callId = call.id ?? `call_${index + 1}`;
@@ -313,6 +322,7 @@ async function streamAnthropic(res: ServerResponse, turn: ScriptedAnswer, model:
       await closed(res);
       return;
     }
+    if (turn.until && !(await released(res, turn.until))) return;
     event('content_block_stop', { index });
     index++;
   }

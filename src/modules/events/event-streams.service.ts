@@ -30,7 +30,7 @@ export class EventStreamsService implements OnModuleDestroy {
     response.socket?.setNoDelay(true);
     const stream = new EventStream(response, {
       directory,
-      maxQueued: this.config.maxQueued,
+      maxBufferedBytes: this.config.maxBufferedBytes,
       onClose: () => {
         clearInterval(heartbeat);
         this.streams.delete(stream);

@@ -5,8 +5,8 @@ export function parseEventsEnv(env: Record<string, string | undefined>) {
   return {
     /** A `server.heartbeat` this often keeps proxies from closing an idle stream. */
     heartbeatMs: int(env, 'OUTPOST_EVENT_HEARTBEAT_MS', 15_000, 10, 3_600_000),
-    /** Events a stream may hold back for a client that reads too slowly before it is disconnected. */
-    maxQueued: int(env, 'OUTPOST_EVENT_MAX_QUEUED', 1_000, 1, 1_000_000),
+    /** Bytes of events a stream may hold back for a client that reads too slowly before it is disconnected. */
+    maxBufferedBytes: int(env, 'OUTPOST_EVENT_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
   };
 }
 

@@ -1,23 +1,19 @@
-import {
-  BeforeApplicationShutdown,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleInit,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Clock } from '../../common/clock';
 import { EventLocation, EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { ascendingId } from '../../common/ids';
-import { AssistantMessage, UserMessage } from '../sessions/session-message.types';
-import { SessionOutcome } from '../sessions/session.types';
+import { UserMessage } from '../sessions/session-message.types';
+import { SessionInfo, SessionOutcome } from '../sessions/session.types';
 import { SessionsActivity } from '../sessions/sessions-activity.service';
 import { SessionsService } from '../sessions/sessions.service';
+import { DrainLeases } from './drain-leases.service';
 import { InboxRepository, WaitingItem } from './inbox/inbox.repository';
 import { Delivery, InboxMove, InboxUser } from './inbox/inbox.types';
 import { AgentLoop, RunOutcome } from './loop/agent-loop.service';
 
-type InterruptReason = 'user' | 'shutdown' | 'deleted';
+/** `lost`: another process took the drain over (this one stalled past its lease); it stops without writing. */
+type InterruptReason = 'user' | 'shutdown' | 'deleted' | 'lost';
 
 interface Drain {
   sessionID: string;
@@ -25,18 +21,23 @@ interface Drain {
   reason?: InterruptReason;
   /** Set by a wake that arrives while the drain runs: look at the inbox again before ending. */
   woken: boolean;
+  /** Resolves once the drain has claimed the session, or has given up (another process runs its drain). */
+  claimed: Promise<void>;
   done: Promise<void>;
   location?: EventLocation;
 }
 
 /**
- * The drains of this process: at most one per session. A drain takes the session's inbox in order (steering
- * inputs at each step boundary, queued ones one run at a time), runs the agent loop, and ends when the inbox is
- * empty, setting `time.idle` and the outcome. While it runs the session is listed by `session.active` and a
- * `session_drain` row marks it, so a drain cut short by a crash is closed as interrupted at the next start-up.
+ * The drains of this process. A drain takes the session's inbox in order (steering inputs at each step boundary,
+ * queued ones one run at a time), runs the agent loop, and ends when the inbox is empty, setting `time.idle` and
+ * the outcome. At most one drain per session in all processes on the database: a drain first claims the
+ * session's `session_drain` row (`DrainLeases`), and one that finds it held gives up, leaving its input to the
+ * drain that runs (which takes it from the inbox at its next run boundary). While it runs the session is listed
+ * by `session.active`. A drain that has lost its claim stops without writing; one whose process died is closed
+ * by `DrainRecovery`.
  */
 @Injectable()
-export class DrainsService implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(DrainsService.name);
   private readonly drains = new Map<string, Drain>();
   /** A drain that has decided to end but is still writing its end: a new one for the session waits for it. */
@@ -45,6 +46,7 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
 
   constructor(
     private readonly inbox: InboxRepository,
+    private readonly leases: DrainLeases,
     private readonly sessions: SessionsService,
     private readonly activity: SessionsActivity,
     private readonly loop: AgentLoop,
@@ -54,6 +56,7 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
   ) {}
 
   onModuleInit(): void {
+    this.leases.onLost((sessionID) => this.stop(sessionID, 'lost'));
     this.activity.deferMoves((sessionID, directory, delivery) =>
       this.deferMove(sessionID, directory, delivery),
     );
@@ -65,19 +68,6 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
     });
   }
 
-  /** Drains that were running when the last process died: their sessions end as interrupted. */
-  async onApplicationBootstrap(): Promise<void> {
-    for (const sessionID of await this.inbox.takeLeftovers()) {
-      try {
-        await this.closeOpenMessages(sessionID);
-        await this.sessions.markIdle(sessionID, 'interrupted');
-        this.logger.log(`Session ${sessionID} was running when the server stopped; closed as interrupted`);
-      } catch (error) {
-        this.logger.warn(`Closing the interrupted drain of ${sessionID} failed: ${String(error)}`);
-      }
-    }
-  }
-
   /** Shutdown interrupts every drain and waits for them to record it; their waiting inputs stay in the inbox. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
@@ -86,19 +76,25 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
     await Promise.allSettled([...running.map((drain) => drain.done), ...this.ending.values()]);
   }
 
-  /** Starts the session's drain, or tells the running one to look at its inbox again. */
-  wake(sessionID: string): void {
-    if (this.stopping) return;
+  /**
+   * Starts the session's drain, or tells the running one to look at its inbox again. Resolves once the drain
+   * has claimed the session (`session.execution.started` is out) or found that another process runs it.
+   */
+  wake(sessionID: string): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     const running = this.drains.get(sessionID);
     if (running) {
       running.woken = true;
-      return;
+      return running.claimed;
     }
-    const drain: Drain = { sessionID, abort: new AbortController(), woken: false, done: Promise.resolve() };
+    let settle!: () => void;
+    const claimed = new Promise<void>((resolve) => (settle = resolve));
+    const drain: Drain = { sessionID, abort: new AbortController(), woken: false, claimed, done: claimed };
     this.drains.set(sessionID, drain);
     this.activity.started(sessionID);
     const previous = this.ending.get(sessionID) ?? Promise.resolve();
-    drain.done = previous.then(() => this.drive(drain));
+    drain.done = previous.then(() => this.drive(drain, settle));
+    return claimed;
   }
 
   /** Interrupts the session's drain (running tools are cancelled) and waits until it has closed. */
@@ -132,24 +128,32 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
     };
     if (!(await this.inbox.admit(item))) return false;
     this.events.publish('session.inbox.enqueued', { sessionID, item }, { directory });
-    this.wake(sessionID);
+    await this.wake(sessionID);
     return true;
   }
 
-  private async drive(drain: Drain): Promise<void> {
+  private async drive(drain: Drain, settle: () => void): Promise<void> {
     const { sessionID } = drain;
+    const claimed = await this.claim(drain);
+    if (claimed) this.events.publish('session.execution.started', { sessionID }, drain.location);
+    settle();
+    if (!claimed) {
+      this.drains.delete(sessionID);
+      this.activity.finished(sessionID);
+      return;
+    }
     let outcome: SessionOutcome = 'succeeded';
     let failure: { type: string; message: string } | undefined;
+    /** The inbox was found empty: the drain ended because its work was done. */
+    let drained = false;
     let resolveEnd!: () => void;
     try {
-      drain.location = (await this.sessions.get(sessionID)).location;
-      await this.inbox.markRunning(sessionID, this.clock.now());
-      this.events.publish('session.execution.started', { sessionID }, drain.location);
       while (!drain.abort.signal.aborted) {
         drain.woken = false;
-        const taken = await this.take(sessionID, 'run');
+        const taken = await this.take(drain, 'run');
         if (taken === 'none') {
           if (drain.woken) continue;
+          drained = !drain.abort.signal.aborted;
           break;
         }
         if (taken === 0) continue; // only moves
@@ -157,11 +161,12 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
           sessionID,
           signal: drain.abort.signal,
           waiting: () => drain.woken,
+          owned: () => this.holds(drain),
           boundary: async () => {
             // Only a wake (an admitted prompt or move) since the last look can have put steering input there.
             if (!drain.woken) return 0;
             drain.woken = false;
-            const prompts = await this.take(sessionID, 'step');
+            const prompts = await this.take(drain, 'step');
             return prompts === 'none' ? 0 : prompts;
           },
         });
@@ -186,31 +191,64 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
       this.ending.set(sessionID, new Promise<void>((resolve) => (resolveEnd = resolve)));
     }
     if (drain.abort.signal.aborted) outcome = 'interrupted';
+    let waiting = false;
     try {
-      await this.finish(drain, outcome, failure);
+      waiting = await this.finish(drain, outcome, failure);
     } finally {
       this.ending.delete(sessionID);
       resolveEnd();
     }
+    // Input admitted by another process while this drain was ending: that process found the session claimed.
+    if (drained && waiting) void this.wake(sessionID);
   }
 
+  /** Claims the session for this drain; false when another process runs its drain (or it is gone). */
+  private async claim(drain: Drain): Promise<boolean> {
+    try {
+      drain.location = (await this.sessions.get(drain.sessionID)).location;
+      return await this.leases.claim(drain.sessionID);
+    } catch (error) {
+      this.logger.warn(`Starting the drain of ${drain.sessionID} failed: ${String(error)}`);
+      return false;
+    }
+  }
+
+  /** Whether this drain still holds its claim; one that has lost it is stopped. */
+  private async holds(drain: Drain): Promise<boolean> {
+    if (drain.reason !== 'lost' && (await this.leases.holds(drain.sessionID))) return true;
+    drain.reason ??= 'lost';
+    drain.abort.abort();
+    return false;
+  }
+
+  /**
+   * Ends the claim and records the end: `time.idle` and the outcome (unless the session is gone) in the same
+   * transaction, so a drain that lost its claim writes nothing. Returns whether inputs wait in the inbox.
+   */
   private async finish(
     drain: Drain,
     outcome: SessionOutcome,
     failure?: { type: string; message: string },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { sessionID } = drain;
-    const gone = drain.reason === 'deleted';
-    const info = await Promise.all([
-      this.inbox.markStopped(sessionID),
-      gone ? undefined : this.sessions.markIdle(sessionID, outcome),
-    ])
-      .then(([, info]) => info)
-      .catch((error: unknown) => {
-        this.logger.warn(`Ending the drain of ${sessionID} failed: ${String(error)}`);
-        return undefined;
-      });
+    let end: { released: boolean; waiting: boolean } | undefined;
+    let info: SessionInfo | undefined;
+    try {
+      if (drain.reason === 'deleted') await this.leases.release(sessionID);
+      else if (drain.reason !== 'lost') {
+        info = await this.sessions.markIdle(sessionID, outcome, async (manager) => {
+          end = await this.leases.release(sessionID, manager);
+          return end.released;
+        });
+      }
+    } catch (error) {
+      this.logger.warn(`Ending the drain of ${sessionID} failed: ${String(error)}`);
+    }
     if (!this.drains.has(sessionID)) this.activity.finished(sessionID);
+    if (drain.reason === 'lost' || end?.released === false) {
+      this.logger.warn(`The drain of ${sessionID} lost its claim to another process and stopped`);
+      return false;
+    }
     const at = drain.location;
     if (outcome === 'succeeded') this.events.publish('session.execution.succeeded', { sessionID }, at);
     else if (outcome === 'failed') {
@@ -221,6 +259,7 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
       this.events.publish('session.execution.interrupted', { sessionID, reason }, at);
     }
     if (info) this.events.publish('session.idle', { sessionID, outcome }, info.location);
+    return end?.waiting ?? false;
   }
 
   /**
@@ -229,8 +268,9 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
    * Prompts become user messages (with the inbox item's id) and moves are applied. Returns the prompts taken,
    * or `none` when nothing was waiting.
    */
-  private async take(sessionID: string, boundary: 'step' | 'run'): Promise<number | 'none'> {
-    const waiting = await this.inbox.waiting(sessionID);
+  private async take(drain: Drain, boundary: 'step' | 'run'): Promise<number | 'none'> {
+    if (!(await this.holds(drain))) return 'none';
+    const waiting = await this.inbox.waiting(drain.sessionID);
     let chosen = waiting.filter((item) => item.delivery === 'steer');
     if (boundary === 'run' && !chosen.some((item) => item.type === 'user')) {
       const firstPrompt = waiting.findIndex((item) => item.type === 'user' && item.delivery === 'queue');
@@ -239,18 +279,27 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
     }
     if (chosen.length === 0) return 'none';
     let prompts = 0;
-    for (const item of chosen) if (await this.deliver(item)) prompts++;
+    for (const item of chosen) {
+      const delivered = await this.deliver(item);
+      if (delivered === 'prompt') prompts++;
+      else if (delivered === 'refused') {
+        // Not this drain's to take any more (its claim was taken over, or the session deleted): find out.
+        await this.leases.renew();
+        if (!(await this.holds(drain))) return 'none';
+      }
+    }
     return prompts;
   }
 
-  /** Delivers one item; true when it was a prompt. */
-  private async deliver(item: WaitingItem): Promise<boolean> {
+  /** Delivers one item; `refused` when the inbox would not give it to this process (no longer its drain). */
+  private async deliver(item: WaitingItem): Promise<'prompt' | 'move' | 'refused'> {
     const now = this.clock.now();
+    const owner = this.leases.owner;
     if (item.type === 'move') {
-      const taken = await this.inbox.transaction((manager) => this.inbox.take(item.seq, now, manager));
-      if (taken)
-        await this.sessions.applyMove(item.sessionID, (item as InboxMove).payload.location.directory);
-      return false;
+      const taken = await this.inbox.transaction((manager) => this.inbox.take(item.seq, now, owner, manager));
+      if (!taken) return 'refused';
+      await this.sessions.applyMove(item.sessionID, (item as InboxMove).payload.location.directory);
+      return 'move';
     }
     const { payload } = item as InboxUser;
     const message: UserMessage = { id: item.id, type: 'user', text: payload.text, time: { created: now } };
@@ -258,7 +307,7 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
     if (payload.agents?.length) message.agents = payload.agents;
     if (payload.metadata) message.metadata = payload.metadata;
     const taken = await this.inbox.transaction(async (manager) => {
-      if (!(await this.inbox.take(item.seq, now, manager))) return false;
+      if (!(await this.inbox.take(item.seq, now, owner, manager))) return false;
       // The transcript reads in id order: an input that waited while later messages were written (a queued
       // prompt) becomes a message with a fresh id. The inbox keeps the admitted id, so a retry still conflicts.
       const last = await this.sessions.lastMessageId(item.sessionID, manager);
@@ -266,39 +315,13 @@ export class DrainsService implements OnModuleInit, OnApplicationBootstrap, Befo
       await this.sessions.appendMessage(item.sessionID, message, manager);
       return true;
     });
-    if (!taken) return false;
+    if (!taken) return 'refused';
     const session = await this.sessions.get(item.sessionID).catch(() => undefined);
     this.events.publish(
       'session.message.created',
       { sessionID: item.sessionID, message },
       session ? session.location : undefined,
     );
-    return true;
-  }
-
-  /** Assistant messages a dead process left open: closed as interrupted, unfinished tools too. */
-  private async closeOpenMessages(sessionID: string): Promise<void> {
-    const now = this.clock.now();
-    for (const message of await this.sessions.messages(sessionID)) {
-      if (message.type !== 'assistant' || message.time.completed !== undefined) continue;
-      const closed: AssistantMessage = {
-        ...message,
-        error: { type: 'AbortedError', message: 'Interrupted: the server stopped' },
-        time: { ...message.time, completed: now },
-        content: message.content.map((part) =>
-          part.type === 'tool' && (part.state.status === 'running' || part.state.status === 'streaming')
-            ? {
-                ...part,
-                state: {
-                  status: 'error',
-                  input: part.state.status === 'running' ? part.state.input : {},
-                  error: { type: 'AbortedError', message: 'Interrupted: the server stopped' },
-                },
-              }
-            : part,
-        ),
-      };
-      await this.sessions.updateMessage(sessionID, closed);
-    }
+    return 'prompt';
   }
 }

@@ -10,6 +10,12 @@ export function parsePromptEnv(env: Record<string, string | undefined>) {
     providerRetryMaxDelayMs: int(env, 'OUTPOST_PROVIDER_RETRY_MAX_DELAY_MS', 30_000, 0, 3_600_000),
     /** Steps of one run when the agent sets no `steps` limit. */
     maxSteps: int(env, 'OUTPOST_MAX_STEPS', 100, 1, 10_000),
+    /**
+     * How long a running drain's claim lasts unless renewed. Its process renews the claims of all its drains every
+     * third of this; once one has passed (the process died or stalled), any process closes that drain as
+     * interrupted, and each process looks for such drains every third of its own lease.
+     */
+    drainLeaseMs: int(env, 'OUTPOST_DRAIN_LEASE_MS', 30_000, 500, 3_600_000),
   };
 }
 

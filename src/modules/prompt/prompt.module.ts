@@ -4,6 +4,9 @@ import { AgentsModule } from '../agents/agents.module';
 import { LocationsModule } from '../locations/locations.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { DrainLeases } from './drain-leases.service';
+import { DrainRecovery } from './drain-recovery.service';
+import { DrainsRepository } from './drains.repository';
 import { DrainsService } from './drains.service';
 import { InboxRepository } from './inbox/inbox.repository';
 import { AgentLoop } from './loop/agent-loop.service';
@@ -12,8 +15,9 @@ import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
 
 /**
- * session.prompt and what it drives: the durable inbox, one drain per running session, and the agent loop
- * (provider steps and tools under permission rules, from the runtime module).
+ * session.prompt and what it drives: the durable inbox, one drain per running session (claimed in the database,
+ * so across processes too), and the agent loop (provider steps and tools under permission rules, from the
+ * runtime module).
  */
 @Module({
   imports: [
@@ -24,7 +28,15 @@ import { PromptService } from './prompt.service';
     RuntimeModule,
   ],
   controllers: [PromptController],
-  providers: [PromptService, DrainsService, InboxRepository, AgentLoop],
+  providers: [
+    PromptService,
+    DrainsService,
+    DrainLeases,
+    DrainRecovery,
+    DrainsRepository,
+    InboxRepository,
+    AgentLoop,
+  ],
   exports: [DrainsService],
 })
 export class PromptModule {}

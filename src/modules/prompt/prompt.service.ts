@@ -60,7 +60,7 @@ export class PromptService {
       );
     }
     this.events.publish('session.inbox.enqueued', { sessionID, item }, session.location);
-    if (body.resume !== false) this.drains.wake(sessionID);
+    if (body.resume !== false) await this.drains.wake(sessionID);
     return item;
   }
 }

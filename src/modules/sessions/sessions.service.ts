@@ -441,10 +441,22 @@ export class SessionsService {
     return row ? this.published('session.updated', row) : undefined;
   }
 
-  /** The end of a drain: `time.idle` and the outcome of the last execution. */
-  async markIdle(sessionID: string, outcome: SessionOutcome): Promise<SessionInfo | undefined> {
+  /**
+   * The end of a drain: `time.idle` and the outcome of the last execution. With `guard`, which runs first in the
+   * same transaction, nothing changes unless it returns true (a drain checks that it still holds the session).
+   */
+  async markIdle(
+    sessionID: string,
+    outcome: SessionOutcome,
+    guard?: (manager: EntityManager) => Promise<boolean>,
+  ): Promise<SessionInfo | undefined> {
     const now = this.clock.now();
-    const row = await this.sessions.update(sessionID, { outcome, timeIdle: now }, now);
+    const changes = { outcome, timeIdle: now };
+    const row = guard
+      ? await this.sessions.transaction(async (manager) =>
+          (await guard(manager)) ? this.sessions.update(sessionID, changes, now, manager) : undefined,
+        )
+      : await this.sessions.update(sessionID, changes, now);
     return row ? this.published('session.updated', row) : undefined;
   }
 

@@ -7,6 +7,8 @@ import { openSse, SseClient } from '../../helpers/sse';
 import { basic, createTestApp, TestApp, TEST_PASSWORD } from '../../helpers/test-app';
 
 const AUTH_TOKEN = Buffer.from(`opencode:${TEST_PASSWORD}`).toString('base64');
+/** The test server's cap on the bytes held back for a slow client. */
+const MAX_BUFFERED = 64 * 1024;
 const notHeartbeat = (events: OutpostEvent[]) => events.filter((event) => event.type !== 'server.heartbeat');
 
 describe('event.subscribe: GET /api/event', () => {
@@ -17,7 +19,9 @@ describe('event.subscribe: GET /api/event', () => {
   const dirB = realpathSync(mkdtempSync(join(tmpdir(), 'outpost-events-b-')));
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { OUTPOST_EVENT_HEARTBEAT_MS: '50', OUTPOST_EVENT_MAX_QUEUED: '8' } });
+    t = await createTestApp({
+      env: { OUTPOST_EVENT_HEARTBEAT_MS: '50', OUTPOST_EVENT_MAX_BUFFERED_BYTES: String(MAX_BUFFERED) },
+    });
     publisher = t.app.get(EventsPublisher);
   });
   afterAll(async () => {
@@ -101,6 +105,24 @@ describe('event.subscribe: GET /api/event', () => {
     expect(res.body._tag).toBe('LocationNotFoundError');
   });
 
+  it('keeps a client that reads along even when one turn publishes more than the cap', async () => {
+    const streams = t.app.get(EventStreamsService);
+    const reader = await subscribe();
+    await reader.until((events) => events.length >= 1);
+    const before = streams.openCount;
+    // Eight times the cap, published without the event loop turning: written together, then read.
+    const blob = 'y'.repeat(MAX_BUFFERED);
+    const burst = Array.from({ length: 8 }, () => publisher.publish('location.shutdown', { blob } as never));
+    const last = burst.at(-1)!;
+    await Promise.race([
+      reader.until((events) => events.some((event) => event.id === last.id)),
+      reader.ended,
+    ]);
+    const received = reader.events;
+    expect(received.filter((event) => burst.some((sent) => sent.id === event.id))).toHaveLength(8);
+    expect(streams.openCount).toBe(before);
+  });
+
   it('disconnects a client that reads too slowly instead of queueing without bound', async () => {
     const streams = t.app.get(EventStreamsService);
     const reader = await subscribe();
@@ -119,7 +141,12 @@ describe('event.subscribe: GET /api/event', () => {
     expect(streams.openCount).toBe(before - 1);
     slow.response.resume();
     await slow.ended;
-    expect(slow.events.filter((event) => event.type === 'location.shutdown').length).toBeLessThan(sent);
+    const taken = slow.events.filter((event) => event.type === 'location.shutdown').length;
+    // Cut off once more than the cap was held back: after the socket buffers filled (a few MiB on loopback), not
+    // after some count of events (the 64 KiB events the loop sent add up to far less than 1,000 of them).
+    expect(taken).toBeLessThan(sent);
+    expect((sent - taken) * blob.length).toBeGreaterThan(MAX_BUFFERED);
+    expect(sent * blob.length).toBeLessThan(32 * 1024 * 1024);
     // The reader kept its stream and still receives.
     const after = publisher.publish('location.shutdown', {});
     await reader.until((events) => events.some((received) => received.id === after.id));

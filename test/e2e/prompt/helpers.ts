@@ -104,3 +104,15 @@ export const FAST_RETRIES = {
 export function outline(messages: Array<Record<string, unknown>>): string[] {
   return messages.map((m) => (m.type === 'user' ? `user:${String(m.text)}` : String(m.type)));
 }
+
+/**
+ * Checks every `everyMs` until `done` resolves true. Gives up with an error after 45 s, so that a broken
+ * behaviour fails the test (within jest's time-out) instead of leaving a loop running.
+ */
+export async function pollUntil(what: string, done: () => Promise<boolean>, everyMs = 100): Promise<void> {
+  const giveUp = Date.now() + 45_000;
+  while (!(await done())) {
+    if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

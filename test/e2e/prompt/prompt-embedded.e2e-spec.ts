@@ -1,6 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { openSse } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog, outline, scriptedProject } from './helpers';
+import { api, EventLog, outline, pollUntil, scriptedProject } from './helpers';
+
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('session.prompt on the embedded database (PGlite)', () => {
   let t: TestApp;
@@ -38,4 +45,64 @@ describe('session.prompt on the embedded database (PGlite)', () => {
     ]);
     expect((await t.http.delete(`/api/session/${sessionID}`).set('authorization', basic())).status).toBe(204);
   });
+
+  it('a process killed mid-run: the next start on its data closes the drain at once (no other process shares it)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-embedded-restart-'));
+    const project = scriptedProject(server);
+    const env = {
+      OUTPOST_PASSWORD: 'test-password',
+      OUTPOST_DATA_DIR: dataDir,
+      OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
+      LOG_LEVEL: 'warn',
+      // Far longer than the test: only the embedded rule can close the drain.
+      OUTPOST_DRAIN_LEASE_MS: '600000',
+    };
+    const first = startServer({ ...env, PORT: String(await freePort()) });
+    let second: ServerProcess | undefined;
+    try {
+      await waitForHealth(first.url);
+      const created = await call(first.url, '/api/session', {
+        location: { directory: project },
+        model: { providerID: 'scripted', id: 'small' },
+      });
+      const sessionID = created.data.id as string;
+      const stream = await openSse(`${first.url}/api/event`, { authorization: basic() });
+      server.script({ text: ['half'], hold: true });
+      await call(first.url, `/api/session/${sessionID}/prompt`, { text: 'first' });
+      await stream.until((events) => events.some((e) => e.type === 'session.message.part.delta'));
+      await call(first.url, `/api/session/${sessionID}/prompt`, { text: 'after', delivery: 'queue' });
+      stream.close();
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      // The next process on the same data closes the drain at start-up and runs the queued input.
+      server.script({ text: 'queued answer' });
+      second = startServer({ ...env, PORT: String(await freePort()) });
+      await waitForHealth(second.url);
+      await pollUntil(
+        'the queued input to run',
+        async () => (await call(second!.url, `/api/session/${sessionID}`)).data.outcome === 'succeeded',
+      );
+      const messages = (await call(second.url, `/api/session/${sessionID}/message`)).data as Data[];
+      expect(outline(messages)).toEqual(['user:first', 'assistant', 'user:after', 'assistant']);
+      expect(messages[1]).toMatchObject({ error: { type: 'AbortedError' }, content: [{ text: 'half' }] });
+      expect(messages[3].content[0].text).toBe('queued answer');
+    } finally {
+      first.child.kill('SIGKILL');
+      second?.child.kill('SIGKILL');
+      await second?.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** A request with the test credentials; the JSON body of a 200, else an error. */
+async function call(url: string, path: string, body?: unknown): Promise<Data> {
+  const res = await fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: basic(), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Data;
+}

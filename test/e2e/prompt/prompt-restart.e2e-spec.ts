@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { freePort, startServer, waitForHealth } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
@@ -11,6 +12,21 @@ import { api, EventLog, outline, scriptedProject } from './helpers';
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const onPostgres = readInfo().mode === 'postgres';
+
+/** When the session's running drain stops holding it unless renewed (epoch ms), read from the database. */
+async function drainLease(databaseUrl: string, sessionID: string): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ lease_expires: string }>(
+      'SELECT lease_expires FROM session_drain WHERE session_id = $1',
+      [sessionID],
+    );
+    return Number(rows[0].lease_expires);
+  } finally {
+    await client.end();
+  }
+}
 
 describe('drains across restarts: nothing admitted is lost', () => {
   let server: ScriptedModelServer;
@@ -24,7 +40,7 @@ describe('drains across restarts: nothing admitted is lost', () => {
   });
 
   (onPostgres ? it : it.skip)(
-    'a process killed mid-run: the next one closes the drain as interrupted and runs the waiting input on wake',
+    'a process killed mid-run: another one closes the drain as interrupted once its lease has passed, not before, then runs the waiting input',
     async () => {
       const database = await createTestDatabase();
       const project = scriptedProject(server);
@@ -35,6 +51,8 @@ describe('drains across restarts: nothing admitted is lost', () => {
         OUTPOST_DATA_DIR: dataDir,
         OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
         LOG_LEVEL: 'warn',
+        // Long enough that the second process surely starts within it, whatever the machine's load.
+        OUTPOST_DRAIN_LEASE_MS: '60000',
       };
       const first = startServer({ ...env, PORT: String(await freePort()) });
       try {
@@ -59,36 +77,46 @@ describe('drains across restarts: nothing admitted is lost', () => {
         stream.close();
         first.child.kill('SIGKILL');
         await first.exited;
+        const lease = await drainLease(database.url!, sessionID);
 
-        const second = await createTestApp({ databaseUrl: database.url });
+        // A short lease here: this process looks for expired drains every half second.
+        const second = await createTestApp({
+          databaseUrl: database.url,
+          env: { OUTPOST_DRAIN_LEASE_MS: '1500' },
+        });
         try {
           const a = api(second);
-          const session = await a.session(sessionID);
-          expect(session.outcome).toBe('interrupted');
-          expect(session.time.idle).toEqual(expect.any(Number));
+          const log = new EventLog(second);
+          // Started within the dead process's lease: the drain is left as it was.
+          let session = await a.session(sessionID);
+          expect(session.outcome).toBeUndefined();
+          expect(session.time.idle).toBeUndefined();
+          expect((await a.messages(sessionID))[1].time.completed).toBeUndefined();
+          expect(await drainLease(database.url!, sessionID)).toBe(lease);
+
+          // Once the lease has passed by this process's clock, its next sweep closes the drain and the queued
+          // input runs at once, without another prompt.
+          server.script({ text: 'queued answer' });
+          second.clock.set(lease + 1);
+          const closed = await log.next('session.idle', (d: Data) => d.sessionID === sessionID);
+          expect(closed.data.outcome).toBe('interrupted');
+          expect(log.of(sessionID, ['session.execution.interrupted'])[0].data).toEqual({
+            sessionID,
+            reason: 'shutdown',
+          });
+          await log.next('session.idle', (d: Data) => d.sessionID === sessionID && d.outcome === 'succeeded');
+          session = await a.session(sessionID);
+          expect(session.outcome).toBe('succeeded');
           expect((await a.get('/api/session/active')).body.data).toEqual({});
-          let messages = await a.messages(sessionID);
-          expect(messages.map((m) => m.type)).toEqual(['user', 'assistant']);
+          const messages = await a.messages(sessionID);
+          expect(outline(messages)).toEqual(['user:first', 'assistant', 'user:after', 'assistant']);
           expect(messages[1]).toMatchObject({
             error: { type: 'AbortedError' },
             time: { completed: expect.any(Number) },
           });
-
-          // The queued prompt waited in the inbox; the next prompt wakes the drain and both run, in order.
-          const log = new EventLog(second);
-          server.script({ text: 'steered answer' }, { text: 'queued answer' });
-          expect((await a.prompt(sessionID, { text: 'again' })).status).toBe(200);
-          await log.next('session.idle', (d: Data) => d.sessionID === sessionID);
-          messages = await a.messages(sessionID);
-          expect(outline(messages)).toEqual([
-            'user:first',
-            'assistant',
-            'user:again',
-            'assistant',
-            'user:after',
-            'assistant',
-          ]);
+          expect(messages[1].time.completed).toBeGreaterThan(lease);
           expect(messages[1].content[0].text).toBe('working on it');
+          expect(messages[3].content[0].text).toBe('queued answer');
         } finally {
           await second.close();
         }

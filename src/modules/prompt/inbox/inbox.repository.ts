@@ -29,8 +29,8 @@ function toItem(row: InboxRow): WaitingItem {
 }
 
 /**
- * The SQL of inboxes and of the running-drain markers. Statements that change rows and return them are written
- * as `WITH … SELECT`, which both drivers (pg, embedded PGlite) answer with plain rows.
+ * The SQL of inboxes. Statements that change rows and return them are written as `WITH … SELECT`, which both
+ * drivers (pg, embedded PGlite) answer with plain rows.
  */
 @Injectable()
 export class InboxRepository {
@@ -65,35 +65,22 @@ export class InboxRepository {
     return rows.map(toItem);
   }
 
-  /** Marks an item taken; false when another drain (or a delete) got there first. */
-  async take(seq: string, time: number, manager: EntityManager): Promise<boolean> {
+  /**
+   * Marks an item taken by the drain of `owner`; false when it is gone or taken, or when that drain no longer
+   * holds the session. The claim row is locked (shared) until the transaction ends, so another process cannot take
+   * the drain over in between: an item is taken only by the drain that holds the session.
+   */
+  async take(seq: string, time: number, owner: string, manager: EntityManager): Promise<boolean> {
     const rows: unknown[] = await manager.query(
       `WITH taken AS (
-         UPDATE session_inbox SET time_taken = $2 WHERE seq = $1 AND time_taken IS NULL RETURNING 1
+         UPDATE session_inbox SET time_taken = $2
+         WHERE seq = $1 AND time_taken IS NULL AND EXISTS (
+           SELECT 1 FROM session_drain d WHERE d.session_id = session_inbox.session_id AND d.owner = $3 FOR SHARE
+         )
+         RETURNING 1
        ) SELECT 1 FROM taken`,
-      [seq, time],
+      [seq, time, owner],
     );
     return rows.length > 0;
-  }
-
-  async markRunning(sessionId: string, time: number): Promise<void> {
-    await this.db.query(
-      `INSERT INTO session_drain (session_id, time_started) SELECT $1::varchar, $2::bigint
-       WHERE EXISTS (SELECT 1 FROM session WHERE id = $1)
-       ON CONFLICT (session_id) DO UPDATE SET time_started = EXCLUDED.time_started`,
-      [sessionId, time],
-    );
-  }
-
-  async markStopped(sessionId: string): Promise<void> {
-    await this.db.query('DELETE FROM session_drain WHERE session_id = $1', [sessionId]);
-  }
-
-  /** Drains left running by a process that is gone; each is returned once (the rows are deleted). */
-  async takeLeftovers(): Promise<string[]> {
-    const rows: Array<{ session_id: string }> = await this.db.query(
-      'WITH gone AS (DELETE FROM session_drain RETURNING session_id) SELECT session_id FROM gone',
-    );
-    return rows.map((row) => row.session_id);
   }
 }

@@ -36,6 +36,11 @@ export interface RunContext {
   signal: AbortSignal;
   /** Whether input may be waiting for the next boundary (something was admitted since the last look). */
   waiting(): boolean;
+  /**
+   * Whether the drain still holds the session, asked before the run writes a step or runs a tool. False when
+   * another process took the drain over; the signal is aborted then, and the run writes nothing more.
+   */
+  owned(): Promise<boolean>;
   /** Takes the steering inputs (and moves) waiting at this step boundary; the count of prompts taken. */
   boundary(): Promise<number>;
 }
@@ -113,7 +118,7 @@ export class AgentLoop implements OnModuleInit {
       // even when interrupted meanwhile, and then closes as interrupted at once).
       let opened: OpenStep | undefined;
       for (let steps = 1; ; steps++) {
-        if (!opened && ctx.signal.aborted) return { status: 'interrupted' };
+        if (!opened && (ctx.signal.aborted || !(await ctx.owned()))) return { status: 'interrupted' };
         const step = opened ?? (await this.open(ctx, await this.prepare(ctx, cache)));
         const { outcome, result, spent } = await this.execute(ctx, step);
         // The history goes on with this step's message, as a read of the transcript would give it.
@@ -287,6 +292,7 @@ export class AgentLoop implements OnModuleInit {
     const message = recorder.message;
     recorder.close();
     await step.stored;
+    if (!(await ctx.owned())) return undefined;
     const following = next ? this.newMessage(next) : undefined;
     // With a next step, the statement goes out once this turn of the event loop has sent that step's request:
     // the database's work then overlaps the provider's instead of delaying the request.
@@ -346,7 +352,7 @@ export class AgentLoop implements OnModuleInit {
     for (const call of result.toolCalls) {
       const part = recorder.call(call);
       const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, Json>;
-      if (ctx.signal.aborted) {
+      if (ctx.signal.aborted || !(await ctx.owned())) {
         recorder.setTool(
           part,
           { status: 'error', input, error: INTERRUPTED },

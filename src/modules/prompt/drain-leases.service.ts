@@ -1,0 +1,135 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { ulidId } from '../../common/ids';
+import { EntityManager } from 'typeorm';
+import { DrainsRepository } from './drains.repository';
+import { promptConfig, PromptConfig } from './prompt.config';
+
+/** One claim this process holds, with the expiry it last wrote. */
+interface Lease {
+  expires: number;
+}
+
+/**
+ * This process's claims on drains. The process takes an owner id at start; a claim is the session's
+ * `session_drain` row naming it, with a lease that this process extends for all its claims in one statement every
+ * third of `OUTPOST_DRAIN_LEASE_MS`. Another process takes a claim over only once its lease has passed, so a claim
+ * that is no longer this process's row was lost (this process stalled past its lease): the drain must stop
+ * without writing. `holds` answers that before a drain writes: at once while the lease is well ahead, by
+ * renewing (one statement for every claim) when it is not.
+ */
+@Injectable()
+export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(DrainLeases.name);
+  readonly owner = ulidId('own');
+  private readonly leases = new Map<string, Lease>();
+  private readonly lostListeners: Array<(sessionID: string) => void> = [];
+  private renewing?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly drains: DrainsRepository,
+    private readonly clock: Clock,
+    @Inject(promptConfig.KEY) private readonly config: PromptConfig,
+  ) {}
+
+  get leaseMs(): number {
+    return this.config.drainLeaseMs;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.renew(), Math.floor(this.leaseMs / 3));
+    this.timer.unref();
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Called with each session whose claim this process finds it has lost. */
+  onLost(listener: (sessionID: string) => void): void {
+    this.lostListeners.push(listener);
+  }
+
+  /** Claims the session's drain; false when a drain (here or in another process) holds it, or it is gone. */
+  async claim(sessionID: string): Promise<boolean> {
+    const now = this.clock.now();
+    const lease = { expires: now + this.leaseMs };
+    if (!(await this.drains.claim(sessionID, this.owner, now, lease.expires))) return false;
+    this.leases.set(sessionID, lease);
+    return true;
+  }
+
+  /**
+   * Takes over the drains whose lease has passed (their process died or stalled) and returns their sessions,
+   * now claimed by this process. `all`: every drain of another process (an embedded database at start-up).
+   */
+  async takeExpired(all = false): Promise<string[]> {
+    const now = this.clock.now();
+    const expires = now + this.leaseMs;
+    const before = all ? Number.MAX_SAFE_INTEGER : now;
+    const taken = await this.drains.takeExpired(this.owner, before, expires, [...this.leases.keys()]);
+    for (const sessionID of taken) this.leases.set(sessionID, { expires });
+    return taken;
+  }
+
+  /** Whether this process still holds the session's claim (renewing first when its lease is not well ahead). */
+  async holds(sessionID: string): Promise<boolean> {
+    const lease = this.leases.get(sessionID);
+    if (!lease) return false;
+    if (this.clock.now() < lease.expires - this.leaseMs / 3) return true;
+    await this.renew();
+    return this.leases.get(sessionID) === lease && this.clock.now() < lease.expires;
+  }
+
+  /**
+   * Ends the claim, in `manager`'s transaction when given (`released`: false when it had been lost), and tells
+   * whether inputs wait in the session's inbox.
+   */
+  release(sessionID: string, manager?: EntityManager): Promise<{ released: boolean; waiting: boolean }> {
+    this.leases.delete(sessionID);
+    return this.drains.release(sessionID, this.owner, manager);
+  }
+
+  /** Extends every claim of this process in one statement (one at a time: callers share the one under way). */
+  renew(): Promise<void> {
+    this.renewing ??= this.renewNow().finally(() => (this.renewing = undefined));
+    return this.renewing;
+  }
+
+  private async renewNow(): Promise<void> {
+    const held = [...this.leases];
+    if (held.length === 0) return;
+    const expires = this.clock.now() + this.leaseMs;
+    let kept: Set<string>;
+    try {
+      kept = new Set(
+        await this.drains.renew(
+          this.owner,
+          held.map(([sessionID]) => sessionID),
+          expires,
+        ),
+      );
+    } catch (error) {
+      this.logger.warn(`Renewing the drain leases failed: ${String(error)}`);
+      return;
+    }
+    for (const [sessionID, lease] of held) {
+      // Released meanwhile, or released and claimed again: the renewal says nothing about that claim.
+      if (this.leases.get(sessionID) !== lease) continue;
+      if (kept.has(sessionID)) {
+        lease.expires = expires;
+        continue;
+      }
+      this.leases.delete(sessionID);
+      this.logger.warn(`The drain of ${sessionID} was taken over by another process; it stops here`);
+      for (const listener of this.lostListeners) listener(sessionID);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { isEmbedded } from '../../database/migrate';
+
+/**
+ * The SQL of the running-drain rows (`session_drain`): who runs a session's drain, and until when its claim
+ * holds without renewal. Written as `WITH … SELECT` so both drivers (pg, embedded PGlite) answer with rows.
+ */
+@Injectable()
+export class DrainsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** One process alone uses an embedded database: a drain it finds at start-up belongs to no live process. */
+  get embedded(): boolean {
+    return isEmbedded(this.db);
+  }
+
+  /**
+   * Claims the session's drain for `owner`: false when a drain holds it already (in any process, live or not
+   * yet closed) or the session is gone. The primary key decides between two processes claiming at once.
+   */
+  async claim(sessionId: string, owner: string, time: number, expires: number): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `WITH claimed AS (
+         INSERT INTO session_drain (session_id, owner, time_started, lease_expires)
+         SELECT $1::varchar, $2::varchar, $3::bigint, $4::bigint WHERE EXISTS (SELECT 1 FROM session WHERE id = $1)
+         ON CONFLICT (session_id) DO NOTHING RETURNING 1
+       ) SELECT 1 FROM claimed`,
+      [sessionId, owner, time, expires],
+    );
+    return rows.length > 0;
+  }
+
+  /** Extends `owner`'s claims on these sessions in one statement; the sessions whose rows are still its own. */
+  async renew(owner: string, sessionIds: string[], expires: number): Promise<string[]> {
+    const rows: Array<{ session_id: string }> = await this.db.query(
+      `WITH renewed AS (
+         UPDATE session_drain SET lease_expires = $2 WHERE owner = $1 AND session_id = ANY($3::varchar[])
+         RETURNING session_id
+       ) SELECT session_id FROM renewed`,
+      [owner, expires, sessionIds],
+    );
+    return rows.map((row) => row.session_id);
+  }
+
+  /**
+   * Makes `owner` the holder of every drain whose lease ended before `before`, except its own running ones
+   * (`keep`), and returns their sessions: one statement, so each expired drain is taken over by one process.
+   */
+  async takeExpired(owner: string, before: number, expires: number, keep: string[]): Promise<string[]> {
+    const rows: Array<{ session_id: string }> = await this.db.query(
+      `WITH taken AS (
+         UPDATE session_drain SET owner = $1, lease_expires = $3
+         WHERE lease_expires < $2 AND NOT (owner = $1 AND session_id = ANY($4::varchar[]))
+         RETURNING session_id
+       ) SELECT session_id FROM taken`,
+      [owner, before, expires, keep],
+    );
+    return rows.map((row) => row.session_id);
+  }
+
+  /**
+   * Deletes `owner`'s row of the session (`released`: false when it is not, or no longer, its own), and tells
+   * whether inputs wait in the session's inbox. Input admitted after this statement is followed by its own
+   * wake, whose claim then succeeds; input admitted before it is seen here.
+   */
+  async release(
+    sessionId: string,
+    owner: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<{ released: boolean; waiting: boolean }> {
+    const rows: Array<{ released: boolean; waiting: boolean }> = await manager.query(
+      `WITH released AS (
+         DELETE FROM session_drain WHERE session_id = $1 AND owner = $2 RETURNING 1
+       ) SELECT EXISTS (SELECT 1 FROM released) AS released,
+           EXISTS (SELECT 1 FROM session_inbox WHERE session_id = $1 AND time_taken IS NULL) AS waiting`,
+      [sessionId, owner],
+    );
+    return { released: rows[0].released, waiting: rows[0].waiting };
+  }
+}

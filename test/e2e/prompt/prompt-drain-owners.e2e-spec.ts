@@ -1,0 +1,302 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { openSse, SseClient } from '../../helpers/sse';
+import { basic, createTestApp, TestApp } from '../../helpers/test-app';
+import { createTestDatabase, readInfo } from '../../helpers/test-database';
+import { api, EventLog, outline, pollUntil, scriptedProject } from './helpers';
+
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const onPostgres = readInfo().mode === 'postgres';
+const postgresIt = onPostgres ? it : it.skip;
+
+/** A promise the test resolves when it chooses (the scripted model finishes an answer then). */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The session's `session_drain` row, read straight from the database (undefined when no drain holds it). */
+async function drainRow(
+  databaseUrl: string,
+  sessionID: string,
+): Promise<{ owner: string; leaseExpires: number } | undefined> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ owner: string; lease_expires: string }>(
+      'SELECT owner, lease_expires FROM session_drain WHERE session_id = $1',
+      [sessionID],
+    );
+    return rows[0] && { owner: rows[0].owner, leaseExpires: Number(rows[0].lease_expires) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** A server process on the database, with HTTP helpers and its event stream. */
+async function serverProcess(databaseUrl: string, env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-drains-'));
+  const server: ServerProcess = startServer({
+    DATABASE_URL: databaseUrl,
+    OUTPOST_PASSWORD: 'test-password',
+    OUTPOST_DATA_DIR: dataDir,
+    OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
+    LOG_LEVEL: 'warn',
+    PORT: String(await freePort()),
+    ...env,
+  });
+  await waitForHealth(server.url);
+  const call = (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: basic(), 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (res) => {
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Data };
+    });
+  const stream: SseClient = await openSse(`${server.url}/api/event`, { authorization: basic() });
+  await stream.until((events) => events.some((e) => e.type === 'server.connected'));
+  return { ...server, call, stream };
+}
+
+type Proc = Awaited<ReturnType<typeof serverProcess>>;
+
+function eventsOf(stream: SseClient, sessionID: string, type: string): Data[] {
+  return stream.events
+    .filter((e) => e.type === type && (e.data as Data).sessionID === sessionID)
+    .map((e) => e.data as Data);
+}
+
+describe('drains owned by one process among several on a database', () => {
+  let server: ScriptedModelServer;
+
+  beforeAll(async () => {
+    server = await ScriptedModelServer.start();
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  postgresIt(
+    "a second app starting on the database leaves the first one's running drain alone; it renews and finishes",
+    async () => {
+      const database = await createTestDatabase();
+      const env = { OUTPOST_DRAIN_LEASE_MS: '3000' };
+      let first: TestApp | undefined;
+      let second: TestApp | undefined;
+      try {
+        first = await createTestApp({ databaseUrl: database.url, env });
+        const a = api(first);
+        const logA = new EventLog(first);
+        const sessionID = await a.createSession(scriptedProject(server));
+        const answer = gate();
+        server.script({ text: ['still ', 'running'], until: answer.opened, usage: { input: 3, output: 2 } });
+        expect((await a.prompt(sessionID, { text: 'first' })).status).toBe(200);
+        await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
+        const claimed = (await drainRow(database.url!, sessionID))!;
+
+        second = await createTestApp({ databaseUrl: database.url, env });
+        const b = api(second);
+        const logB = new EventLog(second);
+        // The second app's start-up closed nothing: the session still runs, its message is still open.
+        const session = await b.session(sessionID);
+        expect(session.outcome).toBeUndefined();
+        expect(session.time.idle).toBeUndefined();
+        const open = await b.messages(sessionID);
+        expect(open[1].time.completed).toBeUndefined();
+        expect(open[1].error).toBeUndefined();
+        expect((await b.get('/api/session/active')).body.data).toEqual({});
+        expect((await a.get('/api/session/active')).body.data).toEqual({ [sessionID]: { type: 'running' } });
+
+        // Past the first lease: the owner renewed it (the second app, sweeping every third of a lease meanwhile,
+        // would have taken an expired one over).
+        await pollUntil('a renewal past the first lease', async () => {
+          const row = (await drainRow(database.url!, sessionID))!;
+          expect(row.owner).toBe(claimed.owner);
+          return row.leaseExpires >= claimed.leaseExpires + 3_000;
+        });
+        await sleep(1_000);
+
+        answer.open();
+        const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
+        expect(idle.data).toEqual({ sessionID, outcome: 'succeeded' });
+        expect(logA.of(sessionID, ['session.execution.interrupted'])).toEqual([]);
+        expect(logB.of(sessionID, ['session.execution.interrupted', 'session.idle'])).toEqual([]);
+        const messages = await b.messages(sessionID);
+        expect(outline(messages)).toEqual(['user:first', 'assistant']);
+        expect(messages[1].error).toBeUndefined();
+        expect(messages[1].content[0].text).toBe('still running');
+        expect((await b.session(sessionID)).outcome).toBe('succeeded');
+        expect(await drainRow(database.url!, sessionID)).toBeUndefined();
+      } finally {
+        await first?.close();
+        await second?.close();
+        await database.drop();
+      }
+    },
+  );
+
+  postgresIt('two processes woken for one session at once: exactly one runs its drain', async () => {
+    const database = await createTestDatabase();
+    // Its own model server: whether the second answer is asked for depends on the race.
+    const model = await ScriptedModelServer.start();
+    const project = scriptedProject(model);
+    let p: Proc | undefined;
+    let q: Proc | undefined;
+    try {
+      [p, q] = await Promise.all([serverProcess(database.url!), serverProcess(database.url!)]);
+      const created = await p.call('/api/session', {
+        location: { directory: project },
+        model: { providerID: 'scripted', id: 'small' },
+      });
+      const sessionID = created.body.data.id as string;
+      const answer = gate();
+      model.script({ text: ['one'], until: answer.opened }, { text: 'two' });
+
+      const [fromP, fromQ] = await Promise.all([
+        p.call(`/api/session/${sessionID}/prompt`, { text: 'to p' }),
+        q.call(`/api/session/${sessionID}/prompt`, { text: 'to q' }),
+      ]);
+      expect([fromP.status, fromQ.status]).toEqual([200, 200]);
+      // A prompt answers once its wake has claimed the drain or found it claimed. A change made after both, seen
+      // on each stream, means each stream has carried every event of the wakes.
+      for (const [proc, title] of [
+        [p, 'after p'],
+        [q, 'after q'],
+      ] as const) {
+        expect((await proc.call(`/api/session/${sessionID}`, { title }, 'PATCH')).status).toBe(204);
+        await proc.stream.until((events) =>
+          events.some((e) => e.type === 'session.updated' && (e.data as Data).info?.title === title),
+        );
+      }
+      const started = [p, q].map((proc) => eventsOf(proc.stream, sessionID, 'session.execution.started'));
+      expect(started.map((events) => events.length).sort()).toEqual([0, 1]);
+      const [winner, loser] = started[0].length === 1 ? [p, q] : [q, p];
+      expect((await winner.call('/api/session/active')).body.data).toEqual({
+        [sessionID]: { type: 'running' },
+      });
+      expect((await loser.call('/api/session/active')).body.data).toEqual({});
+
+      answer.open();
+      await winner.stream.until((events) =>
+        events.some((e) => e.type === 'session.idle' && (e.data as Data).sessionID === sessionID),
+      );
+      expect(eventsOf(winner.stream, sessionID, 'session.idle')).toEqual([
+        { sessionID, outcome: 'succeeded' },
+      ]);
+      expect(eventsOf(loser.stream, sessionID, 'session.execution.started')).toEqual([]);
+      // Both inputs ran, in the one drain, and nothing was cut short.
+      const messages = (await winner.call(`/api/session/${sessionID}/message?limit=100`)).body.data as Data[];
+      const users = messages.filter((m) => m.type === 'user').map((m) => m.text as string);
+      expect(users.sort()).toEqual(['to p', 'to q']);
+      expect(messages.at(-1)!.type).toBe('assistant');
+      for (const message of messages.filter((m) => m.type === 'assistant'))
+        expect(message.error).toBeUndefined();
+    } finally {
+      p?.stream.close();
+      q?.stream.close();
+      p?.child.kill('SIGKILL');
+      q?.child.kill('SIGKILL');
+      await Promise.all([p?.exited, q?.exited]);
+      await model.close();
+      await database.drop();
+    }
+  });
+
+  postgresIt(
+    'a process paused past its lease: another takes the drain over, and the paused one, resumed, writes nothing',
+    async () => {
+      const database = await createTestDatabase();
+      const project = scriptedProject(server);
+      const lease = { OUTPOST_DRAIN_LEASE_MS: '3000' };
+      let paused: Proc | undefined;
+      let other: TestApp | undefined;
+      try {
+        paused = await serverProcess(database.url!, lease);
+        other = await createTestApp({ databaseUrl: database.url, env: lease });
+        const b = api(other);
+        const logB = new EventLog(other);
+        const created = await paused.call('/api/session', {
+          location: { directory: project },
+          model: { providerID: 'scripted', id: 'small' },
+        });
+        const sessionID = created.body.data.id as string;
+        const answer = gate();
+        server.script(
+          { text: ['partial answer'], until: answer.opened, usage: { input: 5, output: 5 } },
+          { text: 'the queued one', usage: { input: 1, output: 1 } },
+        );
+        expect((await paused.call(`/api/session/${sessionID}/prompt`, { text: 'first' })).status).toBe(200);
+        await paused.stream.until((events) =>
+          events.some(
+            (e) => e.type === 'session.message.part.delta' && (e.data as Data).sessionID === sessionID,
+          ),
+        );
+        const queued = { text: 'after', delivery: 'queue' };
+        expect((await paused.call(`/api/session/${sessionID}/prompt`, queued)).status).toBe(200);
+        const owner = (await drainRow(database.url!, sessionID))!.owner;
+
+        paused.child.kill('SIGSTOP');
+        // The lease passes without renewal: the other app closes the drain and runs the queued input.
+        const closed = await logB.next('session.idle', (d: Data) => d.sessionID === sessionID);
+        expect(closed.data.outcome).toBe('interrupted');
+        const ran = await logB.next(
+          'session.idle',
+          (d: Data) => d.sessionID === sessionID && d.outcome === 'succeeded',
+        );
+        expect(ran.data.outcome).toBe('succeeded');
+        const before = { session: await b.session(sessionID), messages: await b.messages(sessionID) };
+        expect(outline(before.messages)).toEqual(['user:first', 'assistant', 'user:after', 'assistant']);
+        expect(before.messages[1]).toMatchObject({
+          error: { type: 'AbortedError', message: 'Interrupted: the server stopped' },
+          time: { completed: expect.any(Number) },
+        });
+        expect(before.messages[3].content[0].text).toBe('the queued one');
+        const eventsBefore = paused.stream.events.length;
+
+        // The paused process resumes with its answer complete: it finds its claim gone and stops.
+        answer.open();
+        await sleep(100);
+        paused.child.kill('SIGCONT');
+        await pollUntil('the resumed process to drop the drain', async () => {
+          const active = await paused!.call('/api/session/active');
+          return Object.keys(active.body.data as Data).length === 0;
+        });
+        expect(await b.session(sessionID)).toEqual(before.session);
+        expect(await b.messages(sessionID)).toEqual(before.messages);
+        expect(await drainRow(database.url!, sessionID)).toBeUndefined();
+        const after = paused.stream.events.slice(eventsBefore);
+        expect(
+          after.filter(
+            (e) =>
+              (e.data as Data).sessionID === sessionID &&
+              ['session.execution.succeeded', 'session.execution.interrupted', 'session.idle'].includes(
+                e.type,
+              ),
+          ),
+        ).toEqual([]);
+        expect(paused.output()).toContain(`The drain of ${sessionID} lost its claim`);
+        expect(owner).not.toBe('');
+      } finally {
+        paused?.child.kill('SIGCONT');
+        paused?.stream.close();
+        paused?.child.kill('SIGKILL');
+        await paused?.exited;
+        await other?.close();
+        await database.drop();
+      }
+    },
+  );
+});
