@@ -38,12 +38,13 @@ export async function serve(): Promise<void> {
   }
   const config = parseAppEnv(process.env);
   const log = createLogger(config.logLevel);
+  const logger = new NestPinoLogger(log);
   let app: NestFastifyApplication;
   try {
     // Logs are not buffered: a boot failure (an unreachable database) must be printed, not lost.
     app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), createHttpAdapter(), {
       bodyParser: false,
-      logger: new NestPinoLogger(log),
+      logger,
       abortOnError: false,
     });
     await configureApp(app, log);
@@ -51,7 +52,6 @@ export async function serve(): Promise<void> {
   } catch (error) {
     fail(describeBootError(error));
   }
-  const logger = new NestPinoLogger(log);
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,5 +1,14 @@
 import { HttpReply } from './http';
 
+/** The raw (still encoded) value of cookie `name` in a `Cookie` header, if it is there. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 export interface CookieOptions {
   httpOnly?: boolean;
   sameSite?: 'Lax' | 'Strict';

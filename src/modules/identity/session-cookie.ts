@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clearCookie, setCookie } from '../../common/http/cookies';
+import { clearCookie, cookieValue, setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 
 /** The console sign-in cookie (the name the API document announces). */
@@ -12,16 +12,8 @@ export function sha256(value: string): string {
 
 /** A cookie of the request whose value looks like our random values (base64url, 20–100 characters). */
 export function readCookie(request: HttpRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
+  const value = cookieValue(request.headers.cookie, name);
+  return value !== undefined && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined;
 }
 
 export function readSessionCookie(request: HttpRequest): string | undefined {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { CookieOptions } from '../../common/http/cookies';
+import { CookieOptions, cookieValue } from '../../common/http/cookies';
 import { HttpRequest, isSecure } from '../../common/http/http';
 
 /**
@@ -56,14 +56,6 @@ export function sessionCookieOptions(request: HttpRequest, maxAgeSeconds: number
   return { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: maxAgeSeconds, secure: isSecure(request) };
 }
 
-function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
-
 /** True when the request has no `Origin`, or one whose host is the `Host` it was sent to. */
 export function isSameOrigin(request: HttpRequest): boolean {
   const origin = request.headers.origin;
@@ -79,7 +71,8 @@ export function isSameOrigin(request: HttpRequest): boolean {
 export function sessionCookie(request: HttpRequest): string | undefined {
   if (!isSameOrigin(request)) return undefined;
   try {
-    return readCookie(request.headers.cookie, sessionCookieName(request.headers.host));
+    const value = cookieValue(request.headers.cookie, sessionCookieName(request.headers.host));
+    return value === undefined ? undefined : decodeURIComponent(value);
   } catch {
     return undefined;
   }

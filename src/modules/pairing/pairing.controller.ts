@@ -10,7 +10,7 @@ import { pairingConfig, PairingConfig } from './pairing.config';
 import { PairingLinkExpiredError } from './pairing-link-expired.error';
 import { PairingService } from './pairing.service';
 import { setCookie } from '../../common/http/cookies';
-import { HttpReply, HttpRequest } from '../../common/http/http';
+import { HttpReply, HttpRequest, requestOrigin } from '../../common/http/http';
 
 const EXPIRED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Pairing link expired</title></head>
@@ -18,11 +18,6 @@ const EXPIRED_PAGE = `<!doctype html>
 <p>Ask for a new one: run <code>outpost pair</code> on the server, or use “Pair device” in a connected client.</p>
 </body></html>
 `;
-
-/** The origin this request reached, as the client sees it (scheme from X-Forwarded-Proto only behind a trusted proxy). */
-function baseUrl(request: HttpRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
 
 @ApiTags('server')
 @Controller()
@@ -40,7 +35,7 @@ export class PairingController {
     @Res({ passthrough: true }) response: HttpReply,
   ): Promise<PairingCodeDto> {
     response.header('Cache-Control', 'no-store');
-    return this.pairing.create(baseUrl(request));
+    return this.pairing.create(requestOrigin(request));
   }
 
   @Public()
