@@ -7,6 +7,7 @@ import { replyWithError } from './common/errors/error.filter';
 import { registerBodyParsers } from './common/http/body-parsers';
 import { HttpReply, HttpRequest } from './common/http/http';
 import { jsonOnly } from './common/http/json-only';
+import { serializeReply } from './common/http/rendered-json';
 import { securityHeaders } from './common/http/security-headers';
 import { AppConfig, appConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
@@ -50,6 +51,7 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
     jsonOnly(request, done);
   });
   server.addHook('onResponse', requestLogHook(log));
+  server.setReplySerializer(serializeReply);
   registerBodyParsers(server, config.bodyLimitBytes);
   await setupDocs(app);
 }

@@ -90,4 +90,11 @@ export class SessionEntity {
 
   @Column({ type: 'bigint', nullable: true, transformer: bigintNumber })
   timeArchived!: number | null;
+
+  /**
+   * The row as the API's `Session.Info` JSON. The database renders it (trigger `session_info_render`, migration
+   * SessionInfo) on every insert and update, whoever writes; reads send it as it is.
+   */
+  @Column({ type: 'text', insert: false, update: false })
+  info!: string;
 }

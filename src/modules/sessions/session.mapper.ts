@@ -7,34 +7,12 @@ export const MICRO_CENTS_PER_USD = 100_000_000;
 
 const num = (value: string | number) => Number(value);
 
-/** A stored session as the API's `Session.Info`: optional members are left out, never null. */
-export function toSessionInfo(row: SessionRow): SessionInfo {
-  const info: SessionInfo = {
-    id: row.id,
-    projectID: row.project_id,
-    cost: num(row.cost) / MICRO_CENTS_PER_USD,
-    tokens: {
-      input: num(row.tokens_input),
-      output: num(row.tokens_output),
-      reasoning: num(row.tokens_reasoning),
-      cache: { read: num(row.tokens_cache_read), write: num(row.tokens_cache_write) },
-    },
-    time: { created: num(row.time_created), updated: num(row.time_updated) },
-    title: row.title,
-    location: { directory: row.directory },
-  };
-  if (row.parent_id !== null) info.parentID = row.parent_id;
-  if (row.fork !== null) info.fork = row.fork;
-  if (row.agent !== null) info.agent = row.agent;
-  if (row.model !== null) info.model = row.model;
-  if (row.outcome !== null) info.outcome = row.outcome;
-  if (row.time_idle !== null) info.time.idle = num(row.time_idle);
-  if (row.time_viewed !== null) info.time.viewed = num(row.time_viewed);
-  if (row.time_archived !== null) info.time.archived = num(row.time_archived);
-  if (row.subpath !== '') info.subpath = row.subpath;
-  if (row.metadata !== null) info.metadata = row.metadata;
-  if (row.permissions !== null) info.permissions = row.permissions;
-  return info;
+/**
+ * A stored session as the API's `Session.Info`: the JSON the database rendered for the row (optional members
+ * left out, never null; see the SessionInfo migration).
+ */
+export function toSessionInfo(row: Pick<SessionRow, 'info'>): SessionInfo {
+  return JSON.parse(row.info) as SessionInfo;
 }
 
 /** A stored message as `Session.Message.Info` (the variant's members come from `data`). */

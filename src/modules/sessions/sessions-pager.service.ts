@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { realpath } from 'node:fs/promises';
 import { normalize } from 'node:path';
 import { Clock } from '../../common/clock';
-import { toSessionInfo } from './session.mapper';
+import { RenderedJson } from '../../common/http/rendered-json';
 import { SessionsPage } from './session.types';
 import { decodeCursor, encodeCursor, SessionFilters, SessionListQuery, SortOrder } from './sessions-cursor';
 import { SessionsRepository } from './sessions.repository';
@@ -32,29 +32,29 @@ export class SessionsPager {
     private readonly clock: Clock,
   ) {}
 
-  async list(input: ListSessionsInput): Promise<SessionsPage> {
+  /** The page as JSON text: the sessions as the database keeps them rendered, and the cursors. */
+  async list(input: ListSessionsInput): Promise<RenderedJson<SessionsPage>> {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const cursor = input.cursor ? decodeCursor(input.cursor) : undefined;
     const query: SessionListQuery = cursor
       ? (({ anchor: _anchor, ...rest }) => rest)(cursor)
       : await this.firstPageQuery(input);
     const rows = await this.sessions.page(query, cursor?.anchor, limit);
-    if (rows.length === 0) return { data: [], cursor: {} };
+    if (rows.length === 0) return new RenderedJson('{"data":[],"cursor":{}}');
     const first = rows[0];
     const last = rows[rows.length - 1];
-    return {
-      data: rows.map(toSessionInfo),
-      cursor: {
-        previous: encodeCursor({
-          ...query,
-          anchor: { id: first.id, time: Number(first.time_updated), direction: 'previous' },
-        }),
-        next: encodeCursor({
-          ...query,
-          anchor: { id: last.id, time: Number(last.time_updated), direction: 'next' },
-        }),
-      },
+    const cursors: SessionsPage['cursor'] = {
+      previous: encodeCursor({
+        ...query,
+        anchor: { id: first.id, time: Number(first.time_updated), direction: 'previous' },
+      }),
+      next: encodeCursor({
+        ...query,
+        anchor: { id: last.id, time: Number(last.time_updated), direction: 'next' },
+      }),
     };
+    const data = rows.map((row) => row.info).join(',');
+    return new RenderedJson(`{"data":[${data}],"cursor":${JSON.stringify(cursors)}}`);
   }
 
   private async firstPageQuery(input: ListSessionsInput): Promise<SessionListQuery> {

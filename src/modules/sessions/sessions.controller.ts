@@ -6,6 +6,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { RenderedJson } from '../../common/http/rendered-json';
 import { CreateSessionDto } from './dto/create-session.dto';
 import { ForkSessionDto } from './dto/fork-session.dto';
 import { ListSessionsQueryDto } from './dto/list-sessions-query.dto';
@@ -31,7 +32,7 @@ export class SessionsController {
   @Get()
   @ApiOperation({ operationId: 'session.list', summary: 'List sessions, newest first, in keyset pages' })
   @ApiResponse({ status: 400, description: 'InvalidCursorError or InvalidRequestError' })
-  list(@Query() query: ListSessionsQueryDto): Promise<SessionsPage> {
+  list(@Query() query: ListSessionsQueryDto): Promise<RenderedJson<SessionsPage>> {
     return this.pager.list({
       limit: query.limit === undefined ? undefined : Number(query.limit),
       order: query.order,
@@ -63,8 +64,8 @@ export class SessionsController {
   @Get(':sessionID')
   @ApiOperation({ operationId: 'session.get', summary: 'Get a session' })
   @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
-  async get(@Param() params: SessionIdParamsDto): Promise<{ data: SessionInfo }> {
-    return { data: await this.sessions.get(params.sessionID) };
+  get(@Param() params: SessionIdParamsDto): Promise<RenderedJson<{ data: SessionInfo }>> {
+    return this.sessions.getRendered(params.sessionID);
   }
 
   @Patch(':sessionID')

@@ -30,6 +30,15 @@ export interface SessionRow {
   time_idle: string | null;
   time_viewed: string | null;
   time_archived: string | null;
+  /** The row as `Session.Info` JSON, rendered by the database (see SessionEntity.info). */
+  info: string;
+}
+
+/** What a list page needs of a session: its keyset position and its rendered `Session.Info`. */
+export interface SessionPageRow {
+  id: string;
+  time_updated: string;
+  info: string;
 }
 
 export interface NewSession {
@@ -122,7 +131,7 @@ const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
 /** The columns of a `SessionRow`, named: the prepared reads keep their shape when a column is added. */
 const SESSION_COLUMNS = `id, parent_id, fork, project_id, directory, subpath, agent, model, title, metadata, permissions,
   cost, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, outcome, time_created,
-  time_updated, time_idle, time_viewed, time_archived`;
+  time_updated, time_idle, time_viewed, time_archived, info`;
 
 const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
 
@@ -149,6 +158,12 @@ export class SessionsRepository {
     const sql = `SELECT ${SESSION_COLUMNS} FROM session WHERE id = $1`;
     const rows: SessionRow[] = manager ? await manager.query(sql, [id]) : await poolQuery(this.db, sql, [id]);
     return rows[0];
+  }
+
+  /** The session as `Session.Info` JSON text, for a reply that sends it as it is. */
+  async findInfo(id: string): Promise<string | undefined> {
+    const rows = await poolQuery<{ info: string }>(this.db, 'SELECT info FROM session WHERE id = $1', [id]);
+    return rows[0]?.info;
   }
 
   /** Locks the row until the transaction ends, so concurrent switches apply one after the other. */
@@ -270,7 +285,7 @@ export class SessionsRepository {
     query: SessionListQuery,
     anchor: CursorAnchor | undefined,
     limit: number,
-  ): Promise<SessionRow[]> {
+  ): Promise<SessionPageRow[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     const bind = (value: unknown) => {
@@ -291,9 +306,9 @@ export class SessionsRepository {
       );
     }
     const direction = descending ? 'DESC' : 'ASC';
-    const rows = await poolQuery<SessionRow>(
+    const rows = await poolQuery<SessionPageRow>(
       this.db,
-      `SELECT ${SESSION_COLUMNS} FROM session ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      `SELECT id, time_updated, info FROM session ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY time_updated ${direction}, id ${direction} LIMIT ${bind(limit)}`,
       params,
     );

@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ConflictError } from '../../common/errors';
 import { EventsPublisher } from '../../common/events';
+import { RenderedJson } from '../../common/http/rendered-json';
 import { ascendingId, descendingId } from '../../common/ids';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
@@ -145,6 +146,13 @@ export class SessionsService {
 
   async get(id: string): Promise<SessionInfo> {
     return toSessionInfo(await this.require(id));
+  }
+
+  /** `session.get`'s body, `{ data: Session.Info }`, from the JSON the database keeps rendered. */
+  async getRendered(id: string): Promise<RenderedJson<{ data: SessionInfo }>> {
+    const info = await this.sessions.findInfo(id);
+    if (info === undefined) throw new SessionNotFoundError(id);
+    return new RenderedJson(`{"data":${info}}`);
   }
 
   async update(id: string, input: UpdateSessionInput): Promise<void> {
