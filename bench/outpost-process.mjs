@@ -1,6 +1,7 @@
 // What the JavaScript benchmarks share: a scratch database on the admin URL, a free port, and one real
 // `node dist/main.js` instance process (password auth, instance surface only, warnings-only logs).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,4 +76,21 @@ export function spawnOutpost({ port, database, dataDir, directory, env = {} }) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+}
+
+/** The machine's CPU time so far, from /proc/stat (in ticks): all of it, and what the hypervisor took (steal). */
+export function cpuTimes() {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const ticks = fields.map(Number);
+    return { total: ticks.reduce((sum, t) => sum + t, 0), steal: ticks[7] ?? 0 };
+  } catch {
+    return { total: 0, steal: 0 }; // not Linux
+  }
+}
+
+/** The share of the machine's CPU time the hypervisor gave to other guests between two `cpuTimes()`. */
+export function stealShare(before, after) {
+  const total = after.total - before.total;
+  return total > 0 ? (after.steal - before.steal) / total : 0;
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   ADMIN_URL,
   AUTH,
+  cpuTimes,
   dbUrl,
   freePort,
   median,
@@ -15,6 +16,7 @@ import {
   ROOT,
   spawnOutpost,
   sql,
+  stealShare,
   waitFor,
 } from '../outpost-process.mjs';
 import { startOpencode } from './opencode.mjs';
@@ -28,6 +30,7 @@ const WARM_UP = 5;
 /** One autocannon run of `duration` seconds: requests/s and latency percentiles (ms). */
 export async function measureOnce(request, duration) {
   const { url, options = {} } = request;
+  const cpu = cpuTimes();
   const result = await autocannon({
     ...options,
     url,
@@ -41,6 +44,7 @@ export async function measureOnce(request, duration) {
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    steal: stealShare(cpu, cpuTimes()),
   };
 }
 
@@ -53,8 +57,11 @@ function summarize(name, runs) {
     p99: median(runs.map((r) => r.p99)),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    // Each round's req/s, and the share of the machine's CPU the hypervisor gave others meanwhile (steal).
+    rounds: runs.map((r) => Math.round(r.requestsPerSecond)),
+    stealPercent: Math.round(median(runs.map((r) => r.steal)) * 100),
   };
-  console.log(`${name.padEnd(44)} ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}`);
+  console.log(`${name.padEnd(44)} ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  steal ${row.stealPercent}%  rounds ${row.rounds.join(' ')}`);
   return row;
 }
 
@@ -171,9 +178,13 @@ function markdown(report) {
     `Run ${report.date} on ${report.machine}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row in ${ROUNDS} rounds of ${DURATION / ROUNDS} s (every request once per round, Outpost then opencode), medians over the rounds, after a ${WARM_UP} s warm-up.`,
     `Outpost: \`node dist/main.js\` (LOG_LEVEL=warn) on PostgreSQL over loopback, ${SESSIONS.toLocaleString('en')} sessions seeded in ${report.outpost.seedSeconds.toFixed(1)} s.`,
     '',
-    '| request | req/s | p50 ms | p99 ms | non-2xx |',
-    '|---|---:|---:|---:|---:|',
-    ...report.outpost.rows.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx} |`),
+    'Steal: the share of the machine\'s CPU time the hypervisor gave to other guests during the row (median over the rounds); a row measured while it is high reads low.',
+    '',
+    '| request | req/s | p50 ms | p99 ms | non-2xx | req/s per round | steal % |',
+    '|---|---:|---:|---:|---:|---|---:|',
+    ...report.outpost.rows.map(
+      (r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.rounds.join(', ')} | ${r.stealPercent} |`,
+    ),
     '',
     `SQL alone (EXPLAIN ANALYZE, median of 21): first page ${report.outpost.sql.firstPageMs} ms (${report.outpost.sql.firstPlan}), page 1,000 ${report.outpost.sql.deepPageMs} ms (${report.outpost.sql.deepPlan}).`,
     '',
@@ -200,6 +211,7 @@ function markdown(report) {
 
 async function main() {
   const loadBefore = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+  const cpuBefore = cpuTimes();
   const outpostServer = await startOutpost();
   const opencodeServer = await startOpencode({ freePort, waitFor, password: PASSWORD });
   const requests = outpostServer.requests.map((request, i) => ({ ours: request, theirs: opencodeServer.requests?.[i] }));
@@ -253,7 +265,7 @@ async function main() {
     : { reason: opencodeServer.reason };
   const report = {
     date: new Date().toISOString(),
-    machine: `${os.cpus().length} CPUs, node ${process.version}, load average ${loadBefore} before and ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} after`,
+    machine: `${os.cpus().length} CPUs, node ${process.version}, load average ${loadBefore} before and ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} after, ${Math.round(stealShare(cpuBefore, cpuTimes()) * 100)}% steal over the run`,
     outpost,
     targets,
     opencode,
