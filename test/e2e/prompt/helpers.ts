@@ -2,7 +2,9 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { basic, TestApp } from '../../helpers/test-app';
+import { basic, createTestApp, TestApp, TestAppOptions } from '../../helpers/test-app';
+
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Every event the app publishes from now on, with a way to wait for one. */
 export class EventLog {
@@ -30,6 +32,16 @@ export class EventLog {
       };
       check();
     });
+  }
+
+  /** The session's next `session.idle` (from event `from` on): its run has ended. */
+  idle(sessionID: string, from = 0) {
+    return this.next<Data>('session.idle', (d) => d.sessionID === sessionID, from);
+  }
+
+  /** The session's next `permission.asked` (from event `from` on). */
+  asked(sessionID: string, from = 0) {
+    return this.next<Data>('permission.asked', (d) => d.sessionID === sessionID, from);
   }
 
   /** The session's events of these types, in order. */
@@ -82,6 +94,11 @@ export function api(t: TestApp) {
         .post(path)
         .set('authorization', auth)
         .send(body ?? {}),
+    reply: (sessionID: string, requestID: string, answer: string) =>
+      t.http
+        .post(`/api/session/${sessionID}/permission/${requestID}/reply`)
+        .set('authorization', auth)
+        .send({ reply: answer }),
     messages: async (sessionID: string) => {
       const res = await t.http.get(`/api/session/${sessionID}/message?limit=1000`).set('authorization', auth);
       return res.body.data as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -92,6 +109,28 @@ export function api(t: TestApp) {
         any // eslint-disable-line @typescript-eslint/no-explicit-any
       >,
   };
+}
+
+export type Api = ReturnType<typeof api>;
+
+/** What a prompt suite runs against: an app, the scripted model it talks to, its events and HTTP helpers. */
+export interface ScriptedSetup {
+  t: TestApp;
+  server: ScriptedModelServer;
+  log: EventLog;
+  a: Api;
+}
+
+/** Starts the scripted model server and an app; stop both with `stopScripted`. */
+export async function startScripted(options: TestAppOptions = {}): Promise<ScriptedSetup> {
+  const server = await ScriptedModelServer.start();
+  const t = await createTestApp(options);
+  return { t, server, log: new EventLog(t), a: api(t) };
+}
+
+export async function stopScripted({ t, server }: Pick<ScriptedSetup, 't' | 'server'>): Promise<void> {
+  await t.close();
+  await server.close();
 }
 
 export const FAST_RETRIES = {

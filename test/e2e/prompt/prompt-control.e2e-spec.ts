@@ -2,8 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog, outline, FAST_RETRIES, providerConfig, scriptedProject } from './helpers';
+import { basic, TestApp } from '../../helpers/test-app';
+import {
+  Api,
+  EventLog,
+  outline,
+  FAST_RETRIES,
+  providerConfig,
+  scriptedProject,
+  startScripted,
+  stopScripted,
+} from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -11,26 +20,10 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
   let t: TestApp;
   let server: ScriptedModelServer;
   let log: EventLog;
-  let a: ReturnType<typeof api>;
+  let a: Api;
 
-  beforeAll(async () => {
-    server = await ScriptedModelServer.start();
-    t = await createTestApp({ env: FAST_RETRIES });
-    log = new EventLog(t);
-    a = api(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
-    await server.close();
-  });
-
-  const idle = (sessionID: string, from = 0) =>
-    log.next<Data>('session.idle', (d) => d.sessionID === sessionID, from);
-  const asked = (sessionID: string, from = 0) =>
-    log.next<Data>('permission.asked', (d) => d.sessionID === sessionID, from);
-  const reply = (sessionID: string, requestID: string, answer: string) =>
-    a.post(`/api/session/${sessionID}/permission/${requestID}/reply`, { reply: answer });
+  beforeAll(async () => ({ t, server, log, a } = await startScripted({ env: FAST_RETRIES })));
+  afterAll(() => stopScripted({ t, server }));
   const userText = (body: Data) =>
     (body.messages as Array<{ role: string; content: unknown }>)
       .filter((m) => m.role === 'user')
@@ -49,11 +42,11 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       { text: 'answer after queue' },
     );
     await a.prompt(sessionID, { text: 'first' });
-    const request = await asked(sessionID, mark);
+    const request = await log.asked(sessionID, mark);
     expect((await a.prompt(sessionID, { text: 'queued', delivery: 'queue' })).status).toBe(200);
     expect((await a.prompt(sessionID, { text: 'steered' })).status).toBe(200);
-    await reply(sessionID, request.data.id, 'once');
-    await idle(sessionID, mark);
+    await a.reply(sessionID, request.data.id, 'once');
+    await log.idle(sessionID, mark);
 
     const messages = await a.messages(sessionID);
     expect(outline(messages)).toEqual([
@@ -133,7 +126,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       { text: 'I may not delete it.' },
     );
     await a.prompt(sessionID, { text: 'delete keep.txt' });
-    await idle(sessionID, mark);
+    await log.idle(sessionID, mark);
     expect(readFileSync(join(project, 'keep.txt'), 'utf8')).toBe('keep me');
     const messages = await a.messages(sessionID);
     expect(messages[1].content[0]).toMatchObject({
@@ -164,11 +157,11 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       { text: 'Understood.' },
     );
     await a.prompt(sessionID, { text: 'read the secret' });
-    const request = await asked(sessionID, mark);
+    const request = await log.asked(sessionID, mark);
     expect(request.data).toMatchObject({ permission: 'external_directory' });
     expect(request.data.patterns[0]).toContain(outside);
-    expect((await reply(sessionID, request.data.id, 'reject')).status).toBe(204);
-    await idle(sessionID, mark);
+    expect((await a.reply(sessionID, request.data.id, 'reject')).status).toBe(204);
+    await log.idle(sessionID, mark);
     const messages = await a.messages(sessionID);
     expect(messages[1].content[0].state).toMatchObject({
       status: 'error',
@@ -197,7 +190,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       at: expect.any(Number),
       error: expect.stringContaining('slow down'),
     });
-    expect((await idle(sessionID, mark)).data.outcome).toBe('failed');
+    expect((await log.idle(sessionID, mark)).data.outcome).toBe('failed');
     const messages = await a.messages(sessionID);
     expect(messages[1]).toMatchObject({
       finish: 'error',
@@ -220,13 +213,13 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     const base = server.requests.length;
     server.script({ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, { text: 'switched' });
     await a.prompt(sessionID, { text: 'go' });
-    const request = await asked(sessionID, mark);
+    const request = await log.asked(sessionID, mark);
     const switched = await a.post(`/api/session/${sessionID}/model`, {
       model: { providerID: 'scripted', id: 'large' },
     });
     expect(switched.status).toBe(204);
-    await reply(sessionID, request.data.id, 'once');
-    await idle(sessionID, mark);
+    await a.reply(sessionID, request.data.id, 'once');
+    await log.idle(sessionID, mark);
     expect(server.requests.slice(base).map((r) => r.body.model)).toEqual(['small', 'large']);
     const assistants = (await a.messages(sessionID)).filter((m) => m.type === 'assistant');
     expect(assistants.map((m) => m.model.id)).toEqual(['small', 'large']);
@@ -248,7 +241,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       message: `Prompt message ID conflicts with an existing durable record: ${id}`,
       resource: id,
     });
-    await idle(sessionID, mark);
+    await log.idle(sessionID, mark);
     // Still a conflict once the input became a message.
     expect((await a.prompt(sessionID, { id, text: 'retry' })).status).toBe(409);
     const messages = await a.messages(sessionID);
@@ -283,7 +276,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     let mark = log.events.length;
     server.script({ text: 'one' });
     await a.prompt(sessionID, { text: 'now' });
-    await idle(sessionID, mark);
+    await log.idle(sessionID, mark);
     const all = await a.messages(sessionID);
     expect(all.map((m) => m.type)).toEqual(['user', 'user', 'assistant']);
     const page1 = await a.get(`/api/session/${sessionID}/message?limit=2`);
@@ -325,7 +318,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       { text: 'moved' },
     );
     await a.prompt(sessionID, { text: 'go' });
-    const first = await asked(sessionID, mark);
+    const first = await log.asked(sessionID, mark);
     expect((await a.post(`/api/session/${sessionID}/move`, { directory: target })).status).toBe(204);
     // Not yet: the step that asked is still running where it started.
     expect((await a.session(sessionID)).location.directory).toBe(project);
@@ -333,10 +326,10 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     const replied = await log.next<Data>('permission.replied', (d) => d.requestID === first.data.id, mark);
     expect(replied.data.reply).toBe('reject');
 
-    const second = await asked(sessionID, log.events.indexOf(replied));
+    const second = await log.asked(sessionID, log.events.indexOf(replied));
     expect((await a.session(sessionID)).location.directory).toBe(target);
-    await reply(sessionID, second.data.id, 'once');
-    await idle(sessionID, mark);
+    await a.reply(sessionID, second.data.id, 'once');
+    await log.idle(sessionID, mark);
     const messages = await a.messages(sessionID);
     expect(messages.map((m) => m.type)).toEqual([
       'user',
@@ -373,9 +366,9 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       { toolCalls: [{ name: 'bash', input: { command: 'git status --long' } }] },
     );
     await a.prompt(sessionID, { text: 'review' });
-    const request = await asked(sessionID, mark);
-    await reply(sessionID, request.data.id, 'always');
-    await idle(sessionID, mark);
+    const request = await log.asked(sessionID, mark);
+    await a.reply(sessionID, request.data.id, 'always');
+    await log.idle(sessionID, mark);
 
     // The second call matched the new rule (no second ask); the steps limit (2) ended the run.
     expect(log.of(sessionID, ['permission.asked'])).toHaveLength(1);
@@ -400,7 +393,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     await log.next<Data>('session.message.part.delta', (d) => d.sessionID === slow, mark);
     server.script({ text: 'a' }, { text: 'b' }, { text: 'c' });
     await Promise.all(fast.map((id) => a.prompt(id, { text: 'quick' })));
-    await Promise.all(fast.map((id) => idle(id, mark)));
+    await Promise.all(fast.map((id) => log.idle(id, mark)));
     expect(Object.keys((await a.get('/api/session/active')).body.data)).toEqual([slow]);
     await a.post(`/api/session/${slow}/interrupt`);
   });

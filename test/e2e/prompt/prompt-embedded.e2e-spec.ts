@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
-import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog, outline, pollUntil, scriptedProject } from './helpers';
+import { basic, TestApp } from '../../helpers/test-app';
+import { api, EventLog, outline, pollUntil, scriptedProject, startScripted, stopScripted } from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -13,15 +13,8 @@ describe('session.prompt on the embedded database (PGlite)', () => {
   let t: TestApp;
   let server: ScriptedModelServer;
 
-  beforeAll(async () => {
-    server = await ScriptedModelServer.start();
-    t = await createTestApp({ embedded: true });
-  });
-
-  afterAll(async () => {
-    await t.close();
-    await server.close();
-  });
+  beforeAll(async () => ({ t, server } = await startScripted({ embedded: true })));
+  afterAll(() => stopScripted({ t, server }));
 
   it('runs a step, records usage and outcome, and deletes the session afterwards', async () => {
     const log = new EventLog(t);

@@ -2,24 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
-import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog, FAST_RETRIES, scriptedProject } from './helpers';
+import { basic, TestApp } from '../../helpers/test-app';
+import { api, EventLog, FAST_RETRIES, scriptedProject, startScripted, stopScripted } from './helpers';
 
 describe('session.prompt: the agent loop reads, edits under ask, runs bash and answers', () => {
   let t: TestApp;
   let server: ScriptedModelServer;
   let log: EventLog;
 
-  beforeAll(async () => {
-    server = await ScriptedModelServer.start();
-    t = await createTestApp({ env: FAST_RETRIES });
-    log = new EventLog(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
-    await server.close();
-  });
+  beforeAll(async () => ({ t, server, log } = await startScripted({ env: FAST_RETRIES })));
+  afterAll(() => stopScripted({ t, server }));
 
   it('records the transcript, tokens and cost, lists the session as active only while it runs', async () => {
     const project = scriptedProject(server, { 'hello.txt': 'Hello, world\n' });

@@ -1,7 +1,7 @@
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog, FAST_RETRIES, scriptedProject } from './helpers';
+import { basic, TestApp } from '../../helpers/test-app';
+import { Api, EventLog, FAST_RETRIES, scriptedProject, startScripted, stopScripted } from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -10,26 +10,10 @@ describe('session.prompt: what one step leaves to the next', () => {
   let t: TestApp;
   let server: ScriptedModelServer;
   let log: EventLog;
-  let a: ReturnType<typeof api>;
+  let a: Api;
 
-  beforeAll(async () => {
-    server = await ScriptedModelServer.start();
-    t = await createTestApp({ env: FAST_RETRIES });
-    log = new EventLog(t);
-    a = api(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
-    await server.close();
-  });
-
-  const idle = (sessionID: string, from = 0) =>
-    log.next<Data>('session.idle', (d) => d.sessionID === sessionID, from);
-  const asked = (sessionID: string, from = 0) =>
-    log.next<Data>('permission.asked', (d) => d.sessionID === sessionID, from);
-  const reply = (sessionID: string, requestID: string, answer: string) =>
-    a.post(`/api/session/${sessionID}/permission/${requestID}/reply`, { reply: answer });
+  beforeAll(async () => ({ t, server, log, a } = await startScripted({ env: FAST_RETRIES })));
+  afterAll(() => stopScripted({ t, server }));
 
   it('sends at each step the history that a read of the transcript gives', async () => {
     const project = scriptedProject(server, { 'a.txt': 'first file\n', 'b.txt': 'second file\n' });
@@ -51,13 +35,13 @@ describe('session.prompt: what one step leaves to the next', () => {
       { text: 'Both read.' },
     );
     await a.prompt(sessionID, { text: 'read both files' });
-    await idle(sessionID, mark);
+    await log.idle(sessionID, mark);
 
     // A new run reads the history from the transcript; the last step of the first run built it step by step.
     const again = log.events.length;
     server.script({ text: 'Still here.' });
     await a.prompt(sessionID, { text: 'again' });
-    await idle(sessionID, again);
+    await log.idle(sessionID, again);
     const requests = server.requests.slice(base).map((r) => r.body.messages as Data[]);
     expect(requests).toHaveLength(4);
     const [, , built, read] = requests;
@@ -82,7 +66,7 @@ describe('session.prompt: what one step leaves to the next', () => {
     const base = server.requests.length;
     server.script({ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, { text: 'done' });
     await a.prompt(sessionID, { text: 'go' });
-    const request = await asked(sessionID, mark);
+    const request = await log.asked(sessionID, mark);
     const patched = await t.http
       .patch(`/api/session/${sessionID}`)
       .set('authorization', basic())
@@ -93,8 +77,8 @@ describe('session.prompt: what one step leaves to the next', () => {
         ],
       });
     expect(patched.status).toBe(204);
-    await reply(sessionID, request.data.id, 'once');
-    await idle(sessionID, mark);
+    await a.reply(sessionID, request.data.id, 'once');
+    await log.idle(sessionID, mark);
     const offered = server.requests
       .slice(base)
       .map((r) => (r.body.tools as Data[]).map((tool) => tool.function.name));
@@ -111,7 +95,7 @@ describe('session.prompt: what one step leaves to the next', () => {
     const mark = log.events.length;
     server.script({ toolCalls: [{ name: 'bash', input: { command: 'echo waiting' } }] }, { text: 'done' });
     await a.prompt(sessionID, { text: 'go' });
-    const request = await asked(sessionID, mark);
+    const request = await log.asked(sessionID, mark);
     // The permission request keeps the tool running; its state reaches the transcript shortly after it starts.
     let part: Data | undefined;
     for (let attempt = 0; attempt < 200 && part?.state.status !== 'running'; attempt++) {
@@ -123,8 +107,8 @@ describe('session.prompt: what one step leaves to the next', () => {
       name: 'bash',
       state: { status: 'running', input: { command: 'echo waiting' } },
     });
-    await reply(sessionID, request.data.id, 'once');
-    await idle(sessionID, mark);
+    await a.reply(sessionID, request.data.id, 'once');
+    await log.idle(sessionID, mark);
     const [, first] = await a.messages(sessionID);
     expect(first.content[0].state).toMatchObject({ status: 'completed' });
   });
