@@ -79,6 +79,24 @@ export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShu
     return taken;
   }
 
+  /** Whether another process runs the session's drain. */
+  heldElsewhere(sessionID: string): Promise<boolean> {
+    return this.drains.heldByOther(sessionID, this.owner);
+  }
+
+  /**
+   * Waits until no other process holds the session's drain, checking every `everyMs`, for one lease at most:
+   * by then that drain has ended, or (its process gone) been closed by a sweep. False when it still runs.
+   */
+  async releasedElsewhere(sessionID: string, everyMs = 20): Promise<boolean> {
+    const deadline = this.clock.now() + this.leaseMs;
+    while (await this.heldElsewhere(sessionID)) {
+      if (this.clock.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+    return true;
+  }
+
   /** Whether this process still holds the session's claim (renewing first when its lease is not well ahead). */
   async holds(sessionID: string): Promise<boolean> {
     const lease = this.leases.get(sessionID);

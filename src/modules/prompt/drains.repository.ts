@@ -32,6 +32,15 @@ export class DrainsRepository {
     return rows.length > 0;
   }
 
+  /** Whether a process other than `owner` holds the session's drain. */
+  async heldByOther(sessionId: string, owner: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      'SELECT 1 FROM session_drain WHERE session_id = $1 AND owner <> $2',
+      [sessionId, owner],
+    );
+    return rows.length > 0;
+  }
+
   /** Extends `owner`'s claims on these sessions in one statement; the sessions whose rows are still its own. */
   async renew(owner: string, sessionIds: string[], expires: number): Promise<string[]> {
     const rows: Array<{ session_id: string }> = await this.db.query(

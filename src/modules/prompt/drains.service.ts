@@ -8,6 +8,7 @@ import { SessionInfo, SessionOutcome } from '../sessions/session.types';
 import { SessionsActivity } from '../sessions/sessions-activity.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { DrainLeases } from './drain-leases.service';
+import { DrainSignals } from './drain-signals.service';
 import { InboxRepository, WaitingItem } from './inbox/inbox.repository';
 import { Delivery, InboxMove, InboxUser } from './inbox/inbox.types';
 import { AgentLoop, RunOutcome } from './loop/agent-loop.service';
@@ -47,6 +48,7 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     private readonly inbox: InboxRepository,
     private readonly leases: DrainLeases,
+    private readonly signals: DrainSignals,
     private readonly sessions: SessionsService,
     private readonly activity: SessionsActivity,
     private readonly loop: AgentLoop,
@@ -57,6 +59,11 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
 
   onModuleInit(): void {
     this.leases.onLost((sessionID) => this.stop(sessionID, 'lost'));
+    // Asked by another process, about a drain that may run here.
+    this.signals.onSignal((sessionID, signal) => {
+      if (signal === 'interrupt') this.stop(sessionID, 'user');
+      else this.poke(sessionID);
+    });
     this.activity.deferMoves((sessionID, directory, delivery) =>
       this.deferMove(sessionID, directory, delivery),
     );
@@ -97,10 +104,24 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
     return claimed;
   }
 
-  /** Interrupts the session's drain (running tools are cancelled) and waits until it has closed. */
+  /**
+   * Interrupts the session's drain (running tools are cancelled) and waits until it has closed: here, or in the
+   * process that runs it, which is signalled.
+   */
   async interrupt(sessionID: string): Promise<void> {
     const drain = this.stop(sessionID, 'user');
-    await drain?.done;
+    if (drain) return drain.done;
+    if (!(await this.leases.heldElsewhere(sessionID))) return;
+    await this.signals.send(sessionID, 'interrupt');
+    if (!(await this.leases.releasedElsewhere(sessionID))) {
+      this.logger.warn(`The drain of ${sessionID} in another process did not end within a lease`);
+    }
+  }
+
+  /** Tells a drain running here that input waits for it (admitted by another process). */
+  private poke(sessionID: string): void {
+    const running = this.drains.get(sessionID);
+    if (running) running.woken = true;
   }
 
   isRunning(sessionID: string): boolean {
@@ -116,7 +137,7 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   private async deferMove(sessionID: string, directory: string, delivery: Delivery): Promise<boolean> {
-    if (!this.drains.has(sessionID)) return false;
+    if (!this.drains.has(sessionID) && !(await this.leases.heldElsewhere(sessionID))) return false;
     const now = this.clock.now();
     const item: InboxMove = {
       id: ascendingId('msg', now),
@@ -136,6 +157,9 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
     const { sessionID } = drain;
     const claimed = await this.claim(drain);
     if (claimed) this.events.publish('session.execution.started', { sessionID }, drain.location);
+    // Another process runs the drain: told before the caller is answered, its next step boundary takes the
+    // steering input admitted here.
+    else await this.signals.send(sessionID, 'wake');
     settle();
     if (!claimed) {
       this.drains.delete(sessionID);

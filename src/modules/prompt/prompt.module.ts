@@ -6,6 +6,7 @@ import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { DrainLeases } from './drain-leases.service';
 import { DrainRecovery } from './drain-recovery.service';
+import { DrainSignals } from './drain-signals.service';
 import { DrainsRepository } from './drains.repository';
 import { DrainsService } from './drains.service';
 import { InboxRepository } from './inbox/inbox.repository';
@@ -33,6 +34,7 @@ import { PromptService } from './prompt.service';
     DrainsService,
     DrainLeases,
     DrainRecovery,
+    DrainSignals,
     DrainsRepository,
     InboxRepository,
     AgentLoop,

@@ -4,7 +4,10 @@ export interface SessionActive {
   type: 'running';
 }
 
-/** Takes a move for a running session's drain; false when the session is idle (the move applies at once). */
+/**
+ * Takes a move for a session's running drain, in this process or another; false when the session is idle (the
+ * move applies at once).
+ */
 export type MoveDeferral = (
   sessionID: string,
   directory: string,
@@ -25,8 +28,7 @@ export class SessionsActivity {
   }
 
   async deferMove(sessionID: string, directory: string, delivery: 'steer' | 'queue'): Promise<boolean> {
-    if (!this.deferral || !this.running.has(sessionID)) return false;
-    return this.deferral(sessionID, directory, delivery);
+    return this.deferral ? this.deferral(sessionID, directory, delivery) : false;
   }
 
   started(sessionID: string): void {

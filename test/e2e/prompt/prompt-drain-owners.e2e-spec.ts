@@ -299,4 +299,136 @@ describe('drains owned by one process among several on a database', () => {
       }
     },
   );
+
+  describe('asked through the other process', () => {
+    let database: Awaited<ReturnType<typeof createTestDatabase>>;
+    let first: TestApp;
+    let second: TestApp;
+
+    beforeAll(async () => {
+      if (!onPostgres) return;
+      database = await createTestDatabase();
+      first = await createTestApp({ databaseUrl: database.url });
+      second = await createTestApp({ databaseUrl: database.url });
+    });
+
+    afterAll(async () => {
+      if (!onPostgres) return;
+      await first.close();
+      await second.close();
+      await database.drop();
+    });
+
+    postgresIt(
+      'an interrupt stops the drain the first process runs, and answers once it has ended',
+      async () => {
+        const a = api(first);
+        const b = api(second);
+        const logA = new EventLog(first);
+        const sessionID = await a.createSession(scriptedProject(server));
+        const answer = gate();
+        server.script({ text: ['never ', 'finished'], until: answer.opened });
+        expect((await a.prompt(sessionID, { text: 'long one' })).status).toBe(200);
+        await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
+
+        expect((await b.post(`/api/session/${sessionID}/interrupt`)).status).toBe(204);
+        // Answered after the drain ended in the first process: its end is written and published.
+        expect(await drainRow(database.url!, sessionID)).toBeUndefined();
+        expect(
+          logA.of(sessionID, ['session.execution.interrupted', 'session.idle']).map((e) => e.data),
+        ).toEqual([
+          { sessionID, reason: 'user' },
+          { sessionID, outcome: 'interrupted' },
+        ]);
+        const session = await b.session(sessionID);
+        expect(session.outcome).toBe('interrupted');
+        const messages = await b.messages(sessionID);
+        expect(outline(messages)).toEqual(['user:long one', 'assistant']);
+        expect(messages[1].time.completed).toEqual(expect.any(Number));
+        answer.open();
+      },
+    );
+
+    postgresIt('a move waits for the next step boundary of the drain the first process runs', async () => {
+      const a = api(first);
+      const b = api(second);
+      const logA = new EventLog(first);
+      const project = scriptedProject(server);
+      const target = scriptedProject(server, { 'there.txt': 'in the new place' });
+      const sessionID = await a.createSession(project);
+      const toolCall = gate();
+      const base = server.requests.length;
+      server.script(
+        { toolCalls: [{ name: 'list', input: {} }], until: toolCall.opened },
+        { toolCalls: [{ name: 'read', input: { filePath: 'there.txt' } }] },
+        { text: 'moved' },
+      );
+      expect((await a.prompt(sessionID, { text: 'go' })).status).toBe(200);
+      await server.waitForRequests(base + 1);
+
+      expect((await b.post(`/api/session/${sessionID}/move`, { directory: target })).status).toBe(204);
+      // Not yet: the step under way runs where it started.
+      expect((await b.session(sessionID)).location.directory).toBe(project);
+      await sleep(300);
+      toolCall.open();
+      await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
+
+      const messages = await b.messages(sessionID);
+      expect(messages.map((m) => m.type)).toEqual([
+        'user',
+        'assistant',
+        'location-switched',
+        'assistant',
+        'assistant',
+      ]);
+      expect(messages[3].content[0].state.content[0].text).toContain('in the new place');
+      expect((await b.session(sessionID)).location.directory).toBe(target);
+    });
+
+    postgresIt('an interrupt of a session that runs nowhere is a no-op 204', async () => {
+      const b = api(second);
+      const sessionID = await b.createSession(scriptedProject(server));
+      expect((await b.post(`/api/session/${sessionID}/interrupt`)).status).toBe(204);
+      expect((await b.session(sessionID)).outcome).toBeUndefined();
+    });
+
+    postgresIt(
+      'a steering prompt reaches the drain the first process runs at its next step boundary',
+      async () => {
+        const a = api(first);
+        const b = api(second);
+        const logA = new EventLog(first);
+        const sessionID = await a.createSession(scriptedProject(server, { 'a.txt': 'alpha\n' }));
+        const toolCall = gate();
+        const base = server.requests.length;
+        server.script(
+          { toolCalls: [{ name: 'read', input: { filePath: 'a.txt' } }], until: toolCall.opened },
+          { text: 'read it, and saw the steer' },
+        );
+        expect((await a.prompt(sessionID, { text: 'read a' })).status).toBe(200);
+        await server.waitForRequests(base + 1);
+
+        // Admitted by the second process while the first one's model step is under way.
+        expect((await b.prompt(sessionID, { text: 'also this' })).status).toBe(200);
+        expect(await b.get('/api/session/active').then((res) => res.body.data)).toEqual({});
+        // The signal travels by NOTIFY on the first process's own connection: give it a moment to arrive.
+        await sleep(300);
+        toolCall.open();
+        const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
+        expect(idle.data.outcome).toBe('succeeded');
+
+        // One run: the steer went into its second model request, not into a run of its own afterwards.
+        expect(logA.of(sessionID, ['session.execution.started'])).toHaveLength(1);
+        expect(server.requests.length).toBe(base + 2);
+        const secondRequest = JSON.stringify(server.requests[base + 1].body);
+        expect(secondRequest).toContain('also this');
+        expect(outline(await b.messages(sessionID))).toEqual([
+          'user:read a',
+          'assistant',
+          'user:also this',
+          'assistant',
+        ]);
+      },
+    );
+  });
 });
