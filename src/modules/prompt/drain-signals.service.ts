@@ -11,9 +11,12 @@ const RECONNECT_MS = 1_000;
 /**
  * What one process asks of the drain another process runs:
  * - `interrupt`: stop it, as `session.interrupt` does here;
- * - `wake`: input for it was admitted (a steering prompt or a move), to be taken at its next step boundary.
+ * - `wake`: input for it was admitted (a steering prompt or a move), to be taken at its next step boundary;
+ * - `deleted`: its session was deleted: stop it without writing its end.
  */
-export type DrainSignal = 'interrupt' | 'wake';
+export type DrainSignal = 'interrupt' | 'wake' | 'deleted';
+
+const SIGNALS = new Set<string>(['interrupt', 'wake', 'deleted']);
 
 interface SignalMessage {
   sessionID: string;
@@ -110,7 +113,7 @@ export class DrainSignals implements OnApplicationBootstrap, BeforeApplicationSh
       return;
     }
     if (message.from === this.leases.owner) return;
-    if (message.signal !== 'interrupt' && message.signal !== 'wake') return;
+    if (!SIGNALS.has(message.signal)) return;
     for (const handler of this.handlers) handler(message.sessionID, message.signal);
   }
 }

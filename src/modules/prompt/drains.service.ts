@@ -61,8 +61,8 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
     this.leases.onLost((sessionID) => this.stop(sessionID, 'lost'));
     // Asked by another process, about a drain that may run here.
     this.signals.onSignal((sessionID, signal) => {
-      if (signal === 'interrupt') this.stop(sessionID, 'user');
-      else this.poke(sessionID);
+      if (signal === 'wake') this.poke(sessionID);
+      else this.stop(sessionID, signal === 'interrupt' ? 'user' : 'deleted');
     });
     this.activity.deferMoves((sessionID, directory, delivery) =>
       this.deferMove(sessionID, directory, delivery),
@@ -70,7 +70,8 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
     this.emitter.on(PUBLISHED_EVENT, (event: OutpostEvent) => {
       if (event.type === 'session.deleted') {
         const { sessionID } = event.data as { sessionID: string };
-        this.stop(sessionID, 'deleted');
+        // Here, or in the process that runs its drain.
+        if (!this.stop(sessionID, 'deleted')) void this.signals.send(sessionID, 'deleted');
       }
     });
   }

@@ -385,6 +385,33 @@ describe('drains owned by one process among several on a database', () => {
       expect((await b.session(sessionID)).location.directory).toBe(target);
     });
 
+    postgresIt('deleting the session stops the drain the first process runs', async () => {
+      const a = api(first);
+      const b = api(second);
+      const logA = new EventLog(first);
+      const sessionID = await a.createSession(scriptedProject(server));
+      const answer = gate();
+      server.script({ text: ['never ', 'finished'], until: answer.opened });
+      expect((await a.prompt(sessionID, { text: 'long one' })).status).toBe(200);
+      await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
+
+      const deleted = await second.http.delete(`/api/session/${sessionID}`).set('authorization', basic());
+      expect(deleted.status).toBe(204);
+      const interrupted = await logA.next(
+        'session.execution.interrupted',
+        (d: Data) => d.sessionID === sessionID,
+      );
+      expect(interrupted.data.reason).toBe('deleted');
+      await pollUntil('the first process to drop the drain', async () => {
+        const active = await a.get('/api/session/active');
+        return Object.keys(active.body.data as Data).length === 0;
+      });
+      expect(logA.of(sessionID, ['session.execution.failed', 'session.idle'])).toEqual([]);
+      expect(await drainRow(database.url!, sessionID)).toBeUndefined();
+      expect((await b.get(`/api/session/${sessionID}`)).status).toBe(404);
+      answer.open();
+    });
+
     postgresIt('an interrupt of a session that runs nowhere is a no-op 204', async () => {
       const b = api(second);
       const sessionID = await b.createSession(scriptedProject(server));
