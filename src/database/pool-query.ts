@@ -8,11 +8,16 @@ interface Pool {
 }
 
 const statementNames = new Map<string, string>();
+/**
+ * The most SQL texts given a name. Each connection keeps every statement it prepared; page sizes written into
+ * the text (any of 1 to 1000) would otherwise grow that without bound. Texts past the cap run unnamed.
+ */
+const MAX_NAMED_STATEMENTS = 256;
 
 /** A stable name per SQL text, so each pooled connection prepares (parses and plans) the statement once. */
-function statementName(sql: string): string {
+function statementName(sql: string): string | undefined {
   let name = statementNames.get(sql);
-  if (!name) {
+  if (!name && statementNames.size < MAX_NAMED_STATEMENTS) {
     name = `outpost_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
     statementNames.set(sql, name);
   }
@@ -22,7 +27,7 @@ function statementName(sql: string): string {
 /**
  * A single read outside any transaction, straight on the driver's connection pool (pg's, or PGlite's).
  * TypeORM's query runner around the same call costs about 30 µs of CPU a query; hot read paths (get and
- * list sessions) use this instead. On PostgreSQL the statement is a named prepared one. Writes and
+ * list sessions) use this instead. On PostgreSQL the statement is a named prepared one (up to the cap). Writes and
  * transactions stay with TypeORM.
  */
 export async function poolQuery<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {

@@ -140,6 +140,16 @@ const MESSAGE_COLUMNS = `session_id, id, type, data, time_created, time_complete
   tokens_reasoning, tokens_cache_read, tokens_cache_write, cost`;
 const MESSAGE_TEXT_COLUMNS = MESSAGE_COLUMNS.replace(' data,', ' data::text AS data,');
 
+/**
+ * A page size written into the SQL. A `LIMIT $n` parameter makes PostgreSQL's generic plan look ten times
+ * dearer than a planned one (it assumes 10% of the rows), so a prepared page query would be planned again at
+ * every execution; with the number in the text, the statement is planned once per connection.
+ */
+function literalLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`bad page size: ${limit}`);
+  return limit;
+}
+
 /** `%`, `_` and `\` match themselves in a search. */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -309,7 +319,7 @@ export class SessionsRepository {
     const rows = await poolQuery<SessionPageRow>(
       this.db,
       `SELECT id, time_updated, info FROM session ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY time_updated ${direction}, id ${direction} LIMIT ${bind(limit)}`,
+       ORDER BY time_updated ${direction}, id ${direction} LIMIT ${literalLimit(limit)}`,
       params,
     );
     return backwards ? rows.reverse() : rows;

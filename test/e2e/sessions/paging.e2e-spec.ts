@@ -160,6 +160,16 @@ describe('session.list: keyset paging and filters', () => {
     expect(page.data.map((s) => s.id)).toEqual((await snapshot()).slice(0, 50));
   });
 
+  it('answers every page size from 1 to 300 with that many sessions, past the cap on prepared statements', async () => {
+    const all = await snapshot();
+    expect(all.length).toBeGreaterThanOrEqual(300);
+    // Each page size is its own SQL text; past the first 256 texts the statements run unprepared.
+    for (let limit = 1; limit <= 300; limit++) {
+      const page = await list(`limit=${limit}`);
+      expect(page.data.map((s) => s.id)).toEqual(all.slice(0, limit));
+    }
+  });
+
   it('finds sessions by a symlinked spelling of their directory, and follows the link when it moves', async () => {
     const link = join(tempDir(), 'link');
     symlinkSync(dirB, link);
