@@ -50,6 +50,15 @@ export async function admin<T>(adminUrl: string, work: (client: Client) => Promi
   }
 }
 
+/** The rows of one statement on the database at `url`, on a connection of its own. */
+export async function query<T = Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  return admin(url, async (client) => (await client.query(text, params)).rows as T[]);
+}
+
 /** The template's name changes with the migrations, so an edited migration never meets a stale template. */
 export function templateName(): string {
   const dir = join(__dirname, '..', '..', 'src', 'database', 'migrations');

@@ -1,12 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse, SseClient } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { createTestDatabase, readInfo } from '../../helpers/test-database';
+import { createTestDatabase, query, readInfo } from '../../helpers/test-database';
 import { api, EventLog, outline, pollUntil, scriptedProject } from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,17 +29,12 @@ async function drainRow(
   databaseUrl: string,
   sessionID: string,
 ): Promise<{ owner: string; leaseExpires: number } | undefined> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ owner: string; lease_expires: string }>(
-      'SELECT owner, lease_expires FROM session_drain WHERE session_id = $1',
-      [sessionID],
-    );
-    return rows[0] && { owner: rows[0].owner, leaseExpires: Number(rows[0].lease_expires) };
-  } finally {
-    await client.end();
-  }
+  const [row] = await query<{ owner: string; lease_expires: string }>(
+    databaseUrl,
+    'SELECT owner, lease_expires FROM session_drain WHERE session_id = $1',
+    [sessionID],
+  );
+  return row && { owner: row.owner, leaseExpires: Number(row.lease_expires) };
 }
 
 /** A server process on the database, with HTTP helpers and its event stream. */
@@ -319,17 +313,23 @@ describe('drains owned by one process among several on a database', () => {
       await database.drop();
     });
 
+    /** A session whose run in the first process streams until `answer` opens; helpers for both processes. */
+    async function longRunInFirst() {
+      const a = api(first);
+      const b = api(second);
+      const logA = new EventLog(first);
+      const sessionID = await a.createSession(scriptedProject(server));
+      const answer = gate();
+      server.script({ text: ['never ', 'finished'], until: answer.opened });
+      expect((await a.prompt(sessionID, { text: 'long one' })).status).toBe(200);
+      await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
+      return { a, b, logA, sessionID, answer };
+    }
+
     postgresIt(
       'an interrupt stops the drain the first process runs, and answers once it has ended',
       async () => {
-        const a = api(first);
-        const b = api(second);
-        const logA = new EventLog(first);
-        const sessionID = await a.createSession(scriptedProject(server));
-        const answer = gate();
-        server.script({ text: ['never ', 'finished'], until: answer.opened });
-        expect((await a.prompt(sessionID, { text: 'long one' })).status).toBe(200);
-        await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
+        const { b, logA, sessionID, answer } = await longRunInFirst();
 
         expect((await b.post(`/api/session/${sessionID}/interrupt`)).status).toBe(204);
         // Answered after the drain ended in the first process: its end is written and published.
@@ -386,14 +386,7 @@ describe('drains owned by one process among several on a database', () => {
     });
 
     postgresIt('deleting the session stops the drain the first process runs', async () => {
-      const a = api(first);
-      const b = api(second);
-      const logA = new EventLog(first);
-      const sessionID = await a.createSession(scriptedProject(server));
-      const answer = gate();
-      server.script({ text: ['never ', 'finished'], until: answer.opened });
-      expect((await a.prompt(sessionID, { text: 'long one' })).status).toBe(200);
-      await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
+      const { a, b, logA, sessionID, answer } = await longRunInFirst();
 
       const deleted = await second.http.delete(`/api/session/${sessionID}`).set('authorization', basic());
       expect(deleted.status).toBe(204);

@@ -1,6 +1,5 @@
 import { CapturingLogger } from '../../helpers/capturing-logger';
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { UnknownError } from '../../../src/common/errors';
 import {
   SessionExport,
@@ -8,6 +7,7 @@ import {
 } from '../../../src/modules/session-transfer/session-transfer.service';
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
+import { query } from '../../helpers/test-database';
 import { recordEvents, tempDir } from '../sessions/helpers';
 import { fullInfo, fullMessages, msgId, sessionId } from './fixtures';
 
@@ -32,15 +32,7 @@ describe('session import and export', () => {
   const get = (path: string) => t.http.get(path).set('authorization', auth);
   const importSession = (body: unknown) => post('/api/experimental/session/import', body);
   const exportSession = (id: string, query = '') => get(`/api/experimental/session/${id}/export${query}`);
-  const sql = async (text: string, params: unknown[] = []) => {
-    const client = new Client({ connectionString: t.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string, params: unknown[] = []) => query(t.databaseUrl!, text, params);
 
   describe('import', () => {
     it('stores the session and every message, sets time.updated to the import time, emits session.created', async () => {

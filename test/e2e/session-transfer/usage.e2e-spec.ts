@@ -1,7 +1,7 @@
-import { Client } from 'pg';
 import { SessionMessageInfo } from '../../../src/modules/sessions/session-message.types';
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
+import { query } from '../../helpers/test-database';
 import { tempDir } from '../sessions/helpers';
 import { fullInfo, msgId, sessionId } from './fixtures';
 
@@ -53,15 +53,7 @@ describe('session usage', () => {
   });
   afterAll(() => t.close());
 
-  const sql = async (text: string, params: unknown[] = []) => {
-    const client = new Client({ connectionString: t.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string, params: unknown[] = []) => query(t.databaseUrl!, text, params);
   const importSession = async (body: object) => {
     const res = await t.http.post('/api/experimental/session/import').set('authorization', auth).send(body);
     expect(res.status).toBe(200);
