@@ -1,0 +1,28 @@
+/* Builds Outpost's web pages: every web/<entry>/main.tsx becomes dist/web/<entry>/main.js; web/shared/style.css is
+ * copied to dist/web/style.css. One bundle per entry, no request to any other origin at run time. */
+import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const web = join(root, 'web');
+const out = join(root, 'dist', 'web');
+const entries = readdirSync(web, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(web, entry.name, 'main.tsx')))
+  .map((entry) => entry.name);
+
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: Object.fromEntries(entries.map((name) => [`${name}/main`, join(web, name, 'main.tsx')])),
+  outdir: out,
+  bundle: true,
+  minify: true,
+  sourcemap: true,
+  format: 'esm',
+  target: 'es2022',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  logLevel: 'warning',
+});
+copyFileSync(join(web, 'shared', 'style.css'), join(out, 'style.css'));
+console.log(`web: built ${entries.join(', ') || 'no entry'} into dist/web`);
