@@ -40,7 +40,7 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
 export async function configureApp(app: INestApplication, logger?: Logger): Promise<void> {
   const fastify = app as NestFastifyApplication;
   const config = app.get<AppConfig>(appConfig.KEY);
-  const log = logger ?? createLogger(config.logLevel);
+  const log = logger ?? createLogger(config.logLevel, config.logFormat);
   fastify.useLogger(new NestPinoLogger(log));
   const server = fastify.getHttpAdapter().getInstance();
   const headers = securityHeaders();

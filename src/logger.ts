@@ -3,14 +3,41 @@ import type { onResponseHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import pino, { Logger, Level } from 'pino';
+import pretty from 'pino-pretty';
 import { REDACTED_LOG_PATHS, redactUrl } from './common/http/redact';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-/** The process's one logger: JSON lines on stdout, never buffered, secrets redacted. */
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } });
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/**
+ * The process's one logger, never buffered, secrets redacted: readable lines on a terminal, JSON lines
+ * otherwise (or always, with `LOG_FORMAT=json`).
+ */
+export function createLogger(level: string, format: LogFormat = 'auto'): Logger {
+  const options = { level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
+  const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  if (!readable) return pino(options);
+  return pino(
+    options,
+    pretty({
+      sync: true,
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname,reqId,context',
+      messageFormat: '{if context}[{context}] {end}{msg}',
+    }),
+  );
 }
+
+/** Nest's own start-up chatter (every route mapped, every module initialised) is for debugging. */
+const NEST_CHATTER = new Set([
+  'RoutesResolver',
+  'RouterExplorer',
+  'InstanceLoader',
+  'NestFactory',
+  'NestApplication',
+]);
 
 /** The client's `x-request-id` when it is a sane token, else a new UUID; every response echoes it. */
 export function requestId(request: IncomingMessage): string {
@@ -64,10 +91,11 @@ export class NestPinoLogger implements LoggerService {
     this.write('trace', message, rest);
   }
 
-  private write(level: Level, message: unknown, rest: unknown[]) {
-    if (!this.pino.isLevelEnabled(level)) return;
+  private write(wanted: Level, message: unknown, rest: unknown[]) {
     const strings = rest.filter((part): part is string => typeof part === 'string');
     const context = strings.at(-1);
+    const level = wanted === 'info' && context && NEST_CHATTER.has(context) ? 'debug' : wanted;
+    if (!this.pino.isLevelEnabled(level)) return;
     const text = strings.length > 1 ? strings[0] : undefined;
     if (message instanceof Error) this.pino[level]({ context, err: message }, text ?? message.message);
     else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message }, text);

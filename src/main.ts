@@ -4,19 +4,33 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
-import { ConfigError, parseAppEnv } from './config/env';
+import { ConfigError, parseAppEnv, parseDatabaseEnv } from './config/env';
 import { validateEnv } from './config/validate-env';
+import { databaseInUse } from './database/database.module';
+import {
+  DataFolderInUseError,
+  embeddedDatabaseUrl,
+  setEmbeddedRole,
+  stopEmbeddedDatabase,
+} from './database/embedded';
 import { createLogger, NestPinoLogger } from './logger';
+import { ServerPasswordService } from './modules/instance-auth/server-password.service';
+import { startupBanner } from './startup-banner';
 
-function fail(message: string): never {
+async function fail(message: string): Promise<never> {
   process.stderr.write(`outpost: ${message}\n`);
+  await stopEmbeddedDatabase().catch(() => undefined);
   process.exit(1);
 }
 
 function describeBootError(error: unknown): string {
   if (error instanceof ConfigError) return `invalid configuration: ${error.message}`;
+  if (error instanceof DataFolderInUseError) return `cannot start: ${error.message}`;
   const code = (error as { code?: string })?.code;
   const message = error instanceof Error ? error.message : String(error);
+  if (code === '3D000') return `cannot start: ${message} (create it, or fix DATABASE_URL)`;
+  if (code === '28P01' || code === '28000')
+    return `cannot start: the database refused the login (${message})`;
   if (
     code === 'ECONNREFUSED' ||
     code === 'ENOTFOUND' ||
@@ -25,8 +39,17 @@ function describeBootError(error: unknown): string {
   ) {
     return `cannot start: database unavailable (${code ?? message})`;
   }
-  if (code === 'EADDRINUSE') return `cannot start: the port is already in use (${message})`;
   return `cannot start: ${message}`;
+}
+
+function describeListenError(error: unknown, host: string): string {
+  const code = (error as { code?: string })?.code;
+  if (code === 'EADDRINUSE') return `cannot start: the port is already in use (${(error as Error).message})`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EINVAL') {
+    return `invalid configuration: HOST "${host}" is not an address of this machine (${code})`;
+  }
+  if (code === 'EACCES') return `cannot start: no permission to listen there (${(error as Error).message})`;
+  return describeBootError(error);
 }
 
 /** `outpost serve`: validate the environment, start, and stop cleanly on SIGTERM/SIGINT. */
@@ -34,13 +57,17 @@ export async function serve(): Promise<void> {
   try {
     validateEnv(process.env);
   } catch (error) {
-    fail(describeBootError(error));
+    return fail(describeBootError(error));
   }
+  setEmbeddedRole('server');
   const config = parseAppEnv(process.env);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, config.logFormat);
   const logger = new NestPinoLogger(log);
   let app: NestFastifyApplication;
   try {
+    // The embedded database first: a data folder another server uses stops here, in one line.
+    if (!parseDatabaseEnv(process.env).url)
+      await embeddedDatabaseUrl(config.dataDir, (line) => log.info(line));
     // Logs are not buffered: a boot failure (an unreachable database) must be printed, not lost.
     app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), createHttpAdapter(), {
       bodyParser: false,
@@ -48,14 +75,30 @@ export async function serve(): Promise<void> {
       abortOnError: false,
     });
     await configureApp(app, log);
+  } catch (error) {
+    return fail(describeBootError(error));
+  }
+  try {
     await app.listen(config.port, config.host);
   } catch (error) {
-    fail(describeBootError(error));
+    await app.close().catch(() => undefined);
+    return fail(describeListenError(error, config.host));
   }
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.log(`Outpost listening on http://${config.host}:${port} (surfaces: ${config.surfaces.join(', ')})`);
+  log.info({ port, surfaces: config.surfaces }, 'Outpost listening');
+  process.stderr.write(
+    startupBanner({
+      host: config.host,
+      port,
+      surfaces: config.surfaces,
+      database: databaseInUse.description,
+      newPassword: config.surfaces.includes('instance')
+        ? app.get(ServerPasswordService).generated
+        : undefined,
+    }),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -66,6 +109,7 @@ export async function serve(): Promise<void> {
     const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
     force.unref();
     await app.close();
+    await stopEmbeddedDatabase();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

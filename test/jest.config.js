@@ -1,5 +1,7 @@
 /** e2e tests on real PostgreSQL (or embedded PGlite when no server answers). */
-const swc = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '.swcrc'), 'utf8'));
+const swc = JSON.parse(
+  require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '.swcrc'), 'utf8'),
+);
 delete swc.$schema;
 
 module.exports = {

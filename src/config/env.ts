@@ -99,6 +99,7 @@ export function parseAppEnv(env: Env) {
     dataDir: expandHome(str(env, 'OUTPOST_DATA_DIR', '~/.local/share/outpost')),
     configDir: expandHome(str(env, 'OUTPOST_CONFIG_DIR', '~/.config/outpost')),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     bodyLimitBytes: int(env, 'OUTPOST_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownGraceMs: int(env, 'OUTPOST_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     trustProxy: bool(env, 'OUTPOST_TRUST_PROXY', false),

@@ -5,15 +5,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { parseAppEnv, parseDatabaseEnv } from '../config/env';
-import { dataSourceOptions, describeTarget } from './data-source.options';
-import { databaseTarget } from './database.module';
+import { chooseDatabase } from './database-url';
+import { dataSourceOptions, describeDatabase } from './data-source.options';
+import { stopEmbeddedDatabase } from './embedded';
 import { runMigrationsLocked } from './migrate';
 
 async function main() {
   const [command, name] = process.argv.slice(2);
-  const target = databaseTarget(parseDatabaseEnv(process.env), parseAppEnv(process.env));
-  console.log(`migrations on ${describeTarget(target)}`);
-  const dataSource = await new DataSource(dataSourceOptions(target)).initialize();
+  const { url } = await chooseDatabase(parseDatabaseEnv(process.env).url, parseAppEnv(process.env).dataDir);
+  console.log(`migrations on ${describeDatabase(url)}`);
+  const dataSource = await new DataSource(dataSourceOptions(url)).initialize();
   try {
     const ran = await runMigrationsLocked(dataSource);
     console.log(ran.length ? `ran: ${ran.join(', ')}` : 'schema is up to date');
@@ -53,10 +54,12 @@ ${down}
     console.log(`wrote ${file}: read it before you commit it`);
   } finally {
     await dataSource.destroy();
+    await stopEmbeddedDatabase();
   }
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   console.error(`outpost: ${error instanceof Error ? error.message : String(error)}`);
+  await stopEmbeddedDatabase();
   process.exit(1);
 });

@@ -1,25 +1,31 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { appConfig, AppConfig, databaseConfig, DatabaseConfig } from '../config/app.config';
-import { dataSourceOptions, DatabaseTarget, describeTarget } from './data-source.options';
+import { chooseDatabase } from './database-url';
+import { dataSourceOptions, describeDatabase } from './data-source.options';
 import { runMigrationsLocked } from './migrate';
 
-export function databaseTarget(database: DatabaseConfig, app: AppConfig): DatabaseTarget {
-  return database.url ? { url: database.url } : { pgliteDir: join(app.dataDir, 'pgdata') };
-}
-
 const logger = new Logger('Database');
+
+/** What the start-up banner says about the database; set once the data source is up. */
+export const databaseInUse: { description?: string } = {};
 
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY, appConfig.KEY],
-      useFactory: (database: DatabaseConfig, app: AppConfig) => {
-        const target = databaseTarget(database, app);
-        logger.log(`using ${describeTarget(target)}`);
-        return { ...dataSourceOptions(target), retryAttempts: database.connectRetries, retryDelay: 1_000 };
+      useFactory: async (database: DatabaseConfig, app: AppConfig) => {
+        const choice = await chooseDatabase(database.url, app.dataDir, (line) => logger.log(line));
+        databaseInUse.description = choice.embeddedDir
+          ? `embedded PostgreSQL, data in ${choice.embeddedDir}`
+          : describeDatabase(choice.url);
+        logger.debug(`using ${databaseInUse.description}`);
+        return {
+          ...dataSourceOptions(choice.url),
+          retryAttempts: database.connectRetries,
+          retryDelay: 1_000,
+        };
       },
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 /** Any fixed number works; it names "Outpost migrations" among the advisory locks of this database. */
 const MIGRATION_LOCK_KEY = 4_096_001;
@@ -11,19 +10,12 @@ const MIGRATION_LOCK_KEY = 4_096_001;
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
-  const embedded = isEmbedded(dataSource);
   try {
-    // PGlite is one in-process connection: no other process can reach it, and a held lock would block itself.
-    if (!embedded) await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     const ran = await dataSource.runMigrations({ transaction: 'each' });
     return ran.map((migration) => migration.name);
   } finally {
-    if (!embedded)
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await runner.release();
   }
-}
-
-export function isEmbedded(dataSource: DataSource): boolean {
-  return !(dataSource.options as PostgresConnectionOptions).url;
 }

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Pool as PgPool } from 'pg';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-
-interface Pool {
-  query(sql: string, params: unknown[]): Promise<{ rows: unknown[] }>;
-}
 
 const statementNames = new Map<string, string>();
 /**
@@ -25,16 +21,13 @@ function statementName(sql: string): string | undefined {
 }
 
 /**
- * A single read outside any transaction, straight on the driver's connection pool (pg's, or PGlite's).
+ * A single read outside any transaction, straight on pg's connection pool.
  * TypeORM's query runner around the same call costs about 30 µs of CPU a query; hot read paths (get and
- * list sessions) use this instead. On PostgreSQL the statement is a named prepared one (up to the cap). Writes and
+ * list sessions) use this instead. The statement is a named prepared one (up to the cap). Writes and
  * transactions stay with TypeORM.
  */
 export async function poolQuery<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
   const pool = (db.driver as PostgresDriver).master as Pool;
-  const result =
-    pool instanceof PgPool
-      ? await pool.query({ name: statementName(sql), text: sql, values: params })
-      : await pool.query(sql, params);
+  const result = await pool.query({ name: statementName(sql), text: sql, values: params });
   return result.rows as T[];
 }

@@ -1,13 +1,27 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { runningPostmaster } from '../../src/database/embedded/postmaster';
 
 export const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 
 /** Servers still running; whatever a test file leaves behind (a failed assertion, a time-out) is killed at its end. */
 const live = new Set<ChildProcess>();
-afterAll(() => {
+/** Data folders of servers on the embedded default: a server killed with SIGKILL leaves its PostgreSQL running. */
+const embeddedFolders = new Set<string>();
+afterAll(async () => {
   for (const child of live) child.kill('SIGKILL');
+  for (const dataDir of embeddedFolders) await stopEmbeddedServerOf(dataDir);
 });
+
+/** Stops the embedded PostgreSQL of a data folder if one still runs there (as its owner would). */
+export async function stopEmbeddedServerOf(dataDir: string): Promise<void> {
+  const running = runningPostmaster(join(dataDir, 'postgres'));
+  if (!running) return;
+  process.kill(running.pid, 'SIGINT');
+  for (let i = 0; i < 300 && runningPostmaster(join(dataDir, 'postgres')); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -19,6 +33,7 @@ export interface ServerProcess {
 /** Starts `node dist/main.js` (built by `npm test`'s pretest) with the given environment. */
 export function startServer(env: Record<string, string | undefined>): ServerProcess {
   let output = '';
+  if (!env.DATABASE_URL && env.OUTPOST_DATA_DIR) embeddedFolders.add(env.OUTPOST_DATA_DIR);
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

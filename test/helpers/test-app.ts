@@ -10,6 +10,7 @@ import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { configureApp, createHttpAdapter } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
+import { stopEmbeddedDatabase } from '../../src/database/embedded';
 import { recordRoutes } from './routes';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
@@ -33,7 +34,7 @@ export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   /** Reuse a database (a second "server process" on the same data); by default each app gets its own. */
   databaseUrl?: string;
-  /** Run on embedded PGlite in the app's data directory instead of PostgreSQL. */
+  /** Run on the embedded PostgreSQL of the app's data directory (the default of `npm start`), no DATABASE_URL. */
   embedded?: boolean;
   /** Keep state across a restart by handing the same directory to the next app. */
   dataDir?: string;
@@ -106,6 +107,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databaseUrl,
     async close() {
       await app.close();
+      if (options.embedded) await stopEmbeddedDatabase(dataDir);
       await ownDatabase?.drop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

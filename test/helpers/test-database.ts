@@ -5,13 +5,14 @@ import { Client } from 'pg';
 
 /** What the global setup chose, handed to every test file through the environment. */
 export interface TestDatabaseInfo {
-  mode: 'postgres' | 'pglite';
+  /** True when the run uses the embedded PostgreSQL (no server answered, or OUTPOST_TEST_EMBEDDED=1). */
+  embedded: boolean;
   /** A URL of the server's maintenance database, for CREATE/DROP DATABASE. */
-  adminUrl?: string;
+  adminUrl: string;
   /** The migrated template each test database is cloned from. */
-  template?: string;
+  template: string;
   /** Prefix of the databases this run creates, so the teardown can drop leftovers. */
-  runPrefix?: string;
+  runPrefix: string;
 }
 
 export const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -77,13 +78,12 @@ export function databaseUrl(adminUrl: string, name: string): string {
 }
 
 /** A fresh database cloned from the migrated template: each test file gets its own. */
-export async function createTestDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const info = readInfo();
-  if (info.mode === 'pglite') return { url: undefined, drop: async () => undefined };
   const name = `${info.runPrefix}${randomBytes(4).toString('hex')}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin(info.adminUrl!, (client) =>
+      await admin(info.adminUrl, (client) =>
         client.query(`CREATE DATABASE "${name}" TEMPLATE "${info.template}"`),
       );
       break;
@@ -94,9 +94,9 @@ export async function createTestDatabase(): Promise<{ url?: string; drop: () => 
     }
   }
   return {
-    url: databaseUrl(info.adminUrl!, name),
+    url: databaseUrl(info.adminUrl, name),
     drop: () =>
-      admin(info.adminUrl!, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+      admin(info.adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
         () => undefined,
       ),
   };
@@ -105,13 +105,12 @@ export async function createTestDatabase(): Promise<{ url?: string; drop: () => 
 /** An empty database (no migrations), for tests of start-up itself. */
 export async function createEmptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const info = readInfo();
-  if (info.mode === 'pglite') throw new Error('needs a PostgreSQL server');
   const name = `${info.runPrefix}empty_${randomBytes(4).toString('hex')}`;
-  await admin(info.adminUrl!, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await admin(info.adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
   return {
-    url: databaseUrl(info.adminUrl!, name),
+    url: databaseUrl(info.adminUrl, name),
     drop: () =>
-      admin(info.adminUrl!, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+      admin(info.adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
         () => undefined,
       ),
   };

@@ -7,6 +7,7 @@ import { Actor } from '../keys/access/actor';
 import { ConsoleNotFoundError } from '../keys/access/console-errors';
 import { Member, MembersService } from '../workspaces/members.service';
 import { dollarsToMicroCents, utcMonth } from './money';
+import { execute } from '../../database/execute';
 
 /** One metered request, as the inference gateway reports it. */
 export interface UsageInput {
@@ -179,7 +180,8 @@ export class BudgetsService implements OnModuleInit {
     await this.requireMember(workspaceId, memberId);
     const limit = dollarsToMicroCents(dollars).toString();
     await this.db.transaction(async (manager) => {
-      const changed = (await manager.query(
+      const changed = await execute(
+        manager,
         `INSERT INTO member_budget (workspace_id, member_id, limit_micro_cents, updated_at, updated_by)
          VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (workspace_id, member_id) DO UPDATE
@@ -188,8 +190,8 @@ export class BudgetsService implements OnModuleInit {
            WHERE member_budget.limit_micro_cents <> EXCLUDED.limit_micro_cents
          RETURNING member_id`,
         [workspaceId, memberId, limit, new Date(this.clock.now()), actor.id],
-      )) as unknown[];
-      if (changed.length > 0) {
+      );
+      if (changed.count > 0) {
         await this.record(manager, actor, workspaceId, 'budget.member_set', memberId, limit);
       }
     });
@@ -199,11 +201,12 @@ export class BudgetsService implements OnModuleInit {
   async clearMember(actor: Actor, workspaceId: string, memberId: string): Promise<void> {
     await this.requireMember(workspaceId, memberId);
     await this.db.transaction(async (manager) => {
-      const [removed] = (await manager.query(
+      const removed = await execute(
+        manager,
         'DELETE FROM member_budget WHERE workspace_id = $1 AND member_id = $2 RETURNING member_id',
         [workspaceId, memberId],
-      )) as [unknown[], number];
-      if (removed.length > 0) {
+      );
+      if (removed.count > 0) {
         await this.record(manager, actor, workspaceId, 'budget.member_cleared', memberId, null);
       }
     });
@@ -213,7 +216,8 @@ export class BudgetsService implements OnModuleInit {
   async setDefault(actor: Actor, workspaceId: string, dollars: number | null): Promise<void> {
     const limit = dollars === null ? null : dollarsToMicroCents(dollars).toString();
     await this.db.transaction(async (manager) => {
-      const changed = (await manager.query(
+      const changed = await execute(
+        manager,
         `INSERT INTO workspace_budget (workspace_id, default_limit_micro_cents, updated_at, updated_by)
          VALUES ($1, $2, $3, $4)
          ON CONFLICT (workspace_id) DO UPDATE
@@ -222,8 +226,8 @@ export class BudgetsService implements OnModuleInit {
            WHERE workspace_budget.default_limit_micro_cents IS DISTINCT FROM EXCLUDED.default_limit_micro_cents
          RETURNING workspace_id`,
         [workspaceId, limit, new Date(this.clock.now()), actor.id],
-      )) as unknown[];
-      if (changed.length > 0) {
+      );
+      if (changed.count > 0) {
         await this.record(manager, actor, workspaceId, 'budget.default_set', workspaceId, limit);
       }
     });

@@ -15,6 +15,7 @@ import { deviceConfig, DeviceConfig } from './device.config';
 import { DeviceTokensService, IssuedTokens } from './device-tokens.service';
 import { OAuthError } from './oauth.error';
 import { formatUserCode, generateUserCode, normalizeUserCode } from './user-code';
+import { execute } from '../../database/execute';
 
 export const DEVICE_CODE_SECONDS = 600;
 export const POLL_INTERVAL_SECONDS = 5;
@@ -128,7 +129,8 @@ export class DeviceFlowService {
    * interval is 5 s longer. One UPDATE records the poll and compares with the previous one.
    */
   private async checkPace(row: DeviceAuthorizationEntity, now: number): Promise<void> {
-    const [rows] = (await this.db.query(
+    const { rows } = await execute<{ poll_interval: number }>(
+      this.db,
       `UPDATE device_authorization
           SET poll_interval = CASE WHEN last_polled_at > $2::timestamptz - make_interval(secs => poll_interval)
                                    THEN poll_interval + $3 ELSE poll_interval END,
@@ -136,7 +138,7 @@ export class DeviceFlowService {
         WHERE id = $1
         RETURNING poll_interval`,
       [row.id, new Date(now), SLOW_DOWN_STEP_SECONDS],
-    )) as [Array<{ poll_interval: number }>, number];
+    );
     const interval = rows[0]?.poll_interval ?? row.pollInterval;
     if (interval > row.pollInterval) {
       throw new OAuthError('slow_down', `Poll at most every ${interval} seconds`, { interval });
@@ -147,12 +149,13 @@ export class DeviceFlowService {
   private redeem(deviceCodeHash: string, clientId: string, userAgent: string | null): Promise<IssuedTokens> {
     return this.db.transaction(async (manager) => {
       const now = new Date(this.clock.now());
-      const [rows] = (await manager.query(
+      const { rows } = await execute<{ user_id: string; workspace_id: string | null }>(
+        manager,
         `UPDATE device_authorization SET status = 'redeemed'
           WHERE device_code_hash = $1 AND client_id = $2 AND status = 'approved' AND expires_at > $3
           RETURNING user_id, workspace_id`,
         [deviceCodeHash, clientId, now],
-      )) as [Array<{ user_id: string; workspace_id: string | null }>, number];
+      );
       const approved = rows[0];
       if (!approved) throw new OAuthError('invalid_grant', 'This device_code was already used');
       return this.tokens.startSession(manager, {
@@ -208,7 +211,8 @@ export class DeviceFlowService {
     }
     await this.db.transaction(async (manager) => {
       const now = new Date(this.clock.now());
-      const [rows] = (await manager.query(
+      const { rows } = await execute<{ id: string }>(
+        manager,
         `UPDATE device_authorization SET status = $2, user_id = $3, workspace_id = $4, decided_at = $5
           WHERE user_code = $1 AND status = 'pending' AND expires_at > $5
           RETURNING id`,
@@ -219,7 +223,7 @@ export class DeviceFlowService {
           workspaceId,
           now,
         ],
-      )) as [Array<{ id: string }>, number];
+      );
       if (!rows[0]) throw new ConsoleNotFoundError('This sign-in was already decided or expired');
       await this.audit.record(manager, actor, {
         workspaceId,

@@ -13,6 +13,7 @@ import { deviceConfig, DeviceConfig } from './device.config';
 import { DeviceSessionEntity } from './device-session.entity';
 import { DeviceTokenEntity, DeviceTokenKind } from './device-token.entity';
 import { OAuthError } from './oauth.error';
+import { execute } from '../../database/execute';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_PREFIX = 'oc_rt_';
@@ -262,11 +263,12 @@ export class DeviceTokensService {
   /** Signs one device out: every token of that sign-in answers 401 / `invalid_grant` from now on. */
   async revokeSession(actor: Actor, userId: string, id: string): Promise<void> {
     await this.db.transaction(async (manager) => {
-      const [rows] = (await manager.query(
+      const { rows } = await execute<{ id: string; client_id: string; workspace_id: string | null }>(
+        manager,
         `UPDATE device_session SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
          RETURNING id, client_id, workspace_id`,
         [id, userId, new Date(this.clock.now())],
-      )) as [Array<{ id: string; client_id: string; workspace_id: string | null }>, number];
+      );
       const session = rows[0];
       if (!session) throw new ConsoleNotFoundError(`Device sign-in not found: ${id}`);
       await this.audit.record(manager, actor, {

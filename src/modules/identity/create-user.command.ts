@@ -8,6 +8,7 @@ import { CommonModule } from '../../common/common.module';
 import { appConfig, databaseConfig } from '../../config/app.config';
 import { validateEnv } from '../../config/validate-env';
 import { DatabaseModule } from '../../database/database.module';
+import { stopEmbeddedDatabase } from '../../database/embedded';
 import { IdentityModule } from './identity.module';
 import { IdentityService } from './identity.service';
 import { MIN_PASSWORD_LENGTH } from './password.service';
@@ -64,7 +65,11 @@ function parseArgs(args: string[]): { email: string; name?: string } {
 /** `outpost console <sub-command>`. */
 export async function consoleCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  if (sub !== 'create-user') fail(USAGE, sub === undefined || sub === '--help' ? 0 : 2);
+  if (sub === undefined || args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (sub !== 'create-user') fail(`outpost: unknown console command "${sub}"\n${USAGE}`);
   const { email, name } = parseArgs(rest);
   const password = await readStdin();
   if (password.length < MIN_PASSWORD_LENGTH) {
@@ -75,13 +80,20 @@ export async function consoleCommand(args: string[]): Promise<void> {
   } catch (error) {
     fail(`outpost: invalid configuration: ${(error as Error).message}`, 1);
   }
-  const app = await NestFactory.createApplicationContext(CreateUserModule, { logger: ['error'] });
+  // With no DATABASE_URL this joins the embedded server of a running `outpost serve` (or starts it briefly).
+  let failure: string | undefined;
   try {
-    const { user } = await app.get(IdentityService).createPerson({ email, password, name }, null, false);
-    process.stdout.write(`created ${user.id} <${user.email}>, owner of a new "Personal" workspace\n`);
+    const app = await NestFactory.createApplicationContext(CreateUserModule, { logger: ['error'] });
+    try {
+      const { user } = await app.get(IdentityService).createPerson({ email, password, name }, null, false);
+      process.stdout.write(`created ${user.id} <${user.email}>, owner of a new "Personal" workspace\n`);
+    } finally {
+      await app.close();
+    }
   } catch (error) {
-    await app.close();
-    fail(`outpost: ${(error as Error).message}`, 1);
+    failure = (error as Error).message;
+  } finally {
+    await stopEmbeddedDatabase();
   }
-  await app.close();
+  if (failure) fail(`outpost: ${failure}`, 1);
 }

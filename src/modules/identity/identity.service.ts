@@ -16,6 +16,7 @@ import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionsService, SignedInPerson } from './sessions.service';
 import { UserEntity } from './user.entity';
+import { execute } from '../../database/execute';
 
 export interface NewPerson {
   email: string;
@@ -67,12 +68,13 @@ export class IdentityService {
     };
     const actor: Actor = { type: 'user', id: user.id, sourceAddress };
     return this.db.transaction(async (manager) => {
-      const inserted = (await manager.query(
+      const inserted = await execute(
+        manager,
         `INSERT INTO users (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (email) DO NOTHING RETURNING id`,
+         ON CONFLICT (email) DO NOTHING`,
         [user.id, user.email, user.name, user.passwordHash, user.createdAt],
-      )) as unknown[];
-      if (inserted.length === 0)
+      );
+      if (inserted.count === 0)
         throw new ConsoleConflictError('An account with this email already exists', 'user');
       if (input.invite) await this.invites.accept(input.invite, user, actor, manager);
       else await this.workspaces.create(actor, user.id, 'Personal', manager);

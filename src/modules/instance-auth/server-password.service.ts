@@ -33,11 +33,12 @@ export class ServerPasswordService implements OnModuleInit {
     this.value = randomBytes(32).toString('base64url');
     writeFileSync(file, this.value + '\n', { mode: 0o600 });
     chmodSync(file, 0o600);
-    // Printed once, on the start that created it; later starts only say where it is.
-    process.stderr.write(
-      `\n  Outpost server password (user "${this.config.username}"): ${this.value}\n  kept in ${file}\n\n`,
-    );
+    // Shown once, in the start-up banner of the start that created it; later starts only say where it is.
+    this.generated = { user: this.config.username, value: this.value, file };
   }
+
+  /** Set only on the start that generated the password, for the start-up banner. */
+  generated?: { user: string; value: string; file: string };
 
   get password(): string {
     return this.value;

@@ -68,13 +68,12 @@ export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShu
 
   /**
    * Takes over the drains whose lease has passed (their process died or stalled) and returns their sessions,
-   * now claimed by this process. `all`: every drain of another process (an embedded database at start-up).
+   * now claimed by this process.
    */
-  async takeExpired(all = false): Promise<string[]> {
+  async takeExpired(): Promise<string[]> {
     const now = this.clock.now();
     const expires = now + this.leaseMs;
-    const before = all ? Number.MAX_SAFE_INTEGER : now;
-    const taken = await this.drains.takeExpired(this.owner, before, expires, [...this.leases.keys()]);
+    const taken = await this.drains.takeExpired(this.owner, now, expires, [...this.leases.keys()]);
     for (const sessionID of taken) this.leases.set(sessionID, { expires });
     return taken;
   }

@@ -14,7 +14,7 @@ const STOPPED = { type: 'AbortedError', message: 'Interrupted: the server stoppe
  * over the drains whose lease has passed (their owner stopped renewing it; a live owner's drains are left alone),
  * closes their open assistant messages and running tools as interrupted, marks the sessions idle with outcome
  * `interrupted`, and wakes the drain again of each session whose inbox still holds input, so nothing admitted is
- * lost. On an embedded database, which one process alone uses, every drain found at start-up is closed at once.
+ * lost.
  */
 @Injectable()
 export class DrainRecovery implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -33,7 +33,7 @@ export class DrainRecovery implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.sweep(this.repository.embedded);
+    await this.sweep();
     this.timer = setInterval(() => void this.sweep(), Math.floor(this.leases.leaseMs / 3));
     this.timer.unref();
   }
@@ -44,16 +44,16 @@ export class DrainRecovery implements OnApplicationBootstrap, BeforeApplicationS
     await this.sweeping;
   }
 
-  /** One sweep at a time; `all`: every drain of another process, expired or not. */
-  sweep(all = false): Promise<void> {
-    this.sweeping ??= this.sweepNow(all).finally(() => (this.sweeping = undefined));
+  /** One sweep at a time. */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepNow().finally(() => (this.sweeping = undefined));
     return this.sweeping;
   }
 
-  private async sweepNow(all: boolean): Promise<void> {
+  private async sweepNow(): Promise<void> {
     let taken: string[];
     try {
-      taken = await this.leases.takeExpired(all);
+      taken = await this.leases.takeExpired();
     } catch (error) {
       this.logger.warn(`Looking for the drains of stopped processes failed: ${String(error)}`);
       return;

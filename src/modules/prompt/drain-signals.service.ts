@@ -27,8 +27,7 @@ interface SignalMessage {
 
 /**
  * Signals between the processes on one PostgreSQL database, over `LISTEN`/`NOTIFY` on one channel: each process
- * listens on a connection of its own (re-opened when it drops) and hands what it hears to the drains. An
- * embedded database has a single process, so there is nothing to listen for.
+ * listens on a connection of its own (re-opened when it drops) and hands what it hears to the drains.
  */
 @Injectable()
 export class DrainSignals implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -1,20 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { isEmbedded } from '../../database/migrate';
 
 /**
  * The SQL of the running-drain rows (`session_drain`): who runs a session's drain, and until when its claim
- * holds without renewal. Written as `WITH … SELECT` so both drivers (pg, embedded PGlite) answer with rows.
+ * holds without renewal.
  */
 @Injectable()
 export class DrainsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  /** One process alone uses an embedded database: a drain it finds at start-up belongs to no live process. */
-  get embedded(): boolean {
-    return isEmbedded(this.db);
-  }
 
   /**
    * Claims the session's drain for `owner`: false when a drain holds it already (in any process, live or not

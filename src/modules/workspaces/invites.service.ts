@@ -17,6 +17,7 @@ import { InviteEntity } from './invite.entity';
 import { MembershipEntity } from './membership.entity';
 import { WorkspaceEntity } from './workspace.entity';
 import { WorkspaceWithRole } from './workspaces.service';
+import { execute } from '../../database/execute';
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 3600_000;
 
@@ -132,13 +133,14 @@ export class InvitesService {
     const work = async (tx: EntityManager): Promise<WorkspaceWithRole> => {
       const now = new Date(this.clock.now());
       const tokenHash = sha256(token);
-      const [consumed] = (await tx.query(
+      const { rows: consumed } = await execute<{ id: string; workspace_id: string; role: Role }>(
+        tx,
         `UPDATE invite SET accepted_at = $3
           WHERE token_hash = $1 AND email = $2 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $3
           RETURNING id, workspace_id, role`,
         [tokenHash, normalizeEmail(person.email), now],
-      )) as [Array<{ id: string; workspace_id: string; role: Role }>, number];
-      const invite = consumed?.[0];
+      );
+      const invite = consumed[0];
       if (!invite) {
         const other = await tx.findOneBy(InviteEntity, { tokenHash });
         const usable = other && !other.acceptedAt && !other.revokedAt && other.expiresAt > now;

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort, startServer, waitForHealth } from '../../helpers/processes';
-import { createEmptyDatabase, readInfo } from '../../helpers/test-database';
+import { createEmptyDatabase } from '../../helpers/test-database';
 
-const onPostgres = readInfo().mode === 'postgres';
 const dataDir = () => mkdtempSync(join(tmpdir(), 'outpost-boot-'));
 
 // Real processes on a possibly busy 2-core machine: the embedded database alone can take half a minute to start.
@@ -39,40 +38,37 @@ describe('boot, configuration and shutdown of `outpost serve`', () => {
     expect(server.output()).toMatch(/outpost: cannot start: database unavailable \(ECONNREFUSED\)/);
   });
 
-  (onPostgres ? it : it.skip)(
-    'two processes on one empty database both start; migrations run once',
-    async () => {
-      const database = await createEmptyDatabase();
-      try {
-        const env = { DATABASE_URL: database.url, OUTPOST_PASSWORD: 'x' };
-        const a = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
-        const b = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
-        await Promise.all([waitForHealth(a.url), waitForHealth(b.url)]);
-        const client = new Client({ connectionString: database.url });
-        await client.connect();
-        const rows = await client.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name');
-        await client.end();
-        const files = readdirSync(join(__dirname, '../../../src/database/migrations')).filter((f) =>
-          f.endsWith('.ts'),
-        );
-        expect(rows.rows.length).toBe(files.length);
-        for (const row of rows.rows) expect(row.n).toBe(1);
-        a.child.kill('SIGTERM');
-        b.child.kill('SIGTERM');
-        expect(await a.exited).toBe(0);
-        expect(await b.exited).toBe(0);
-      } finally {
-        await database.drop();
-      }
-    },
-  );
+  it('two processes on one empty database both start; migrations run once', async () => {
+    const database = await createEmptyDatabase();
+    try {
+      const env = { DATABASE_URL: database.url, OUTPOST_PASSWORD: 'x' };
+      const a = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
+      const b = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
+      await Promise.all([waitForHealth(a.url), waitForHealth(b.url)]);
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      const rows = await client.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name');
+      await client.end();
+      const files = readdirSync(join(__dirname, '../../../src/database/migrations')).filter((f) =>
+        f.endsWith('.ts'),
+      );
+      expect(rows.rows.length).toBe(files.length);
+      for (const row of rows.rows) expect(row.n).toBe(1);
+      a.child.kill('SIGTERM');
+      b.child.kill('SIGTERM');
+      expect(await a.exited).toBe(0);
+      expect(await b.exited).toBe(0);
+    } finally {
+      await database.drop();
+    }
+  });
 
   it('on the embedded database: says where it is, survives kill -9, and stops with 0 on SIGTERM', async () => {
     const dir = dataDir();
     const port = String(await freePort());
     const first = startServer({ PORT: port, OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x' });
     await waitForHealth(first.url);
-    expect(first.output()).toContain(`using embedded PGlite in ${join(dir, 'pgdata')}`);
+    expect(first.output()).toContain(`embedded PostgreSQL, data in ${join(dir, 'postgres')}`);
     first.child.kill('SIGKILL');
     await first.exited;
     const second = startServer({ PORT: port, OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x' });

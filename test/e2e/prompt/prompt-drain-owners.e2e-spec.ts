@@ -5,13 +5,10 @@ import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpe
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse, SseClient } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { createTestDatabase, query, readInfo } from '../../helpers/test-database';
+import { createTestDatabase, query } from '../../helpers/test-database';
 import { api, EventLog, outline, pollUntil, scriptedProject } from './helpers';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const onPostgres = readInfo().mode === 'postgres';
-const postgresIt = onPostgres ? it : it.skip;
 
 /** A promise the test resolves when it chooses (the scripted model finishes an answer then). */
 function gate(): { opened: Promise<void>; open: () => void } {
@@ -83,66 +80,63 @@ describe('drains owned by one process among several on a database', () => {
     await server.close();
   });
 
-  postgresIt(
-    "a second app starting on the database leaves the first one's running drain alone; it renews and finishes",
-    async () => {
-      const database = await createTestDatabase();
-      const env = { OUTPOST_DRAIN_LEASE_MS: '3000' };
-      let first: TestApp | undefined;
-      let second: TestApp | undefined;
-      try {
-        first = await createTestApp({ databaseUrl: database.url, env });
-        const a = api(first);
-        const logA = new EventLog(first);
-        const sessionID = await a.createSession(scriptedProject(server));
-        const answer = gate();
-        server.script({ text: ['still ', 'running'], until: answer.opened, usage: { input: 3, output: 2 } });
-        expect((await a.prompt(sessionID, { text: 'first' })).status).toBe(200);
-        await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
-        const claimed = (await drainRow(database.url!, sessionID))!;
+  it("a second app starting on the database leaves the first one's running drain alone; it renews and finishes", async () => {
+    const database = await createTestDatabase();
+    const env = { OUTPOST_DRAIN_LEASE_MS: '3000' };
+    let first: TestApp | undefined;
+    let second: TestApp | undefined;
+    try {
+      first = await createTestApp({ databaseUrl: database.url, env });
+      const a = api(first);
+      const logA = new EventLog(first);
+      const sessionID = await a.createSession(scriptedProject(server));
+      const answer = gate();
+      server.script({ text: ['still ', 'running'], until: answer.opened, usage: { input: 3, output: 2 } });
+      expect((await a.prompt(sessionID, { text: 'first' })).status).toBe(200);
+      await logA.next('session.message.part.delta', (d: Data) => d.sessionID === sessionID);
+      const claimed = (await drainRow(database.url!, sessionID))!;
 
-        second = await createTestApp({ databaseUrl: database.url, env });
-        const b = api(second);
-        const logB = new EventLog(second);
-        // The second app's start-up closed nothing: the session still runs, its message is still open.
-        const session = await b.session(sessionID);
-        expect(session.outcome).toBeUndefined();
-        expect(session.time.idle).toBeUndefined();
-        const open = await b.messages(sessionID);
-        expect(open[1].time.completed).toBeUndefined();
-        expect(open[1].error).toBeUndefined();
-        expect((await b.get('/api/session/active')).body.data).toEqual({});
-        expect((await a.get('/api/session/active')).body.data).toEqual({ [sessionID]: { type: 'running' } });
+      second = await createTestApp({ databaseUrl: database.url, env });
+      const b = api(second);
+      const logB = new EventLog(second);
+      // The second app's start-up closed nothing: the session still runs, its message is still open.
+      const session = await b.session(sessionID);
+      expect(session.outcome).toBeUndefined();
+      expect(session.time.idle).toBeUndefined();
+      const open = await b.messages(sessionID);
+      expect(open[1].time.completed).toBeUndefined();
+      expect(open[1].error).toBeUndefined();
+      expect((await b.get('/api/session/active')).body.data).toEqual({});
+      expect((await a.get('/api/session/active')).body.data).toEqual({ [sessionID]: { type: 'running' } });
 
-        // Past the first lease: the owner renewed it (the second app, sweeping every third of a lease meanwhile,
-        // would have taken an expired one over).
-        await pollUntil('a renewal past the first lease', async () => {
-          const row = (await drainRow(database.url!, sessionID))!;
-          expect(row.owner).toBe(claimed.owner);
-          return row.leaseExpires >= claimed.leaseExpires + 3_000;
-        });
-        await sleep(1_000);
+      // Past the first lease: the owner renewed it (the second app, sweeping every third of a lease meanwhile,
+      // would have taken an expired one over).
+      await pollUntil('a renewal past the first lease', async () => {
+        const row = (await drainRow(database.url!, sessionID))!;
+        expect(row.owner).toBe(claimed.owner);
+        return row.leaseExpires >= claimed.leaseExpires + 3_000;
+      });
+      await sleep(1_000);
 
-        answer.open();
-        const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
-        expect(idle.data).toEqual({ sessionID, outcome: 'succeeded' });
-        expect(logA.of(sessionID, ['session.execution.interrupted'])).toEqual([]);
-        expect(logB.of(sessionID, ['session.execution.interrupted', 'session.idle'])).toEqual([]);
-        const messages = await b.messages(sessionID);
-        expect(outline(messages)).toEqual(['user:first', 'assistant']);
-        expect(messages[1].error).toBeUndefined();
-        expect(messages[1].content[0].text).toBe('still running');
-        expect((await b.session(sessionID)).outcome).toBe('succeeded');
-        expect(await drainRow(database.url!, sessionID)).toBeUndefined();
-      } finally {
-        await first?.close();
-        await second?.close();
-        await database.drop();
-      }
-    },
-  );
+      answer.open();
+      const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
+      expect(idle.data).toEqual({ sessionID, outcome: 'succeeded' });
+      expect(logA.of(sessionID, ['session.execution.interrupted'])).toEqual([]);
+      expect(logB.of(sessionID, ['session.execution.interrupted', 'session.idle'])).toEqual([]);
+      const messages = await b.messages(sessionID);
+      expect(outline(messages)).toEqual(['user:first', 'assistant']);
+      expect(messages[1].error).toBeUndefined();
+      expect(messages[1].content[0].text).toBe('still running');
+      expect((await b.session(sessionID)).outcome).toBe('succeeded');
+      expect(await drainRow(database.url!, sessionID)).toBeUndefined();
+    } finally {
+      await first?.close();
+      await second?.close();
+      await database.drop();
+    }
+  });
 
-  postgresIt('two processes woken for one session at once: exactly one runs its drain', async () => {
+  it('two processes woken for one session at once: exactly one runs its drain', async () => {
     const database = await createTestDatabase();
     // Its own model server: whether the second answer is asked for depends on the race.
     const model = await ScriptedModelServer.start();
@@ -209,90 +203,85 @@ describe('drains owned by one process among several on a database', () => {
     }
   });
 
-  postgresIt(
-    'a process paused past its lease: another takes the drain over, and the paused one, resumed, writes nothing',
-    async () => {
-      const database = await createTestDatabase();
-      const project = scriptedProject(server);
-      const lease = { OUTPOST_DRAIN_LEASE_MS: '3000' };
-      let paused: Proc | undefined;
-      let other: TestApp | undefined;
-      try {
-        paused = await serverProcess(database.url!, lease);
-        other = await createTestApp({ databaseUrl: database.url, env: lease });
-        const b = api(other);
-        const logB = new EventLog(other);
-        const created = await paused.call('/api/session', {
-          location: { directory: project },
-          model: { providerID: 'scripted', id: 'small' },
-        });
-        const sessionID = created.body.data.id as string;
-        const answer = gate();
-        server.script(
-          { text: ['partial answer'], until: answer.opened, usage: { input: 5, output: 5 } },
-          { text: 'the queued one', usage: { input: 1, output: 1 } },
-        );
-        expect((await paused.call(`/api/session/${sessionID}/prompt`, { text: 'first' })).status).toBe(200);
-        await paused.stream.until((events) =>
-          events.some(
-            (e) => e.type === 'session.message.part.delta' && (e.data as Data).sessionID === sessionID,
-          ),
-        );
-        const queued = { text: 'after', delivery: 'queue' };
-        expect((await paused.call(`/api/session/${sessionID}/prompt`, queued)).status).toBe(200);
-        const owner = (await drainRow(database.url!, sessionID))!.owner;
+  it('a process paused past its lease: another takes the drain over, and the paused one, resumed, writes nothing', async () => {
+    const database = await createTestDatabase();
+    const project = scriptedProject(server);
+    const lease = { OUTPOST_DRAIN_LEASE_MS: '3000' };
+    let paused: Proc | undefined;
+    let other: TestApp | undefined;
+    try {
+      paused = await serverProcess(database.url!, lease);
+      other = await createTestApp({ databaseUrl: database.url, env: lease });
+      const b = api(other);
+      const logB = new EventLog(other);
+      const created = await paused.call('/api/session', {
+        location: { directory: project },
+        model: { providerID: 'scripted', id: 'small' },
+      });
+      const sessionID = created.body.data.id as string;
+      const answer = gate();
+      server.script(
+        { text: ['partial answer'], until: answer.opened, usage: { input: 5, output: 5 } },
+        { text: 'the queued one', usage: { input: 1, output: 1 } },
+      );
+      expect((await paused.call(`/api/session/${sessionID}/prompt`, { text: 'first' })).status).toBe(200);
+      await paused.stream.until((events) =>
+        events.some(
+          (e) => e.type === 'session.message.part.delta' && (e.data as Data).sessionID === sessionID,
+        ),
+      );
+      const queued = { text: 'after', delivery: 'queue' };
+      expect((await paused.call(`/api/session/${sessionID}/prompt`, queued)).status).toBe(200);
+      const owner = (await drainRow(database.url!, sessionID))!.owner;
 
-        paused.child.kill('SIGSTOP');
-        // The lease passes without renewal: the other app closes the drain and runs the queued input.
-        const closed = await logB.next('session.idle', (d: Data) => d.sessionID === sessionID);
-        expect(closed.data.outcome).toBe('interrupted');
-        const ran = await logB.next(
-          'session.idle',
-          (d: Data) => d.sessionID === sessionID && d.outcome === 'succeeded',
-        );
-        expect(ran.data.outcome).toBe('succeeded');
-        const before = { session: await b.session(sessionID), messages: await b.messages(sessionID) };
-        expect(outline(before.messages)).toEqual(['user:first', 'assistant', 'user:after', 'assistant']);
-        expect(before.messages[1]).toMatchObject({
-          error: { type: 'AbortedError', message: 'Interrupted: the server stopped' },
-          time: { completed: expect.any(Number) },
-        });
-        expect(before.messages[3].content[0].text).toBe('the queued one');
-        const eventsBefore = paused.stream.events.length;
+      paused.child.kill('SIGSTOP');
+      // The lease passes without renewal: the other app closes the drain and runs the queued input.
+      const closed = await logB.next('session.idle', (d: Data) => d.sessionID === sessionID);
+      expect(closed.data.outcome).toBe('interrupted');
+      const ran = await logB.next(
+        'session.idle',
+        (d: Data) => d.sessionID === sessionID && d.outcome === 'succeeded',
+      );
+      expect(ran.data.outcome).toBe('succeeded');
+      const before = { session: await b.session(sessionID), messages: await b.messages(sessionID) };
+      expect(outline(before.messages)).toEqual(['user:first', 'assistant', 'user:after', 'assistant']);
+      expect(before.messages[1]).toMatchObject({
+        error: { type: 'AbortedError', message: 'Interrupted: the server stopped' },
+        time: { completed: expect.any(Number) },
+      });
+      expect(before.messages[3].content[0].text).toBe('the queued one');
+      const eventsBefore = paused.stream.events.length;
 
-        // The paused process resumes with its answer complete: it finds its claim gone and stops.
-        answer.open();
-        await sleep(100);
-        paused.child.kill('SIGCONT');
-        await pollUntil('the resumed process to drop the drain', async () => {
-          const active = await paused!.call('/api/session/active');
-          return Object.keys(active.body.data as Data).length === 0;
-        });
-        expect(await b.session(sessionID)).toEqual(before.session);
-        expect(await b.messages(sessionID)).toEqual(before.messages);
-        expect(await drainRow(database.url!, sessionID)).toBeUndefined();
-        const after = paused.stream.events.slice(eventsBefore);
-        expect(
-          after.filter(
-            (e) =>
-              (e.data as Data).sessionID === sessionID &&
-              ['session.execution.succeeded', 'session.execution.interrupted', 'session.idle'].includes(
-                e.type,
-              ),
-          ),
-        ).toEqual([]);
-        expect(paused.output()).toContain(`The drain of ${sessionID} lost its claim`);
-        expect(owner).not.toBe('');
-      } finally {
-        paused?.child.kill('SIGCONT');
-        paused?.stream.close();
-        paused?.child.kill('SIGKILL');
-        await paused?.exited;
-        await other?.close();
-        await database.drop();
-      }
-    },
-  );
+      // The paused process resumes with its answer complete: it finds its claim gone and stops.
+      answer.open();
+      await sleep(100);
+      paused.child.kill('SIGCONT');
+      await pollUntil('the resumed process to drop the drain', async () => {
+        const active = await paused!.call('/api/session/active');
+        return Object.keys(active.body.data as Data).length === 0;
+      });
+      expect(await b.session(sessionID)).toEqual(before.session);
+      expect(await b.messages(sessionID)).toEqual(before.messages);
+      expect(await drainRow(database.url!, sessionID)).toBeUndefined();
+      const after = paused.stream.events.slice(eventsBefore);
+      expect(
+        after.filter(
+          (e) =>
+            (e.data as Data).sessionID === sessionID &&
+            ['session.execution.succeeded', 'session.execution.interrupted', 'session.idle'].includes(e.type),
+        ),
+      ).toEqual([]);
+      expect(paused.output()).toContain(`The drain of ${sessionID} lost its claim`);
+      expect(owner).not.toBe('');
+    } finally {
+      paused?.child.kill('SIGCONT');
+      paused?.stream.close();
+      paused?.child.kill('SIGKILL');
+      await paused?.exited;
+      await other?.close();
+      await database.drop();
+    }
+  });
 
   describe('asked through the other process', () => {
     let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -300,14 +289,12 @@ describe('drains owned by one process among several on a database', () => {
     let second: TestApp;
 
     beforeAll(async () => {
-      if (!onPostgres) return;
       database = await createTestDatabase();
       first = await createTestApp({ databaseUrl: database.url });
       second = await createTestApp({ databaseUrl: database.url });
     });
 
     afterAll(async () => {
-      if (!onPostgres) return;
       await first.close();
       await second.close();
       await database.drop();
@@ -326,30 +313,27 @@ describe('drains owned by one process among several on a database', () => {
       return { a, b, logA, sessionID, answer };
     }
 
-    postgresIt(
-      'an interrupt stops the drain the first process runs, and answers once it has ended',
-      async () => {
-        const { b, logA, sessionID, answer } = await longRunInFirst();
+    it('an interrupt stops the drain the first process runs, and answers once it has ended', async () => {
+      const { b, logA, sessionID, answer } = await longRunInFirst();
 
-        expect((await b.post(`/api/session/${sessionID}/interrupt`)).status).toBe(204);
-        // Answered after the drain ended in the first process: its end is written and published.
-        expect(await drainRow(database.url!, sessionID)).toBeUndefined();
-        expect(
-          logA.of(sessionID, ['session.execution.interrupted', 'session.idle']).map((e) => e.data),
-        ).toEqual([
-          { sessionID, reason: 'user' },
-          { sessionID, outcome: 'interrupted' },
-        ]);
-        const session = await b.session(sessionID);
-        expect(session.outcome).toBe('interrupted');
-        const messages = await b.messages(sessionID);
-        expect(outline(messages)).toEqual(['user:long one', 'assistant']);
-        expect(messages[1].time.completed).toEqual(expect.any(Number));
-        answer.open();
-      },
-    );
+      expect((await b.post(`/api/session/${sessionID}/interrupt`)).status).toBe(204);
+      // Answered after the drain ended in the first process: its end is written and published.
+      expect(await drainRow(database.url!, sessionID)).toBeUndefined();
+      expect(
+        logA.of(sessionID, ['session.execution.interrupted', 'session.idle']).map((e) => e.data),
+      ).toEqual([
+        { sessionID, reason: 'user' },
+        { sessionID, outcome: 'interrupted' },
+      ]);
+      const session = await b.session(sessionID);
+      expect(session.outcome).toBe('interrupted');
+      const messages = await b.messages(sessionID);
+      expect(outline(messages)).toEqual(['user:long one', 'assistant']);
+      expect(messages[1].time.completed).toEqual(expect.any(Number));
+      answer.open();
+    });
 
-    postgresIt('a move waits for the next step boundary of the drain the first process runs', async () => {
+    it('a move waits for the next step boundary of the drain the first process runs', async () => {
       const a = api(first);
       const b = api(second);
       const logA = new EventLog(first);
@@ -385,7 +369,7 @@ describe('drains owned by one process among several on a database', () => {
       expect((await b.session(sessionID)).location.directory).toBe(target);
     });
 
-    postgresIt('deleting the session stops the drain the first process runs', async () => {
+    it('deleting the session stops the drain the first process runs', async () => {
       const { a, b, logA, sessionID, answer } = await longRunInFirst();
 
       const deleted = await second.http.delete(`/api/session/${sessionID}`).set('authorization', basic());
@@ -405,50 +389,47 @@ describe('drains owned by one process among several on a database', () => {
       answer.open();
     });
 
-    postgresIt('an interrupt of a session that runs nowhere is a no-op 204', async () => {
+    it('an interrupt of a session that runs nowhere is a no-op 204', async () => {
       const b = api(second);
       const sessionID = await b.createSession(scriptedProject(server));
       expect((await b.post(`/api/session/${sessionID}/interrupt`)).status).toBe(204);
       expect((await b.session(sessionID)).outcome).toBeUndefined();
     });
 
-    postgresIt(
-      'a steering prompt reaches the drain the first process runs at its next step boundary',
-      async () => {
-        const a = api(first);
-        const b = api(second);
-        const logA = new EventLog(first);
-        const sessionID = await a.createSession(scriptedProject(server, { 'a.txt': 'alpha\n' }));
-        const toolCall = gate();
-        const base = server.requests.length;
-        server.script(
-          { toolCalls: [{ name: 'read', input: { filePath: 'a.txt' } }], until: toolCall.opened },
-          { text: 'read it, and saw the steer' },
-        );
-        expect((await a.prompt(sessionID, { text: 'read a' })).status).toBe(200);
-        await server.waitForRequests(base + 1);
+    it('a steering prompt reaches the drain the first process runs at its next step boundary', async () => {
+      const a = api(first);
+      const b = api(second);
+      const logA = new EventLog(first);
+      const sessionID = await a.createSession(scriptedProject(server, { 'a.txt': 'alpha\n' }));
+      const toolCall = gate();
+      const base = server.requests.length;
+      server.script(
+        { toolCalls: [{ name: 'read', input: { filePath: 'a.txt' } }], until: toolCall.opened },
+        { text: 'read it, and saw the steer' },
+      );
+      expect((await a.prompt(sessionID, { text: 'read a' })).status).toBe(200);
+      await server.waitForRequests(base + 1);
 
-        // Admitted by the second process while the first one's model step is under way.
-        expect((await b.prompt(sessionID, { text: 'also this' })).status).toBe(200);
-        expect(await b.get('/api/session/active').then((res) => res.body.data)).toEqual({});
-        // The signal travels by NOTIFY on the first process's own connection: give it a moment to arrive.
-        await sleep(300);
-        toolCall.open();
-        const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
-        expect(idle.data.outcome).toBe('succeeded');
+      // Admitted by the second process while the first one's model step is under way.
+      expect((await b.prompt(sessionID, { text: 'also this' })).status).toBe(200);
+      expect(await b.get('/api/session/active').then((res) => res.body.data)).toEqual({});
+      // The signal travels by NOTIFY on the first process's own connection: give it a moment to arrive.
+      await sleep(300);
+      toolCall.open();
+      const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
+      expect(idle.data.outcome).toBe('succeeded');
 
-        // One run: the steer went into its second model request, not into a run of its own afterwards.
-        expect(logA.of(sessionID, ['session.execution.started'])).toHaveLength(1);
-        expect(server.requests.length).toBe(base + 2);
-        const secondRequest = JSON.stringify(server.requests[base + 1].body);
-        expect(secondRequest).toContain('also this');
-        expect(outline(await b.messages(sessionID))).toEqual([
-          'user:read a',
-          'assistant',
-          'user:also this',
-          'assistant',
-        ]);
-      },
-    );
+      // One run: the steer went into its second model request, not into a run of its own afterwards.
+      expect(logA.of(sessionID, ['session.execution.started'])).toHaveLength(1);
+      expect(server.requests.length).toBe(base + 2);
+      const secondRequest = JSON.stringify(server.requests[base + 1].body);
+      expect(secondRequest).toContain('also this');
+      expect(outline(await b.messages(sessionID))).toEqual([
+        'user:read a',
+        'assistant',
+        'user:also this',
+        'assistant',
+      ]);
+    });
   });
 });

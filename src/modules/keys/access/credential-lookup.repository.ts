@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { isEmbedded } from '../../../database/migrate';
 import { Clock } from '../../../common/clock';
 import { sha256 } from '../../identity/session-cookie';
 import { parseToken, TOKEN_PREFIXES } from '../token-format';
@@ -66,13 +65,11 @@ export class CredentialLookupRepository {
 
   /**
    * Runs a lookup as a named prepared statement on the PostgreSQL pool (planned once per connection, which
-   * matters on the hottest path); embedded PGlite goes through TypeORM.
+   * matters on the hottest path).
    */
   private async select<T>(name: string, text: string, values: unknown[]): Promise<T | undefined> {
-    const pool = (this.db.driver as unknown as { master?: Pool }).master;
-    if (pool && !isEmbedded(this.db))
-      return (await pool.query({ name, text, values })).rows[0] as T | undefined;
-    return ((await this.db.query(text, values)) as T[])[0];
+    const pool = (this.db.driver as unknown as { master: Pool }).master;
+    return (await pool.query({ name, text, values })).rows[0] as T | undefined;
   }
 
   async apiKey(token: string): Promise<ResolvedCredential | undefined> {

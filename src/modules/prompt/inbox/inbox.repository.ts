@@ -29,8 +29,7 @@ function toItem(row: InboxRow): WaitingItem {
 }
 
 /**
- * The SQL of inboxes. Statements that change rows and return them are written as `WITH … SELECT`, which both
- * drivers (pg, embedded PGlite) answer with plain rows.
+ * The SQL of inboxes. Statements that change rows and return them go through `execute` (rows and count).
  */
 @Injectable()
 export class InboxRepository {
