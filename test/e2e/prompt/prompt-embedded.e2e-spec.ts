@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
+import {
+  freePort,
+  ServerProcess,
+  startServer,
+  stopEmbeddedServerOf,
+  waitForHealth,
+} from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
 import { basic, TestApp } from '../../helpers/test-app';
@@ -9,7 +15,7 @@ import { api, EventLog, outline, pollUntil, scriptedProject, startScripted, stop
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-describe('session.prompt on the embedded database (PGlite)', () => {
+describe('session.prompt on the embedded default (a PostgreSQL of the data folder, no DATABASE_URL)', () => {
   let t: TestApp;
   let server: ScriptedModelServer;
 
@@ -39,7 +45,7 @@ describe('session.prompt on the embedded database (PGlite)', () => {
     expect((await t.http.delete(`/api/session/${sessionID}`).set('authorization', basic())).status).toBe(204);
   });
 
-  it('a process killed mid-run: the next start on its data closes the drain at once (no other process shares it)', async () => {
+  it('a process killed mid-run: the next start adopts the database, takes the drain over when its lease passes, runs the queued input', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outpost-embedded-restart-'));
     const project = scriptedProject(server);
     const env = {
@@ -47,8 +53,7 @@ describe('session.prompt on the embedded database (PGlite)', () => {
       OUTPOST_DATA_DIR: dataDir,
       OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
       LOG_LEVEL: 'warn',
-      // Far longer than the test: only the embedded rule can close the drain.
-      OUTPOST_DRAIN_LEASE_MS: '600000',
+      OUTPOST_DRAIN_LEASE_MS: '2000',
     };
     const first = startServer({ ...env, PORT: String(await freePort()) });
     let second: ServerProcess | undefined;
@@ -68,7 +73,7 @@ describe('session.prompt on the embedded database (PGlite)', () => {
       first.child.kill('SIGKILL');
       await first.exited;
 
-      // The next process on the same data closes the drain at start-up and runs the queued input.
+      // The next process on the same data adopts its PostgreSQL, closes the drain and runs the queued input.
       server.script({ text: 'queued answer' });
       second = startServer({ ...env, PORT: String(await freePort()) });
       await waitForHealth(second.url);
@@ -82,8 +87,9 @@ describe('session.prompt on the embedded database (PGlite)', () => {
       expect(messages[3].content[0].text).toBe('queued answer');
     } finally {
       first.child.kill('SIGKILL');
-      second?.child.kill('SIGKILL');
+      second?.child.kill('SIGTERM');
       await second?.exited;
+      await stopEmbeddedServerOf(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
