@@ -94,7 +94,10 @@ export class NestPinoLogger implements LoggerService {
   private write(wanted: Level, message: unknown, rest: unknown[]) {
     const strings = rest.filter((part): part is string => typeof part === 'string');
     const context = strings.at(-1);
-    const level = wanted === 'info' && context && NEST_CHATTER.has(context) ? 'debug' : wanted;
+    const level =
+      (wanted === 'info' && context && NEST_CHATTER.has(context)) || context === 'ExceptionHandler'
+        ? 'debug' // a boot failure: `outpost serve` prints it as one line of its own
+        : wanted;
     if (!this.pino.isLevelEnabled(level)) return;
     const text = strings.length > 1 ? strings[0] : undefined;
     if (message instanceof Error) this.pino[level]({ context, err: message }, text ?? message.message);

@@ -38,6 +38,42 @@ describe('boot, configuration and shutdown of `outpost serve`', () => {
     expect(server.output()).toMatch(/outpost: cannot start: database unavailable \(ECONNREFUSED\)/);
   });
 
+  it('names a database that does not exist, a HOST it cannot listen on, and a bad OUTPOST_WEB_URL', async () => {
+    const missing = startServer({
+      PORT: String(await freePort()),
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/outpost_no_such_database',
+      DATABASE_CONNECT_RETRIES: '0',
+      OUTPOST_DATA_DIR: dataDir(),
+    });
+    expect(await missing.exited).toBe(1);
+    expect(missing.output()).toContain(
+      'outpost: cannot start: database "outpost_no_such_database" does not exist (create it, or fix DATABASE_URL)',
+    );
+    expect(missing.output()).not.toMatch(/3D000|\n\s+at /);
+
+    const database = await createEmptyDatabase();
+    try {
+      const badHost = startServer({
+        PORT: String(await freePort()),
+        HOST: '192.0.2.1', // TEST-NET-1: never an address of this machine
+        DATABASE_URL: database.url,
+        OUTPOST_DATA_DIR: dataDir(),
+      });
+      expect(await badHost.exited).toBe(1);
+      expect(badHost.output()).toContain(
+        'outpost: invalid configuration: HOST "192.0.2.1" is not an address of this machine',
+      );
+    } finally {
+      await database.drop();
+    }
+
+    const badWebUrl = startServer({ OUTPOST_WEB_URL: 'javascript:alert(1)', OUTPOST_DATA_DIR: dataDir() });
+    expect(await badWebUrl.exited).toBe(1);
+    expect(badWebUrl.output().trim()).toBe(
+      'outpost: invalid configuration: OUTPOST_WEB_URL must be a path starting with / or an http(s) URL (got "javascript:alert(1)")',
+    );
+  });
+
   it('two processes on one empty database both start; migrations run once', async () => {
     const database = await createEmptyDatabase();
     try {
