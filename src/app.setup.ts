@@ -4,7 +4,10 @@ import type { FastifyError } from 'fastify';
 import type { Logger } from 'pino';
 import { parse as parseQuery } from 'qs';
 import { replyWithError } from './common/errors/error.filter';
+import { AuthRegistry } from './common/auth';
 import { registerBodyParsers } from './common/http/body-parsers';
+import { clientErrorHandler } from './common/http/client-errors';
+import { assertStorable } from './common/http/storable-input';
 import { HttpReply, HttpRequest } from './common/http/http';
 import { jsonOnly } from './common/http/json-only';
 import { serializeReply } from './common/http/rendered-json';
@@ -17,8 +20,13 @@ import { setupDocs } from './modules/docs/docs';
 /** The HTTP server (Fastify) with the options that must be known before the app is created. */
 export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): FastifyAdapter {
   const config = parseAppEnv(env);
+  const headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   return new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
+    // Slow senders (slowloris) are cut: headers, then the whole request, checked every half second.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 500 },
+    clientErrorHandler,
     // Outpost has no Nest middleware: its request work is in Fastify hooks below.
     skipMiddie: true,
     trustProxy: config.trustProxy,
@@ -52,6 +60,11 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
   });
   server.addHook('onResponse', requestLogHook(log));
   server.setReplySerializer(serializeReply);
-  registerBodyParsers(server, config.bodyLimitBytes);
+  registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
+  // Query strings and path parameters meet the same rule as bodies.
+  server.addHook('preValidation', async (request) => {
+    assertStorable(request.query, 'Query');
+    assertStorable(request.params, 'Params');
+  });
   await setupDocs(app);
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import pino, { Logger, Level } from 'pino';
 import pretty from 'pino-pretty';
-import { REDACTED_LOG_PATHS, redactUrl } from './common/http/redact';
+import { loggableError, REDACTED_LOG_PATHS, redactUrl } from './common/http/redact';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -100,7 +100,8 @@ export class NestPinoLogger implements LoggerService {
         : wanted;
     if (!this.pino.isLevelEnabled(level)) return;
     const text = strings.length > 1 ? strings[0] : undefined;
-    if (message instanceof Error) this.pino[level]({ context, err: message }, text ?? message.message);
+    if (message instanceof Error)
+      this.pino[level]({ context, err: loggableError(message) }, text ?? message.message);
     else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message }, text);
     else this.pino[level]({ context }, String(message));
   }

@@ -100,7 +100,12 @@ export function parseAppEnv(env: Env) {
     configDir: expandHome(str(env, 'OUTPOST_CONFIG_DIR', '~/.config/outpost')),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
-    bodyLimitBytes: int(env, 'OUTPOST_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    /** The body limit of every route that declares none (and of every unauthenticated request). */
+    bodyLimitBytes: int(env, 'OUTPOST_BODY_LIMIT', 64 * 1024, 1024, 1024 * 1024 * 1024),
+    /** Time to receive a whole request (headers and body): slow senders are cut with 408. */
+    requestTimeoutMs: int(env, 'OUTPOST_REQUEST_TIMEOUT_MS', 30_000, 500, 3_600_000),
+    /** Time to receive the request headers. */
+    headersTimeoutMs: int(env, 'OUTPOST_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000),
     shutdownGraceMs: int(env, 'OUTPOST_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     trustProxy: bool(env, 'OUTPOST_TRUST_PROXY', false),
   };

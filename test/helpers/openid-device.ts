@@ -1,6 +1,7 @@
 import { Client as PgClient } from 'pg';
 import { BaseClient, Issuer } from 'openid-client';
 import { TestApp } from './test-app';
+import { SecretHasher } from '../../src/modules/keys/secret-hasher.service';
 
 /** An `openid-client` (a real OAuth library, not ours) configured for the console's device endpoints. */
 export function oauthClient(t: TestApp, clientId = 'opencode-cli'): BaseClient {
@@ -22,8 +23,8 @@ export async function polledOnce(t: TestApp, userCode: string): Promise<void> {
   try {
     for (;;) {
       const { rows } = await db.query(
-        'SELECT last_polled_at FROM device_authorization WHERE user_code = $1',
-        [userCode.replace('-', '')],
+        'SELECT last_polled_at FROM device_authorization WHERE user_code_hash = $1',
+        [t.app.get(SecretHasher).hash(userCode.replace('-', ''))],
       );
       if (rows[0]?.last_polled_at) return;
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -9,6 +9,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { AuthenticatedRequest, AuthRegistry } from '../auth';
 import { HttpReply, HttpRequest, requestPath } from '../http/http';
+import { loggableError, redactUrl } from '../http/redact';
 import {
   ForbiddenError,
   InvalidRequestError,
@@ -43,7 +44,13 @@ function toTagged(exception: unknown, request: HttpRequest): TaggedError {
   }
   const ref = `err_${randomBytes(6).toString('hex')}`;
   logger.error(
-    { ref, reqId: request.id, err: exception, method: request.method, path: requestPath(request) },
+    {
+      ref,
+      reqId: request.id,
+      err: loggableError(exception),
+      method: request.method,
+      path: redactUrl(request.url),
+    },
     `unexpected error ${ref}`,
   );
   return new UnknownError(ref);

@@ -1,20 +1,94 @@
-import type { FastifyInstance } from 'fastify';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
+import secureJson from 'secure-json-parse';
+import { AuthenticatedRequest, AuthRegistry } from '../auth';
+import { InvalidRequestError, PayloadTooLargeError } from '../errors';
+import { requestPath } from './http';
+import { assertStorable, MAX_JSON_DEPTH, nestsDeeperThan } from './storable-input';
+
+/** What a route accepts without saying more, and what every unauthenticated request is held to. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
 /**
- * JSON (an empty body reads as `{}`, as clients that send `Content-Type: application/json` without a body
- * expect; `__proto__` and `constructor.prototype` keys are refused) and HTML forms.
+ * A route that takes bodies larger than the default says so: `@BodyLimit(50 * 1024 * 1024)`. Its callers are
+ * authenticated before a byte past the default limit is read, so an anonymous client never costs more.
  */
-export function registerBodyParsers(server: FastifyInstance, bodyLimit: number): void {
-  const parseJson = server.getDefaultJsonParser('error', 'error');
-  server.removeContentTypeParser('application/json');
-  server.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
-    if (body === '') done(null, {});
-    else parseJson(request, body as string, done);
+export const BodyLimit = (bytes: number) => RouteConfig({ bodyLimit: bytes });
+
+function routeLimit(request: FastifyRequest, defaultLimit: number): number {
+  const declared = (request.routeOptions.config as { bodyLimit?: number } | undefined)?.bodyLimit;
+  return typeof declared === 'number' ? declared : defaultLimit;
+}
+
+/** Reads the body up to `limit` bytes: a larger declared length is refused at once, a longer stream is cut. */
+function readBody(payload: IncomingMessage, limit: number, declared: number | undefined): Promise<string> {
+  if (declared !== undefined && declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (error: Error) => {
+      payload.removeAllListeners('data');
+      payload.resume(); // drain what is in flight; the reply closes the connection
+      reject(error);
+    };
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) fail(new PayloadTooLargeError(limit));
+      else chunks.push(chunk);
+    });
+    payload.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    payload.on('error', reject);
   });
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return {}; // clients that send `Content-Type: application/json` without a body
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new InvalidRequestError(`Body nests deeper than ${MAX_JSON_DEPTH} levels`, undefined, 'Body');
+  }
+  let value: unknown;
+  try {
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    throw new InvalidRequestError(`Malformed JSON body: ${(error as Error).message}`, undefined, 'Body');
+  }
+  assertStorable(value, 'Body');
+  return value;
+}
+
+function parseFormBody(text: string): unknown {
+  const value = { ...parseForm(text) };
+  assertStorable(value, 'Body');
+  return value;
+}
+
+/**
+ * JSON (an empty body reads as `{}`; `__proto__` and `constructor.prototype` keys are refused; nesting deeper than
+ * 64 and NUL characters are a 400) and HTML forms. Each route's limit is the default unless it declares its own.
+ */
+export function registerBodyParsers(
+  server: FastifyInstance,
+  registry: AuthRegistry,
+  defaultLimit = DEFAULT_BODY_LIMIT,
+): void {
+  const reader =
+    (parse: (text: string) => unknown) => async (request: FastifyRequest, payload: IncomingMessage) => {
+      const limit = routeLimit(request, defaultLimit);
+      const length = request.headers['content-length'];
+      const declared = length === undefined ? undefined : Number(length);
+      if (limit > defaultLimit && (declared === undefined || declared > defaultLimit)) {
+        // A large body is read only for a caller with valid credentials.
+        await registry.find(requestPath(request))?.authenticate(request as AuthenticatedRequest);
+      }
+      return parse(await readBody(payload, limit, declared));
+    };
+  server.removeContentTypeParser(['application/json', 'text/plain']);
+  server.addContentTypeParser('application/json', reader(parseJson));
   server.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit },
-    (_request, body, done) => done(null, { ...parseForm(body as string) }),
+    'text/plain',
+    reader((text) => (assertStorable(text, 'Body'), text)),
   );
+  server.addContentTypeParser('application/x-www-form-urlencoded', reader(parseFormBody));
 }

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validate, ValidationError } from 'class-validator';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { getMetadataStorage, validate, ValidationError, ValidationTypes } from 'class-validator';
 import { InvalidRequestError, RequestPart } from '../errors';
 
 const KINDS: Record<ArgumentMetadata['type'], RequestPart> = {
@@ -27,6 +28,37 @@ function firstFailure(
   return undefined;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type DtoClass = Function;
+
+/** The nested DTO of each member declared `@ValidateNested()` (one object, not `each`), per DTO class. */
+function nestedObjects(metatype: DtoClass): Map<string, DtoClass> {
+  const nested = new Map<string, DtoClass>();
+  const rules = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+  for (const rule of rules) {
+    if (rule.type !== ValidationTypes.NESTED_VALIDATION || rule.each) continue;
+    const type = defaultMetadataStorage.findTypeMetadata(metatype, rule.propertyName)?.typeFunction();
+    if (typeof type === 'function') nested.set(rule.propertyName, type as DtoClass);
+  }
+  return nested;
+}
+
+/**
+ * The first member that holds an array where its DTO declares one nested object: class-transformer would turn
+ * it into something else (`[]` into `{}`), so it is refused here, at any depth.
+ */
+function arrayForObject(metatype: DtoClass, value: Record<string, unknown>, prefix = ''): string | undefined {
+  for (const [key, type] of nestedObjects(metatype)) {
+    const item = value[key];
+    if (item === null || typeof item !== 'object') continue;
+    const field = prefix ? `${prefix}.${key}` : key;
+    if (Array.isArray(item)) return field;
+    const deeper = arrayForObject(type, item as Record<string, unknown>, field);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
 /**
  * Validates every DTO-typed argument: unknown members, wrong types and missing required members are a
  * 400 `InvalidRequestError` naming the field and the part of the request (`kind`).
@@ -41,6 +73,8 @@ export class RequestValidationPipe implements PipeTransform {
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidRequestError(`${kind} must be a JSON object`, undefined, kind);
     }
+    const misplaced = arrayForObject(metatype as DtoClass, value as Record<string, unknown>);
+    if (misplaced) throw new InvalidRequestError(`${misplaced}: must be an object`, misplaced, kind);
     const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
     const errors = await validate(instance, {
       whitelist: true,

@@ -9,7 +9,7 @@ export type AuthorizationState = (typeof AUTHORIZATION_STATES)[number];
  */
 @Entity('device_authorization')
 // At most one pending request per user code; a collision at creation draws another code.
-@Index('uq_device_authorization_pending_user_code', ['userCode'], {
+@Index('uq_device_authorization_pending_user_code', ['userCodeHash'], {
   unique: true,
   where: `"status" = 'pending'`,
 })
@@ -20,9 +20,12 @@ export class DeviceAuthorizationEntity {
   @Column('char', { length: 64, unique: true })
   deviceCodeHash!: string;
 
-  /** 8 letters of `BCDFGHJKLMNPQRSTVWXZ`, without the hyphen. */
-  @Column('char', { length: 8 })
-  userCode!: string;
+  /**
+   * The keyed hash (HMAC-SHA-256 with the server pepper) of the user code, 8 letters of `BCDFGHJKLMNPQRSTVWXZ`
+   * without the hyphen: the code itself is a secret for its ten minutes and is never stored.
+   */
+  @Column('char', { length: 64 })
+  userCodeHash!: string;
 
   @Column('varchar', { length: 100 })
   clientId!: string;

@@ -16,6 +16,7 @@ import { DeviceTokensService, IssuedTokens } from './device-tokens.service';
 import { OAuthError } from './oauth.error';
 import { formatUserCode, generateUserCode, normalizeUserCode } from './user-code';
 import { execute } from '../../database/execute';
+import { SecretHasher } from '../keys/secret-hasher.service';
 
 export const DEVICE_CODE_SECONDS = 600;
 export const POLL_INTERVAL_SECONDS = 5;
@@ -52,6 +53,7 @@ export class DeviceFlowService {
     private readonly workspaces: WorkspacesService,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly hasher: SecretHasher,
   ) {}
 
   checkClient(clientId: string): void {
@@ -73,7 +75,7 @@ export class DeviceFlowService {
         await this.db.getRepository(DeviceAuthorizationEntity).insert({
           id: ulidId('dva', now),
           deviceCodeHash: sha256(deviceCode),
-          userCode,
+          userCodeHash: this.hasher.hash(userCode),
           clientId,
           supportsOrgScope,
           status: 'pending',
@@ -177,7 +179,7 @@ export class DeviceFlowService {
     const row = code
       ? await this.db
           .getRepository(DeviceAuthorizationEntity)
-          .findOneBy({ userCode: code, status: 'pending' })
+          .findOneBy({ userCodeHash: this.hasher.hash(code), status: 'pending' })
       : null;
     if (!row || row.expiresAt.getTime() <= this.clock.now()) {
       await this.recordWrongCode(userId);
@@ -185,7 +187,7 @@ export class DeviceFlowService {
     }
     return {
       clientId: row.clientId,
-      userCode: formatUserCode(row.userCode),
+      userCode: formatUserCode(code!),
       supportsOrgScope: row.supportsOrgScope,
       expiresAt: row.expiresAt,
     };
@@ -214,10 +216,10 @@ export class DeviceFlowService {
       const { rows } = await execute<{ id: string }>(
         manager,
         `UPDATE device_authorization SET status = $2, user_id = $3, workspace_id = $4, decided_at = $5
-          WHERE user_code = $1 AND status = 'pending' AND expires_at > $5
+          WHERE user_code_hash = $1 AND status = 'pending' AND expires_at > $5
           RETURNING id`,
         [
-          normalizeUserCode(pending.userCode),
+          this.hasher.hash(normalizeUserCode(pending.userCode)!),
           decision.approve ? 'approved' : 'denied',
           userId,
           workspaceId,

@@ -17,6 +17,10 @@ import { PromptDto } from './dto/prompt.dto';
 import { InboxUser } from './inbox/inbox.types';
 import { MessagesPage, messagesPage } from './messages-pager';
 import { PromptService } from './prompt.service';
+import { BodyLimit } from '../../common/http/body-parsers';
+
+/** A prompt carries its text (up to 1 MB) and attached files, base64-encoded. */
+const PROMPT_BODY_LIMIT = 32 * 1024 * 1024;
 
 @ApiTags('session')
 @Controller('api/session/:sessionID')
@@ -29,6 +33,7 @@ export class PromptController {
   ) {}
 
   @Post('prompt')
+  @BodyLimit(PROMPT_BODY_LIMIT)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'session.prompt',

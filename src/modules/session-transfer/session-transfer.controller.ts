@@ -6,6 +6,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { BodyLimit } from '../../common/http/body-parsers';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionInfo } from '../sessions/session.types';
 import { ExportSessionQueryDto } from './dto/export-session-query.dto';
@@ -13,12 +14,16 @@ import { ImportSessionDto } from './dto/import-session.dto';
 import { exportStream } from './json-stream';
 import { SessionTransferService } from './session-transfer.service';
 
+/** An export of a long session is large; only an authenticated caller gets past the default limit. */
+const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
+
 @ApiTags('session')
 @Controller('api/experimental/session')
 export class SessionTransferController {
   constructor(private readonly transfer: SessionTransferService) {}
 
   @Post('import')
+  @BodyLimit(IMPORT_BODY_LIMIT)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'experimental.session.import',

@@ -8,6 +8,7 @@ import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { WorkspaceConfigDto } from './dto/workspace-config.dto';
 import { RenderedConfig, WorkspaceConfigService } from './workspace-config.service';
 import { HttpReply } from '../../common/http/http';
+import { BodyLimit } from '../../common/http/body-parsers';
 
 /** `"a", W/"b"` → `["\"a\"", "\"b\""]`: the strong forms of the tags a client already holds. */
 function knownTags(ifNoneMatch: string | undefined): string[] {
@@ -50,6 +51,7 @@ export class WorkspaceConfigController {
   }
 
   @Put('orgs/:org/config')
+  @BodyLimit(1024 * 1024)
   @OrgRole('admin')
   @ApiOperation({
     operationId: 'config.update',

@@ -62,7 +62,7 @@ describe('errors: one tagged body for every failure', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       _tag: 'InvalidRequestError',
-      message: expect.stringMatching(/^Malformed request/),
+      message: expect.stringMatching(/^Malformed JSON body/),
     });
   });
 
