@@ -8,6 +8,7 @@ import { ErrorFilter } from './common/errors/error.filter';
 import { RequestValidationPipe } from './common/http/validation.pipe';
 import { appConfig, databaseConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './modules/health/health.module';
 import { SURFACE_MODULES } from './surfaces';
@@ -24,6 +25,7 @@ export class AppModule {
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 0 }),
         CommonModule,
         DatabaseModule,
+        RateLimitModule,
         HealthModule,
         ...surfaces.flatMap((surface) => SURFACE_MODULES[surface]),
       ],

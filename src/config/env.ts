@@ -86,6 +86,36 @@ export function postgresUrl(env: Env, name: string): string | undefined {
   return value;
 }
 
+/**
+ * The proxies whose `X-Forwarded-For` is believed: addresses or CIDRs, comma-separated (what Fastify's
+ * `trustProxy` takes). Never "any": with `true`, every client could forge its address.
+ */
+function proxyList(env: Env, name: string): string[] | false {
+  const value = raw(env, name);
+  if (value === undefined || value.toLowerCase() === 'false') return false;
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const address = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)(?:\/\d{1,3})?$/;
+  const bad = items.find((item) => !address.test(item));
+  if (bad !== undefined || items.length === 0) {
+    throw new ConfigError(
+      name,
+      `must list the proxies' addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8 (got "${value}"); "true" would let any client choose its address`,
+    );
+  }
+  return items;
+}
+
+function redisUrl(env: Env, name: string): string | undefined {
+  const value = raw(env, name);
+  if (value === undefined) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/.test(value))
+    throw new ConfigError(name, `must be a URL like redis://127.0.0.1:6379 (got "${value}")`);
+  return value;
+}
+
 export function expandHome(path: string): string {
   return path.startsWith('~/') || path === '~' ? join(homedir(), path.slice(1)) : resolve(path);
 }
@@ -107,7 +137,9 @@ export function parseAppEnv(env: Env) {
     /** Time to receive the request headers. */
     headersTimeoutMs: int(env, 'OUTPOST_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000),
     shutdownGraceMs: int(env, 'OUTPOST_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    trustProxy: bool(env, 'OUTPOST_TRUST_PROXY', false),
+    trustProxy: proxyList(env, 'OUTPOST_TRUST_PROXY'),
+    /** Shared rate-limit counters in Redis instead of PostgreSQL. */
+    redisUrl: redisUrl(env, 'REDIS_URL'),
   };
 }
 

@@ -17,6 +17,7 @@ import { OAuthError } from './oauth.error';
 import { formatUserCode, generateUserCode, normalizeUserCode } from './user-code';
 import { execute } from '../../database/execute';
 import { SecretHasher } from '../keys/secret-hasher.service';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter.service';
 
 export const DEVICE_CODE_SECONDS = 600;
 export const POLL_INTERVAL_SECONDS = 5;
@@ -54,6 +55,7 @@ export class DeviceFlowService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly hasher: SecretHasher,
+    private readonly limiter: RateLimiter,
   ) {}
 
   checkClient(clientId: string): void {
@@ -62,8 +64,18 @@ export class DeviceFlowService {
     }
   }
 
-  async requestCode(clientId: string, supportsOrgScope: boolean): Promise<DeviceCodeResponse> {
+  async requestCode(
+    clientId: string,
+    supportsOrgScope: boolean,
+    address: string,
+  ): Promise<DeviceCodeResponse> {
     this.checkClient(clientId);
+    // Anonymous: per address, shared by every process, so nobody fills the table with codes.
+    await this.limiter.consume(
+      `device-code:${address}`,
+      { max: this.config.codesPerMinute, windowMs: 60_000 },
+      'Too many device sign-ins started from this address; try again in a minute',
+    );
     const now = this.clock.now();
     const deviceCode = randomBytes(32).toString('base64url');
     await this.db.query(`DELETE FROM device_authorization WHERE expires_at < $1`, [

@@ -63,9 +63,13 @@ export class DeviceOAuthController {
   @ApiOperation({ operationId: 'device.code', summary: 'Start a device sign-in (RFC 8628 §3.1)' })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiBody({ type: DeviceCodeRequestDto })
-  code(@Body() body: Fields | undefined): Promise<DeviceCodeResponseDto> {
+  code(@Body() body: Fields | undefined, @Req() request: HttpRequest): Promise<DeviceCodeResponseDto> {
     const fields = body ?? {};
-    return this.flow.requestCode(field(fields, 'client_id'), flag(fields.supports_org_scope));
+    return this.flow.requestCode(
+      field(fields, 'client_id'),
+      flag(fields.supports_org_scope),
+      request.ip ?? '',
+    );
   }
 
   @Post('token')

@@ -24,6 +24,8 @@ export function parseDeviceEnv(env: Record<string, string | undefined>) {
   return {
     /** The `client_id`s allowed to start a device sign-in (public clients: no secret). */
     clients,
+    /** Device sign-ins one address may start per minute. */
+    codesPerMinute: int(env, 'OUTPOST_DEVICE_CODES_PER_MINUTE', 20, 1, 1_000_000),
     /** A refresh token not used for this many days expires; each refresh starts the period again. */
     refreshDays: int(env, 'OUTPOST_DEVICE_REFRESH_DAYS', 30, 1, 365),
   };

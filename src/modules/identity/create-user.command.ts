@@ -7,6 +7,7 @@ import { isEmail } from 'class-validator';
 import { CommonModule } from '../../common/common.module';
 import { appConfig, databaseConfig } from '../../config/app.config';
 import { validateEnv } from '../../config/validate-env';
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { DatabaseModule } from '../../database/database.module';
 import { stopEmbeddedDatabase } from '../../database/embedded';
 import { IdentityModule } from './identity.module';
@@ -26,6 +27,7 @@ The password is read from standard input, e.g.  printf '%s' "$PASSWORD" | outpos
     EventEmitterModule.forRoot(),
     CommonModule,
     DatabaseModule,
+    RateLimitModule,
     IdentityModule,
   ],
 })

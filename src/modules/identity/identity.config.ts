@@ -27,6 +27,8 @@ export function parseIdentityEnv(env: Record<string, string | undefined>) {
   return {
     /** Who may create an account: anyone, only people holding an invitation, or nobody (CLI only). */
     signup: oneOf<SignupMode>(env, 'OUTPOST_CONSOLE_SIGNUP', SIGNUP_MODES, 'open'),
+    /** Sign-ups allowed per address per hour. */
+    signupsPerHour: int(env, 'OUTPOST_SIGNUPS_PER_HOUR', 20, 1, 1_000_000),
     /** The public origin of the console behind a proxy; cookie-authenticated changes must come from it. */
     origin: origin?.replace(/\/$/, ''),
     sessionDays: int(env, 'OUTPOST_CONSOLE_SESSION_DAYS', 30, 1, 365),

@@ -17,6 +17,7 @@ import { PasswordService } from './password.service';
 import { SessionsService, SignedInPerson } from './sessions.service';
 import { UserEntity } from './user.entity';
 import { execute } from '../../database/execute';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter.service';
 
 export interface NewPerson {
   email: string;
@@ -36,6 +37,7 @@ export class IdentityService {
     private readonly workspaces: WorkspacesService,
     private readonly invites: InvitesService,
     private readonly clock: Clock,
+    private readonly limiter: RateLimiter,
   ) {}
 
   /** Sign-up through the API, as `OUTPOST_CONSOLE_SIGNUP` allows; returns the person and a sign-in cookie value. */
@@ -44,6 +46,12 @@ export class IdentityService {
     if (this.config.signup === 'invite' && !input.invite) {
       throw new ConsoleForbiddenError('Sign-up needs an invitation on this console');
     }
+    // Per address and shared by every process: a flood of accounts, or of probes for taken e-mails, stops here.
+    await this.limiter.consume(
+      `signup:${sourceAddress}`,
+      { max: this.config.signupsPerHour, windowMs: 3_600_000 },
+      'Too many sign-ups from this address; try again later',
+    );
     return this.createPerson(input, sourceAddress, true);
   }
 
@@ -86,7 +94,8 @@ export class IdentityService {
   /** The same 401 for a wrong email and a wrong password; 429 past the limits per address and per account. */
   async login(emailInput: string, password: string, sourceAddress: string): Promise<string> {
     const email = normalizeEmail(emailInput);
-    await this.throttle.check(sourceAddress, email);
+    const delay = await this.throttle.check(sourceAddress, email);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const user = await this.db.getRepository(UserEntity).findOneBy({ email });
     const ok = await this.passwords.verify(user?.passwordHash, password);
     if (!user || !ok) {

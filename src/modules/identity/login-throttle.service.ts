@@ -1,67 +1,69 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { TooManyRequestsError } from '../../common/errors';
-import { LoginThrottleEntity } from './login-throttle.entity';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter.service';
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
-/** Failed sign-ins allowed per window: per account (guessing one password) and per address (spraying many). */
-export const MAX_FAILURES_PER_ACCOUNT = 10;
+/** Wrong passwords for one account from one address per window: then that pair waits for the window. */
+export const MAX_FAILURES_PER_PAIR = 10;
+/** Wrong passwords from one address per window, whatever the account (spraying many accounts). */
 export const MAX_FAILURES_PER_ADDRESS = 50;
+/** Wrong passwords for one account from anywhere before each attempt on it is slowed down. */
+export const FREE_FAILURES_PER_ACCOUNT = 10;
+const BASE_DELAY_MS = 250;
+export const MAX_DELAY_MS = 8_000;
+const MESSAGE = 'Too many failed sign-ins; try again later';
 
-interface ThrottleKeys {
-  address: string;
-  account: string;
-}
-
-/** Counts failed sign-ins in the database, so every server process shares the limits. */
+/**
+ * Console sign-in limits, shared by every server process (PostgreSQL, or Redis with `REDIS_URL`). No attacker
+ * can lock an owner out: an address that guesses is refused for that account (and, past a larger number, for
+ * every account), while the account itself only answers more slowly (a delay that doubles with each failure
+ * past the free ones, at most 8 s), so its owner from another address still signs in.
+ */
 @Injectable()
 export class LoginThrottleService {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly limiter: RateLimiter) {}
 
-  private keys(ip: string, email: string): ThrottleKeys {
-    return { address: `address:${ip}`, account: `account:${email}` };
+  private keys(ip: string, email: string) {
+    return {
+      pair: `login-pair:${email}|${ip}`,
+      address: `login-address:${ip}`,
+      account: `login-account:${email}`,
+    };
   }
 
-  /** 429 while either the address or the account is over its limit in the current window. */
-  async check(ip: string, email: string): Promise<void> {
+  /** 429 while the pair or the address is over its limit; otherwise the delay this attempt must wait (ms). */
+  async check(ip: string, email: string): Promise<number> {
     const keys = this.keys(ip, email);
-    const rows = await this.db
-      .getRepository(LoginThrottleEntity)
-      .findBy({ key: In([keys.address, keys.account]) });
-    const now = this.clock.now();
-    for (const row of rows) {
-      const limit = row.key === keys.account ? MAX_FAILURES_PER_ACCOUNT : MAX_FAILURES_PER_ADDRESS;
-      const windowEnds = row.windowStart.getTime() + LOGIN_WINDOW_MS;
-      if (row.failures >= limit && windowEnds > now) {
-        throw new TooManyRequestsError(
-          'Too many failed sign-ins; try again later',
-          Math.ceil((windowEnds - now) / 1000),
-        );
-      }
-    }
+    await this.limiter.check(keys.pair, { max: MAX_FAILURES_PER_PAIR, windowMs: LOGIN_WINDOW_MS }, MESSAGE);
+    await this.limiter.check(
+      keys.address,
+      { max: MAX_FAILURES_PER_ADDRESS, windowMs: LOGIN_WINDOW_MS },
+      MESSAGE,
+    );
+    const failures = await this.limiter.count(keys.account, LOGIN_WINDOW_MS);
+    return delayFor(failures);
   }
 
-  /** One atomic upsert per key: a window older than LOGIN_WINDOW_MS starts over. */
+  /** Counts a wrong password; the one past the pair's or the address's limit is answered 429 instead of 401. */
   async recordFailure(ip: string, email: string): Promise<void> {
-    const now = new Date(this.clock.now());
-    const windowOpen = new Date(now.getTime() - LOGIN_WINDOW_MS);
-    for (const key of Object.values(this.keys(ip, email))) {
-      await this.db.query(
-        `INSERT INTO login_throttle (key, window_start, failures) VALUES ($1, $2, 1)
-         ON CONFLICT (key) DO UPDATE SET
-           failures = CASE WHEN login_throttle.window_start <= $3 THEN 1 ELSE login_throttle.failures + 1 END,
-           window_start = CASE WHEN login_throttle.window_start <= $3 THEN $2 ELSE login_throttle.window_start END`,
-        [key, now, windowOpen],
-      );
-    }
+    const keys = this.keys(ip, email);
+    await this.limiter.hit(keys.account, LOGIN_WINDOW_MS);
+    await this.limiter.consume(keys.pair, { max: MAX_FAILURES_PER_PAIR, windowMs: LOGIN_WINDOW_MS }, MESSAGE);
+    await this.limiter.consume(
+      keys.address,
+      { max: MAX_FAILURES_PER_ADDRESS, windowMs: LOGIN_WINDOW_MS },
+      MESSAGE,
+    );
   }
 
+  /** The right password clears the count of the account and of this address for it. */
   async reset(ip: string, email: string): Promise<void> {
-    await this.db.getRepository(LoginThrottleEntity).delete({ key: this.keys(ip, email).account });
+    const keys = this.keys(ip, email);
+    await this.limiter.clear(keys.pair);
+    await this.limiter.clear(keys.account);
   }
+}
+
+export function delayFor(accountFailures: number): number {
+  const over = accountFailures - FREE_FAILURES_PER_ACCOUNT;
+  return over < 0 ? 0 : Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** over);
 }

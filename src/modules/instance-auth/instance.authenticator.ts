@@ -43,14 +43,14 @@ export class InstanceAuthenticator implements Authenticator, OnModuleInit {
     const cookie = sessionCookie(request);
     if (!credentials && !cookie) throw unauthorized();
     const address = clientAddress(request);
-    this.limiter.check(address);
+    await this.limiter.check(address);
     const accepted = credentials && this.password.accepts(credentials.user, credentials.pass);
     if (accepted?.password) return { kind: 'instance-password' };
     if (credentials && accepted?.user && (await this.tokens.verify(credentials.pass))) {
       return { kind: 'instance-session' };
     }
     if (cookie && (await this.tokens.verify(cookie))) return { kind: 'instance-session' };
-    this.limiter.fail(address);
+    await this.limiter.fail(address);
     throw unauthorized();
   }
 }

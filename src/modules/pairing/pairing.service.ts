@@ -41,7 +41,7 @@ export class PairingService {
 
   /** Consumes the code in one statement (exactly one of many simultaneous redeems wins) and issues a token. */
   async redeem(code: string, address: string): Promise<string> {
-    this.limiter.check(address);
+    await this.limiter.check(address);
     const now = new Date(this.clock.now());
     const consumed = await this.codes
       .createQueryBuilder()
@@ -51,7 +51,7 @@ export class PairingService {
       .returning(['codeHash'])
       .execute();
     if (!consumed.affected) {
-      this.limiter.fail(address);
+      await this.limiter.fail(address);
       throw new PairingLinkExpiredError();
     }
     return this.tokens.issue();

@@ -54,7 +54,10 @@ describe('console sign-up, sign-in and sign-out', () => {
   });
 
   it('marks the cookie Secure over https (behind a proxy that says so)', async () => {
-    const proxied = await createTestApp({ databaseUrl: t.databaseUrl, env: { OUTPOST_TRUST_PROXY: 'true' } });
+    const proxied = await createTestApp({
+      databaseUrl: t.databaseUrl,
+      env: { OUTPOST_TRUST_PROXY: '127.0.0.1' },
+    });
     try {
       const res = await proxied.http
         .post('/console/api/auth/signup')
@@ -122,7 +125,10 @@ describe('console sign-up, sign-in and sign-out', () => {
   });
 
   it('throttles failed sign-ins per address', async () => {
-    const proxied = await createTestApp({ databaseUrl: t.databaseUrl, env: { OUTPOST_TRUST_PROXY: 'true' } });
+    const proxied = await createTestApp({
+      databaseUrl: t.databaseUrl,
+      env: { OUTPOST_TRUST_PROXY: '127.0.0.1' },
+    });
     try {
       await signup(t, 'victim@example.com');
       const from = (email: string, password: string) =>

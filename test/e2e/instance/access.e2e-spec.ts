@@ -6,7 +6,7 @@ const UNAUTHORIZED = { _tag: 'UnauthorizedError', message: 'Authentication requi
 describe('instance access: credentials on /api/*', () => {
   let t: TestApp;
 
-  beforeAll(async () => (t = await createTestApp({ env: { OUTPOST_TRUST_PROXY: 'true' } })));
+  beforeAll(async () => (t = await createTestApp({ env: { OUTPOST_TRUST_PROXY: '127.0.0.1' } })));
   afterAll(() => t.close());
 
   it('answers 401 with the tagged body and WWW-Authenticate on every /api route, found in the app', async () => {
