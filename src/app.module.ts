@@ -11,6 +11,7 @@ import { parseAppEnv } from './config/env';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './modules/health/health.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
 import { SURFACE_MODULES } from './surfaces';
 
 @Module({})
@@ -27,6 +28,7 @@ export class AppModule {
         DatabaseModule,
         RateLimitModule,
         HealthModule,
+        MetricsModule,
         ...surfaces.flatMap((surface) => SURFACE_MODULES[surface]),
       ],
       providers: [

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import pino, { Logger, Level } from 'pino';
 import pretty from 'pino-pretty';
 import { loggableError, REDACTED_LOG_PATHS, redactUrl } from './common/http/redact';
+import { observeRequest } from './common/metrics/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -52,6 +53,7 @@ export function requestId(request: IncomingMessage): string {
 export function requestLogHook(logger: Logger): onResponseHookHandler {
   return (request, reply, done) => {
     const status = reply.statusCode;
+    observeRequest(request.routeOptions.url, request.method, status, reply.elapsedTime / 1000);
     const level: Level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level](

@@ -138,6 +138,8 @@ export function parseAppEnv(env: Env) {
     headersTimeoutMs: int(env, 'OUTPOST_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000),
     shutdownGraceMs: int(env, 'OUTPOST_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     trustProxy: proxyList(env, 'OUTPOST_TRUST_PROXY'),
+    /** Bearer token that `GET /metrics` asks for; unset: no /metrics at all. */
+    metricsToken: optionalStr(env, 'OUTPOST_METRICS_TOKEN'),
     /** Shared rate-limit counters in Redis instead of PostgreSQL. */
     redisUrl: redisUrl(env, 'REDIS_URL'),
   };

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { eventsConfig, EventsConfig } from './events.config';
 import { EventStream } from './event-stream';
+import { liveGauge } from '../../common/metrics/metrics';
 
 /** Fans every published event out to the open SSE streams of this process, in publication order. */
 @Injectable()
@@ -13,7 +14,9 @@ export class EventStreamsService implements OnModuleDestroy {
   constructor(
     @Inject(eventsConfig.KEY) private readonly config: EventsConfig,
     private readonly publisher: EventsPublisher,
-  ) {}
+  ) {
+    liveGauge('outpost_event_stream_clients', 'Open event streams (SSE clients).', () => this.streams.size);
+  }
 
   get openCount(): number {
     return this.streams.size;

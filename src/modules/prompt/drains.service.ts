@@ -12,6 +12,7 @@ import { DrainSignals } from './drain-signals.service';
 import { InboxRepository, WaitingItem } from './inbox/inbox.repository';
 import { Delivery, InboxMove, InboxUser } from './inbox/inbox.types';
 import { AgentLoop, RunOutcome } from './loop/agent-loop.service';
+import { liveGauge } from '../../common/metrics/metrics';
 
 /** `lost`: another process took the drain over (this one stalled past its lease); it stops without writing. */
 type InterruptReason = 'user' | 'shutdown' | 'deleted' | 'lost';
@@ -55,7 +56,13 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
     private readonly events: EventsPublisher,
     private readonly emitter: EventEmitter2,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    liveGauge(
+      'outpost_drains_running',
+      'Session drains (agent runs) this process runs.',
+      () => this.drains.size,
+    );
+  }
 
   onModuleInit(): void {
     this.leases.onLost((sessionID) => this.stop(sessionID, 'lost'));

@@ -1,0 +1,49 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+
+/**
+ * Outpost's Prometheus metrics, on prom-client's default registry (served at `/metrics`). Every name starts with
+ * `outpost_`. Domains add gauges of their own state with `liveGauge`.
+ */
+let started = false;
+export function startDefaultMetrics(): void {
+  if (started) return;
+  started = true;
+  collectDefaultMetrics({ prefix: 'outpost_process_' });
+}
+
+export const httpRequests = new Counter({
+  name: 'outpost_http_requests_total',
+  help: 'HTTP requests answered, by route pattern, method and status.',
+  labelNames: ['route', 'method', 'status'] as const,
+});
+
+export const httpDuration = new Histogram({
+  name: 'outpost_http_request_duration_seconds',
+  help: 'Time from the request to the end of its response, by route pattern and method.',
+  labelNames: ['route', 'method'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+});
+
+/** One request done: `route` is the pattern (`/api/session/:sessionID`), never the raw path with its ids. */
+export function observeRequest(
+  route: string | undefined,
+  method: string,
+  status: number,
+  seconds: number,
+): void {
+  const pattern = route ?? '(unmatched)';
+  httpRequests.inc({ route: pattern, method, status: String(status) });
+  httpDuration.observe({ route: pattern, method }, seconds);
+}
+
+/** A gauge read when `/metrics` is scraped; the last registration of a name wins (one app per process). */
+export function liveGauge(name: string, help: string, read: () => number): void {
+  register.removeSingleMetric(name);
+  new Gauge({
+    name,
+    help,
+    collect() {
+      this.set(read());
+    },
+  });
+}
