@@ -36,6 +36,8 @@ export class PayloadTooLargeError extends TaggedError {
   readonly status = 413;
   constructor(limitBytes: number) {
     super(`Request body is larger than the limit of ${limitBytes} bytes`, { limit: limitBytes });
+    // The rest of the body is never read: the connection closes after this answer.
+    this.headers['Connection'] = 'close';
   }
 }
 
