@@ -21,6 +21,7 @@ import { SessionsModule } from './modules/sessions/sessions.module';
 import { PromptModule } from './modules/prompt/prompt.module';
 import { SessionTransferModule } from './modules/session-transfer/session-transfer.module';
 import { SessionStatsModule } from './modules/session-stats/session-stats.module';
+import { InferenceModule } from './modules/inference/inference.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -52,5 +53,5 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     WorkspaceConfigModule,
     BudgetsModule,
   ],
-  inference: [],
+  inference: [InferenceModule],
 };

@@ -9,6 +9,7 @@ import { parseLocationsEnv } from '../modules/locations/locations.config';
 import { parsePairingEnv } from '../modules/pairing/pairing.config';
 import { parsePromptEnv } from '../modules/prompt/prompt.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
+import { parseGatewayEnv } from '../modules/inference/gateway.config';
 
 type Env = Record<string, string | undefined>;
 
@@ -26,6 +27,7 @@ const parsers: Array<(env: Env) => unknown> = [
   parseKeysEnv,
   parseDeviceEnv,
   parsePromptEnv,
+  parseGatewayEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -61,6 +61,8 @@ export interface RecordedRequest {
  */
 export class ScriptedModelServer {
   readonly requests: RecordedRequest[] = [];
+  /** Answer requests that do not ask for a stream with one JSON body (the agent loop always streams). */
+  answerUnstreamed = true;
   private readonly turns: ScriptedTurn[] = [];
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private server?: Server;
@@ -144,6 +146,10 @@ export class ScriptedModelServer {
       return;
     }
     if (turn.delayMs) await sleep(turn.delayMs);
+    if (body?.stream !== true && (body?.stream === false || this.answerUnstreamed)) {
+      answerWhole(res, protocol, turn, typeof body?.model === 'string' ? body.model : 'scripted');
+      return;
+    }
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
@@ -153,6 +159,52 @@ export class ScriptedModelServer {
     if (protocol === 'openai') await streamOpenAI(res, turn, model);
     else await streamAnthropic(res, turn, model);
   }
+}
+
+/** A whole (non-streamed) answer: OpenAI's `chat.completion` or Anthropic's `message`, with usage. */
+function answerWhole(
+  res: ServerResponse,
+  protocol: 'openai' | 'anthropic',
+  turn: ScriptedAnswer,
+  model: string,
+): void {
+  const text = pieces(turn.text).join('');
+  const usage = turn.usage ?? { input: 0, output: 0 };
+  const body =
+    protocol === 'openai'
+      ? {
+          id: 'chatcmpl-scripted',
+          object: 'chat.completion',
+          created: 1,
+          model,
+          choices: [
+            { index: 0, message: { role: 'assistant', content: text }, finish_reason: turn.finish ?? 'stop' },
+          ],
+          usage: {
+            prompt_tokens: usage.input + (usage.cacheRead ?? 0),
+            completion_tokens: usage.output,
+            total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
+            prompt_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
+          },
+        }
+      : {
+          id: 'msg_scripted',
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [{ type: 'text', text }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: {
+            input_tokens: usage.input,
+            output_tokens: usage.output,
+            cache_read_input_tokens: usage.cacheRead ?? 0,
+            cache_creation_input_tokens: usage.cacheWrite ?? 0,
+          },
+        };
+  res
+    .writeHead(200, { 'content-type': 'application/json', 'x-upstream-secret-header': 'leak' })
+    .end(JSON.stringify(body));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -133,6 +133,54 @@ export class BudgetsService implements OnModuleInit {
     return statusOf(rows[0], BigInt(rows[0].spent ?? 0), next);
   }
 
+  /**
+   * Holds `amount` against the member's limit for this month in ONE statement: admitted only while spent plus
+   * held plus `amount` stays within the limit (the row lock serialises concurrent holds), so concurrent requests
+   * never overspend. Answers null when admitted, else the budget that refused it.
+   */
+  async hold(workspaceId: string, memberId: string, amount: bigint): Promise<BudgetStatus | null> {
+    const { start, next } = utcMonth(this.clock.now());
+    const { rows } = await execute<LimitRow & { held: string; spent: string | null }>(
+      this.db,
+      `WITH lim AS (
+         SELECT b.limit_micro_cents AS custom, d.default_limit_micro_cents AS fallback,
+                COALESCE(b.limit_micro_cents, d.default_limit_micro_cents) AS lim
+           FROM (SELECT 1) one
+           LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
+           LEFT JOIN workspace_budget d ON d.workspace_id = $1
+       ), held AS (
+         INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents, held_micro_cents)
+         SELECT $1, $2, $3::date, 0, $4::bigint FROM lim WHERE lim.lim IS NULL OR $4::bigint <= lim.lim
+         ON CONFLICT (workspace_id, member_id) DO UPDATE SET
+           spent_micro_cents = CASE WHEN s.month < EXCLUDED.month THEN 0 ELSE s.spent_micro_cents END,
+           held_micro_cents = CASE WHEN s.month < EXCLUDED.month THEN 0 ELSE s.held_micro_cents END
+                              + EXCLUDED.held_micro_cents,
+           month = GREATEST(s.month, EXCLUDED.month)
+         WHERE (SELECT lim FROM lim) IS NULL
+            OR CASE WHEN s.month < EXCLUDED.month THEN 0 ELSE s.spent_micro_cents + s.held_micro_cents END
+               + EXCLUDED.held_micro_cents <= (SELECT lim FROM lim)
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM held) AS held, lim.custom, lim.fallback,
+              (SELECT CASE WHEN month = $3::date THEN spent_micro_cents ELSE 0 END FROM member_spend
+                WHERE workspace_id = $1 AND member_id = $2) AS spent
+         FROM lim`,
+      [workspaceId, memberId, start, amount.toString()],
+    );
+    if (Number(rows[0].held) > 0) return null;
+    return { ...statusOf(rows[0], BigInt(rows[0].spent ?? 0), next), exceeded: true };
+  }
+
+  /** Gives a hold back and records what the request really cost (usage row and spend). */
+  async settle(usage: UsageInput, held: bigint): Promise<void> {
+    await this.db.query(
+      `UPDATE member_spend SET held_micro_cents = GREATEST(0, held_micro_cents - $3::bigint)
+        WHERE workspace_id = $1 AND member_id = $2`,
+      [usage.workspaceId, usage.memberId, held.toString()],
+    );
+    await this.recordUsage(usage);
+  }
+
   /** Every member (people by email, then service accounts by name) with their budget for this month. */
   async list(workspaceId: string): Promise<MemberBudget[]> {
     const { start, next } = utcMonth(this.clock.now());

@@ -17,4 +17,8 @@ export class MemberSpendEntity {
 
   @Column('bigint')
   spentMicroCents!: string;
+
+  /** Worst-case costs of gateway requests in flight, held against the limit until they settle. */
+  @Column('bigint', { default: 0 })
+  heldMicroCents!: string;
 }

@@ -1,0 +1,123 @@
+import { ConfigType, registerAs } from '@nestjs/config';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, optionalStr } from '../../config/env';
+import { DEFAULT_PRICES, Prices } from './default-prices';
+
+export const SCHEMAS = ['openai-chat', 'anthropic'] as const;
+export type UpstreamSchema = (typeof SCHEMAS)[number];
+
+export interface CatalogueModel {
+  /** `<provider>/<model>`: what callers put in `model`. */
+  id: string;
+  provider: string;
+  /** The model's id at the provider. */
+  upstreamId: string;
+  /** Micro-cents per million tokens. */
+  prices: { input: bigint; output: bigint; cacheRead: bigint; cacheWrite: bigint };
+  /** Most output tokens a request may ask for; the hold assumes this when `max_tokens` is absent. */
+  maxOutput: number;
+}
+
+export interface CatalogueProvider {
+  id: string;
+  baseUrl: string;
+  schema: UpstreamSchema;
+  /** The credential, read from the environment variable the catalogue names (never from the file). */
+  credential: string | undefined;
+  credentialEnv: string;
+}
+
+export interface Catalogue {
+  providers: Map<string, CatalogueProvider>;
+  models: Map<string, CatalogueModel>;
+}
+
+const NAME = 'OUTPOST_GATEWAY_CONFIG';
+const MICRO_CENTS_PER_USD = 100_000_000;
+
+function fail(problem: string): never {
+  throw new ConfigError(NAME, problem);
+}
+
+function price(value: unknown, where: string): bigint {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    fail(`${where} must be a number of USD ≥ 0`);
+  return BigInt(Math.round(value * MICRO_CENTS_PER_USD));
+}
+
+/** The operator's catalogue file (JSON or YAML), validated with one-line errors naming the member. */
+export function parseCatalogue(text: string, env: Record<string, string | undefined>): Catalogue {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text); // YAML is a superset of JSON
+  } catch (error) {
+    fail(`file is not JSON or YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const providers = (raw as { providers?: unknown })?.providers;
+  if (!providers || typeof providers !== 'object' || Array.isArray(providers))
+    fail('file must have a `providers` map');
+  const catalogue: Catalogue = { providers: new Map(), models: new Map() };
+  for (const [id, value] of Object.entries(providers as Record<string, unknown>)) {
+    const entry = value as Record<string, unknown>;
+    const where = `providers.${id}`;
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(id))
+      fail(`${where}: a provider id is letters, digits, ".", "_" or "-"`);
+    if (typeof entry?.base_url !== 'string' || !/^https?:\/\//.test(entry.base_url))
+      fail(`${where}.base_url must be an http(s) URL`);
+    if (!SCHEMAS.includes(entry.schema as UpstreamSchema))
+      fail(`${where}.schema must be one of ${SCHEMAS.join(', ')}`);
+    if (typeof entry.api_key_env !== 'string' || !/^[A-Z_][A-Z0-9_]*$/.test(entry.api_key_env)) {
+      fail(`${where}.api_key_env must name an environment variable`);
+    }
+    catalogue.providers.set(id, {
+      id,
+      baseUrl: entry.base_url.replace(/\/+$/, ''),
+      schema: entry.schema as UpstreamSchema,
+      credential: env[entry.api_key_env],
+      credentialEnv: entry.api_key_env,
+    });
+    const models = entry.models;
+    if (!models || typeof models !== 'object' || Array.isArray(models))
+      fail(`${where}.models must be a map of model ids`);
+    for (const [modelId, modelValue] of Object.entries(models as Record<string, unknown>)) {
+      const model = (modelValue ?? {}) as Record<string, unknown>;
+      const at = `${where}.models.${modelId}`;
+      const given = model.prices as Partial<Prices> | undefined;
+      const known = DEFAULT_PRICES[String(model.upstream ?? modelId)];
+      const prices = given ?? known;
+      if (!prices) fail(`${at}.prices is needed: the default price table has no "${modelId}"`);
+      const maxOutput = model.max_output ?? 32_000;
+      if (typeof maxOutput !== 'number' || !Number.isInteger(maxOutput) || maxOutput < 1)
+        fail(`${at}.max_output must be a whole number`);
+      catalogue.models.set(`${id}/${modelId}`, {
+        id: `${id}/${modelId}`,
+        provider: id,
+        upstreamId: String(model.upstream ?? modelId),
+        prices: {
+          input: price(prices.input, `${at}.prices.input`),
+          output: price(prices.output, `${at}.prices.output`),
+          cacheRead: price(prices.cache_read ?? prices.input, `${at}.prices.cache_read`),
+          cacheWrite: price(prices.cache_write ?? prices.input, `${at}.prices.cache_write`),
+        },
+        maxOutput,
+      });
+    }
+  }
+  return catalogue;
+}
+
+export function parseGatewayEnv(env: Record<string, string | undefined>) {
+  const file = optionalStr(env, NAME);
+  if (!file) return { catalogue: { providers: new Map(), models: new Map() } as Catalogue, file: undefined };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    fail(`cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return { catalogue: parseCatalogue(text, env), file };
+}
+
+export const gatewayConfig = registerAs('gateway', () => parseGatewayEnv(process.env));
+export type GatewayConfig = ConfigType<typeof gatewayConfig>;

@@ -1,0 +1,44 @@
+import { TaggedError } from '../../common/errors';
+
+/** A monthly budget would be passed by this request's worst case. */
+export class UserLimitError extends TaggedError {
+  readonly status = 429;
+  constructor(resetsAt: Date, limitMicroCents: bigint, spentMicroCents: bigint) {
+    super(
+      `Monthly budget reached: ${microCentsToUsd(spentMicroCents)} of ${microCentsToUsd(limitMicroCents)} USD spent; it resets ${resetsAt.toISOString()}`,
+      {
+        resets_at: resetsAt.toISOString(),
+      },
+    );
+  }
+}
+
+export class ModelNotFoundError extends TaggedError {
+  readonly status = 404;
+  constructor(model: string) {
+    super(`No model "${model}" in this gateway's catalogue`, { model });
+  }
+}
+
+export class InvalidInferenceRequestError extends TaggedError {
+  readonly status = 400;
+  constructor(field: string, message: string) {
+    super(`${field}: ${message}`, { field });
+  }
+}
+
+/** The provider failed (5xx), was unreachable, or is not set up (no credential). */
+export class UpstreamError extends TaggedError {
+  readonly status = 502;
+  constructor(message: string, upstreamStatus?: number) {
+    super(message, upstreamStatus !== undefined ? { upstream_status: upstreamStatus } : {});
+  }
+}
+
+export function microCentsToUsd(value: bigint): string {
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const whole = abs / 100_000_000n;
+  const fraction = (abs % 100_000_000n).toString().padStart(8, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}

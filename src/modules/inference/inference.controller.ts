@@ -1,0 +1,65 @@
+import { Body, Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Public } from '../../common/auth';
+import { BodyLimit } from '../../common/http/body-parsers';
+import { HttpReply, HttpRequest } from '../../common/http/http';
+import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
+import { ConsolePrincipal } from '../keys/access/console-principal';
+import { GatewayService } from './gateway.service';
+import { InferenceErrorFilter } from './inference-error.filter';
+
+/** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
+const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
+
+@ApiTags('inference')
+@Controller('inference')
+@UseFilters(InferenceErrorFilter)
+export class InferenceController {
+  constructor(private readonly gateway: GatewayService) {}
+
+  @Post('openai/v1/chat/completions')
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @BodyLimit(INFERENCE_BODY_LIMIT)
+  @ApiOperation({
+    operationId: 'inference.chatCompletions',
+    summary: 'OpenAI-compatible chat completions, streamed or not',
+  })
+  async chat(
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    await this.gateway.handle('openai-chat', body, principal, request, reply);
+  }
+
+  @Post('anthropic/v1/messages')
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @BodyLimit(INFERENCE_BODY_LIMIT)
+  @ApiOperation({
+    operationId: 'inference.messages',
+    summary: 'Anthropic-compatible messages, streamed or not',
+  })
+  async messages(
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    await this.gateway.handle('anthropic', body, principal, request, reply);
+  }
+
+  @Get(['v1/models', 'openai/v1/models'])
+  @Public()
+  @ApiOperation({ operationId: 'inference.models', summary: "The gateway's models, in OpenAI's list shape" })
+  models() {
+    return {
+      object: 'list',
+      data: this.gateway
+        .models()
+        .map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: model.provider })),
+    };
+  }
+}

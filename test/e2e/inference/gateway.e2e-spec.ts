@@ -1,0 +1,322 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { createTestApp, TestApp } from '../../helpers/test-app';
+import { query } from '../../helpers/test-database';
+
+const UPSTREAM_OPENAI_KEY = 'sk-upstream-openai-5e1f';
+const UPSTREAM_ANTHROPIC_KEY = 'sk-ant-upstream-77c2';
+/** Shared by the two server processes of the revocation test, as the README asks of a cluster. */
+const SECRET_KEY = 'gateway-test-pepper-0123456789abcdef';
+
+/** $1 / $2 per million input / output tokens: 100 and 200 micro-cents a token. */
+function catalogue(upstream: ScriptedModelServer): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'outpost-gateway-')), 'gateway.yaml');
+  writeFileSync(
+    file,
+    `providers:
+  scripted:
+    base_url: ${upstream.baseURL}
+    schema: openai-chat
+    api_key_env: SCRIPTED_OPENAI_KEY
+    models:
+      small: { prices: { input: 1, output: 2 }, max_output: 4000 }
+  claude:
+    base_url: ${upstream.baseURL}
+    schema: anthropic
+    api_key_env: SCRIPTED_ANTHROPIC_KEY
+    models:
+      haiku: { prices: { input: 1, output: 5, cache_read: 0.1, cache_write: 1.25 } }
+      claude-haiku-4-5: {}
+`,
+  );
+  return file;
+}
+
+describe('the inference gateway (/inference/*) with the official SDKs', () => {
+  let t: TestApp;
+  let upstream: ScriptedModelServer;
+  let owner: Person;
+  let key: string;
+  let saId: string;
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    t = await createTestApp({
+      env: {
+        OUTPOST_GATEWAY_CONFIG: catalogue(upstream),
+        SCRIPTED_OPENAI_KEY: UPSTREAM_OPENAI_KEY,
+        SCRIPTED_ANTHROPIC_KEY: UPSTREAM_ANTHROPIC_KEY,
+        OUTPOST_SECRET_KEY: SECRET_KEY,
+      },
+    });
+    owner = await signup(t);
+    const created = await serviceAccountKey(owner, owner.org, 'inference');
+    key = created.key;
+    saId = created.sa;
+  });
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  const openai = (apiKey = key) =>
+    new OpenAI({ baseURL: `${t.url}/inference/openai/v1`, apiKey, maxRetries: 0 });
+  const anthropic = (apiKey = key) =>
+    new Anthropic({ baseURL: `${t.url}/inference/anthropic`, apiKey, maxRetries: 0 });
+  const spent = async (member = saId) => {
+    const res = await owner.get('/console/api/v1/budgets/members').set('x-org-id', owner.org);
+    return BigInt(res.body.find((row: { user_id: string }) => row.user_id === member).spent_micro_cents);
+  };
+
+  it('OpenAI SDK, not streamed: the answer with its cost; the provider got its own key and model id; spend grows by the cost', async () => {
+    const before = await spent();
+    upstream.script({ text: 'hello from upstream', usage: { input: 1000, output: 500 } });
+    const answer = await openai().chat.completions.create({
+      model: 'scripted/small',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(answer.choices[0].message.content).toBe('hello from upstream');
+    // 1000 x 100 + 500 x 200 micro-cents = $0.002
+    expect((answer as unknown as { cost: string }).cost).toBe('0.002');
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_OPENAI_KEY}`);
+    expect(sent.body.model).toBe('small');
+    expect(await spent()).toBe(before + 200_000n);
+  });
+
+  it('OpenAI SDK, streamed: chunks pass through; usage is asked for and billed', async () => {
+    const before = await spent();
+    upstream.script({ text: ['one ', 'two ', 'three'], usage: { input: 10, output: 3 } });
+    const stream = await openai().chat.completions.create({
+      model: 'small',
+      messages: [{ role: 'user', content: 'count' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe('one two three');
+    expect(upstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
+    expect(await spent()).toBe(before + 10n * 100n + 3n * 200n);
+  });
+
+  it('Anthropic SDK (x-api-key), not streamed and streamed, priced from the catalogue', async () => {
+    const before = await spent();
+    upstream.script({ text: 'bonjour', usage: { input: 100, output: 20, cacheRead: 1000 } });
+    const message = await anthropic().messages.create({
+      model: 'claude/haiku',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(message.content[0]).toMatchObject({ type: 'text', text: 'bonjour' });
+    expect(upstream.requests.at(-1)!.headers['x-api-key']).toBe(UPSTREAM_ANTHROPIC_KEY);
+    // 100 x 100 + 20 x 500 + 1000 x 10 micro-cents
+    expect(await spent()).toBe(before + 30_000n);
+
+    upstream.script({ text: ['a', 'b'], usage: { input: 5, output: 2 } });
+    const stream = anthropic().messages.stream({
+      model: 'claude/haiku',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    const final = await stream.finalMessage();
+    expect(final.content[0]).toMatchObject({ text: 'ab' });
+    expect(await spent()).toBe(before + 30_000n + 5n * 100n + 2n * 500n);
+  });
+
+  it('GET /inference/v1/models lists the catalogue in OpenAI list shape (the SDK reads it)', async () => {
+    const ids: string[] = [];
+    for await (const model of openai().models.list()) ids.push(model.id);
+    expect(ids.sort()).toEqual(['claude/claude-haiku-4-5', 'claude/haiku', 'scripted/small']);
+  });
+
+  it('errors come in the caller format: the SDKs raise their own error classes', async () => {
+    await expect(
+      openai('oc_sk_nope_nope').chat.completions.create({ model: 'small', messages: [] }),
+    ).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    const missing = await t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('authorization', bearer(key))
+      .send({ model: 'nope', messages: [] });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      error: {
+        message: 'No model "nope" in this gateway\'s catalogue',
+        type: 'not_found_error',
+        code: 'ModelNotFoundError',
+        param: null,
+        model: 'nope',
+      },
+      model: 'nope',
+    });
+    const bad = await t.http
+      .post('/inference/anthropic/v1/messages')
+      .set('x-api-key', key)
+      .send({ model: 'claude/haiku', messages: [] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', code: 'InvalidInferenceRequestError', field: 'max_tokens' },
+    });
+    await expect(
+      anthropic('oc_sk_bad_bad').messages.create({ model: 'claude/haiku', max_tokens: 5, messages: [] }),
+    ).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
+  });
+
+  it('a provider 5xx is a 502 keeping its status; a 429 is retried before anything was sent', async () => {
+    upstream.script({ error: { status: 503, message: 'down' } });
+    const failed = await t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('api-key', key)
+      .send({ model: 'small', messages: [{ role: 'user', content: 'x' }] });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toMatchObject({ code: 'UpstreamError', upstream_status: 503 });
+    upstream.script(
+      { error: { status: 429, message: 'slow down' } },
+      { text: 'second try', usage: { input: 1, output: 1 } },
+    );
+    const retried = await openai().chat.completions.create({
+      model: 'small',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(retried.choices[0].message.content).toBe('second try');
+  });
+
+  it('the answer carries only content type, cache control, x-request-id and the gateway time; never the provider key', async () => {
+    upstream.script({ text: 'ok', usage: { input: 1, output: 1 } });
+    const res = await t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('authorization', bearer(key))
+      .send({ model: 'small', messages: [{ role: 'user', content: 'x' }] });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-upstream-secret-header']).toBeUndefined();
+    expect(res.headers['x-request-id']).toBeDefined();
+    expect(Number(res.headers['x-outpost-gateway-ms'])).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(res.body)).not.toContain(UPSTREAM_OPENAI_KEY);
+  });
+
+  it('a stream the client drops is billed for what was produced', async () => {
+    const before = await spent();
+    upstream.script({ text: ['x'.repeat(400), 'y'.repeat(400)], hold: true });
+    const controller = new AbortController();
+    const stream = await openai().chat.completions.create(
+      { model: 'small', messages: [{ role: 'user', content: 'long' }], stream: true },
+      { signal: controller.signal },
+    );
+    let received = '';
+    try {
+      for await (const chunk of stream) {
+        received += chunk.choices[0]?.delta?.content ?? '';
+        if (received.length >= 800) controller.abort();
+      }
+    } catch {
+      // the SDK may raise its abort error; either way the client has gone
+    }
+    expect(received.length).toBe(800);
+    for (let i = 0; i < 50 && (await spent()) === before; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    // 800 characters seen: 200 output tokens at least, plus the input estimate.
+    expect((await spent()) - before).toBeGreaterThanOrEqual(200n * 200n);
+  });
+
+  it('200 concurrent requests whose holds exceed the budget 10x: never admitted past it; spend equals the recorded usage', async () => {
+    const second = await serviceAccountKey(owner, owner.org, 'inference');
+    // Worst case per request: max_tokens 1000 x 200 + a small input estimate, about 0.2 cents: 24 fit in 5 cents.
+    const limitCents = 5;
+    const set = await owner
+      .put(`/console/api/v1/budgets/members/${second.sa}`, { budget_dollars: limitCents / 100 })
+      .set('x-org-id', owner.org);
+    expect({ status: set.status, body: set.body }).toEqual({ status: 204, body: {} });
+    upstream.answerUnstreamed = true;
+    // The provider takes its time, so every hold is taken while the others are still out.
+    upstream.script(
+      ...Array.from({ length: 200 }, () => ({ text: 'ok', usage: { input: 10, output: 10 }, delayMs: 1500 })),
+    );
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        t.http
+          .post('/inference/openai/v1/chat/completions')
+          .set('authorization', bearer(second.key))
+          .send({ model: 'small', max_tokens: 1000, messages: [{ role: 'user', content: 'x' }] }),
+      ),
+    );
+    const admitted = results.filter((res) => res.status === 200);
+    const refused = results.filter((res) => res.status === 429);
+    expect(admitted.length + refused.length).toBe(200);
+    expect(refused[0].body.error).toMatchObject({ code: 'UserLimitError', type: 'rate_limit_error' });
+    expect(refused[0].body.resets_at).toMatch(/^\d{4}-\d{2}-01T00:00:00.000Z$/);
+    // Holds are taken one at a time against the limit: never more admitted than the worst case allows.
+    const limit = BigInt(Math.round(limitCents * 1_000_000));
+    expect(admitted.length).toBeGreaterThan(0);
+    expect(BigInt(admitted.length) * (1000n * 200n)).toBeLessThanOrEqual(limit);
+    const recorded = await query(
+      t.databaseUrl!,
+      'SELECT coalesce(sum(cost_micro_cents), 0)::text AS total FROM usage WHERE member_id = $1',
+      [second.sa],
+    );
+    expect(await spent(second.sa)).toBe(BigInt(recorded[0].total));
+    expect(await spent(second.sa)).toBe(BigInt(admitted.length) * (10n * 100n + 10n * 200n));
+    const held = await query(
+      t.databaseUrl!,
+      'SELECT held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
+      [second.sa],
+    );
+    expect(held[0].held).toBe('0');
+  });
+
+  it('a revoked key is refused at once by every server process on the database', async () => {
+    const other = await createTestApp({
+      databaseUrl: t.databaseUrl,
+      env: {
+        OUTPOST_GATEWAY_CONFIG: catalogue(upstream),
+        SCRIPTED_OPENAI_KEY: UPSTREAM_OPENAI_KEY,
+        OUTPOST_SECRET_KEY: SECRET_KEY,
+      },
+    });
+    try {
+      const victim = await serviceAccountKey(owner, owner.org, 'inference');
+      upstream.script({ text: 'ok', usage: { input: 1, output: 1 } });
+      const viaOther = () =>
+        other.http
+          .post('/inference/openai/v1/chat/completions')
+          .set('authorization', bearer(victim.key))
+          .send({ model: 'small', messages: [{ role: 'user', content: 'x' }] });
+      expect((await viaOther()).status).toBe(200);
+      expect(
+        (await owner.del(`/console/api/orgs/${owner.org}/service-accounts/${victim.sa}/keys/${victim.keyId}`))
+          .status,
+      ).toBe(204);
+      const after = await viaOther();
+      expect(after.status).toBe(401);
+      expect(after.body.error.type).toBe('authentication_error');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('OUTPOST_GATEWAY_CONFIG is checked at start-up', () => {
+  it.each([
+    ['providers: 3', 'OUTPOST_GATEWAY_CONFIG file must have a `providers` map'],
+    [
+      'providers:\n  p:\n    base_url: ftp://x\n    schema: openai-chat\n    api_key_env: K\n    models: {}',
+      'providers.p.base_url must be an http(s) URL',
+    ],
+    [
+      'providers:\n  p:\n    base_url: http://x\n    schema: grpc\n    api_key_env: K\n    models: {}',
+      'providers.p.schema must be one of openai-chat, anthropic',
+    ],
+    [
+      'providers:\n  p:\n    base_url: http://x\n    schema: anthropic\n    api_key_env: K\n    models:\n      mystery: {}',
+      'providers.p.models.mystery.prices is needed',
+    ],
+  ])('%j is refused with one line', async (text, message) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'outpost-gateway-bad-')), 'g.yaml');
+    writeFileSync(file, text);
+    await expect(createTestApp({ env: { OUTPOST_GATEWAY_CONFIG: file } })).rejects.toThrow(message);
+  });
+});
