@@ -77,6 +77,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     OPENCODE_SERVER_PASSWORD: undefined,
     OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Every test signs people up and starts device sign-ins from 127.0.0.1; the limits have tests of their own.
+    OUTPOST_SIGNUPS_PER_HOUR: '1000000',
+    OUTPOST_DEVICE_CODES_PER_MINUTE: '1000000',
     HOST: '127.0.0.1',
     PORT: '0',
     ...options.env,

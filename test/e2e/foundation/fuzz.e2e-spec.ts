@@ -84,7 +84,13 @@ describe(`a seeded fuzzer from both API documents (${COUNT} requests, seed ${SEE
         let tagged = true;
         if (res.status >= 400 && json) {
           const body = JSON.parse(text) as Record<string, unknown>;
-          tagged = typeof body._tag === 'string' || typeof body.error === 'string';
+          // Tagged: `_tag` (instance, console), OAuth's `error` (device endpoints), or the OpenAI/Anthropic error
+          // object with our tag as its `code` (inference).
+          const inner = body.error as Record<string, unknown> | undefined;
+          tagged =
+            typeof body._tag === 'string' ||
+            typeof body.error === 'string' ||
+            typeof inner?.code === 'string';
         }
         const html = (res.headers.get('content-type') ?? '').includes('text/html');
         if (res.status === 0 || res.status >= 500 || !tagged || (res.status >= 400 && !json && !html)) {

@@ -1,0 +1,137 @@
+/*
+ * `npm run bench:gateway`: the same chat-completions request sent straight to a scripted upstream on loopback,
+ * through a bare undici relay, and through Outpost's gateway (key check, budget hold, forward, usage, settle), in
+ * one run. autocannon at concurrency 1 (latency) and 10 (throughput), then the time to the first byte of a stream.
+ * The database is BENCH_DATABASE_URL (default the local PostgreSQL; a scratch database is made and dropped).
+ * Results in bench/results/gateway.{json,md}.
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { request } from 'undici';
+
+const root = join(import.meta.dirname, '..', '..');
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+
+// The upstream: OpenAI chat completions, a whole answer or a stream of 20 chunks, with usage.
+const answer = JSON.stringify({
+  id: 'c', object: 'chat.completion', created: 1, model: 'small',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'hello there' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+});
+const upstream = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    if (!JSON.parse(body).stream) return res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (let i = 0; i < 20; i++) res.write(`data: {"choices":[{"index":0,"delta":{"content":"w${i} "}}]}\n\n`);
+    res.write('data: {"choices":[],"usage":{"prompt_tokens":20,"completion_tokens":20}}\n\ndata: [DONE]\n\n');
+    res.end();
+  });
+});
+const upstreamPort = await listen(upstream);
+
+// A bare relay: what any proxy costs at least (read the request, forward with undici, pipe the answer back).
+const relay = createServer(async (req, res) => {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const up = await request(`http://127.0.0.1:${upstreamPort}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+  res.writeHead(up.statusCode, { 'content-type': up.headers['content-type'] });
+  for await (const c of up.body) res.write(c);
+  res.end();
+});
+const relayPort = await listen(relay);
+
+const name = `outpost_bench_gateway_${process.pid}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name}`);
+const dbUrl = new URL(adminUrl);
+dbUrl.pathname = `/${name}`;
+const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-gateway-'));
+writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http://127.0.0.1:${upstreamPort}/v1\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n`);
+const port = 4790;
+const outpost = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
+  env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: String(port), LOG_LEVEL: 'warn', OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x', OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'), UP_KEY: 'sk-up', OUTPOST_SURFACES: 'console,inference' },
+  stdio: 'ignore',
+});
+const base = `http://127.0.0.1:${port}`;
+for (;;) {
+  try {
+    if ((await fetch(`${base}/health`)).ok) break;
+  } catch {}
+  await sleep(100);
+}
+const signup = await fetch(`${base}/console/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'correct horse battery' }) });
+const cookie = signup.headers.get('set-cookie').split(';')[0];
+const asPerson = { cookie, origin: base, 'content-type': 'application/json' };
+const org = (await (await fetch(`${base}/console/api/orgs`, { headers: asPerson })).json())[0].id;
+const sa = await (await fetch(`${base}/console/api/orgs/${org}/service-accounts`, { method: 'POST', headers: asPerson, body: JSON.stringify({ name: 'bench' }) })).json();
+const key = (await (await fetch(`${base}/console/api/orgs/${org}/service-accounts/${sa.id}/keys`, { method: 'POST', headers: asPerson, body: JSON.stringify({ name: 'b', permission: 'inference' }) })).json()).key;
+
+const body = JSON.stringify({ model: 'up/small', max_tokens: 50, messages: [{ role: 'user', content: 'hello' }] });
+const targets = {
+  direct: { url: `http://127.0.0.1:${upstreamPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
+  relay: { url: `http://127.0.0.1:${relayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
+  outpost: { url: `${base}/inference/openai/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } },
+};
+const run = (target, connections) =>
+  autocannon({ url: target.url, method: 'POST', headers: target.headers, body, connections, duration, warmup: { connections, duration: 2 } });
+
+const results = { date: new Date().toISOString(), load_average: loadavg().map((n) => Number(n.toFixed(2))), duration_s: duration, rows: {} };
+for (const [label, target] of Object.entries(targets)) {
+  const one = await run(target, 1);
+  const ten = await run(target, 10);
+  results.rows[label] = {
+    c1_p50_ms: one.latency.p50, c1_p99_ms: one.latency.p99, c1_mean_ms: Number(one.latency.mean.toFixed(3)),
+    c10_rps: Math.round(ten.requests.average), non2xx: one.non2xx + ten.non2xx,
+  };
+  console.log(label, results.rows[label]);
+}
+
+// Time to the first byte of a stream, 200 sequential requests each, direct and through Outpost.
+async function ttfb(target) {
+  const times = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    const res = await request(target.url, { method: 'POST', headers: target.headers, body: body.replace('"max_tokens":50', '"max_tokens":50,"stream":true') });
+    const reader = res.body[Symbol.asyncIterator]();
+    await reader.next();
+    times.push(performance.now() - t0);
+    for await (const _ of { [Symbol.asyncIterator]: () => reader }) void _;
+  }
+  times.sort((a, b) => a - b);
+  return { p50_ms: Number(times[100].toFixed(3)), p99_ms: Number(times[198].toFixed(3)) };
+}
+results.stream_ttfb = { direct: await ttfb(targets.direct), outpost: await ttfb(targets.outpost) };
+const r = results.rows;
+results.added = {
+  c1_p50_ms: Number((r.outpost.c1_mean_ms - r.direct.c1_mean_ms).toFixed(3)),
+  c10_share_of_relay: Number((r.outpost.c10_rps / r.relay.c10_rps).toFixed(3)),
+  stream_ttfb_p50_ms: Number((results.stream_ttfb.outpost.p50_ms - results.stream_ttfb.direct.p50_ms).toFixed(3)),
+};
+outpost.kill('SIGTERM');
+await sleep(1000);
+await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+await admin.end();
+upstream.close();
+relay.close();
+writeFileSync(join(root, 'bench', 'results', 'gateway.json'), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(
+  join(root, 'bench', 'results', 'gateway.md'),
+  `# bench:gateway (${results.date}, load ${results.load_average.join(' / ')})\n\n` +
+    `| path | c=1 p50 | c=1 p99 | c=1 mean | c=10 req/s |\n|---|---:|---:|---:|---:|\n` +
+    Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c1_mean_ms} ms | ${v.c10_rps} |`).join('\n') +
+    `\n\nAdded by Outpost at c=1 (mean): ${results.added.c1_p50_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay; ` +
+    `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms.\n`,
+);
+console.log(JSON.stringify(results, null, 2));
+process.exit(0);
