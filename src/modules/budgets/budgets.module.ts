@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { BudgetsController } from './budgets.controller';
+import { UsageController } from './usage.controller';
 import { BudgetsService } from './budgets.service';
 import { MemberBudgetEntity } from './member-budget.entity';
 import { MemberSpendEntity } from './member-spend.entity';
@@ -16,7 +17,7 @@ import { WorkspaceBudgetEntity } from './workspace-budget.entity';
     AuditModule,
     WorkspacesModule,
   ],
-  controllers: [BudgetsController],
+  controllers: [BudgetsController, UsageController],
   providers: [BudgetsService],
   exports: [BudgetsService],
 })

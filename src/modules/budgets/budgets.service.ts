@@ -8,6 +8,7 @@ import { ConsoleNotFoundError } from '../keys/access/console-errors';
 import { Member, MembersService } from '../workspaces/members.service';
 import { dollarsToMicroCents, utcMonth } from './money';
 import { execute } from '../../database/execute';
+import { UsageQueryDto, UsageReportDto } from './dto/usage.dto';
 
 /** One metered request, as the inference gateway reports it. */
 export interface UsageInput {
@@ -179,6 +180,39 @@ export class BudgetsService implements OnModuleInit {
       [usage.workspaceId, usage.memberId, held.toString()],
     );
     await this.recordUsage(usage);
+  }
+
+  /** Usage rows of [from, to) summed per member, key, model or UTC day, largest spend first (days in order). */
+  async usageReport(workspaceId: string, query: UsageQueryDto): Promise<UsageReportDto> {
+    const now = this.clock.now();
+    const from = query.from ? new Date(query.from) : utcMonth(now).start;
+    const to = query.to ? new Date(query.to) : new Date(now);
+    const groupBy = query.group_by ?? 'member';
+    const column = {
+      member: 'member_id',
+      key: "coalesce(key_id, 'session')",
+      model: 'model',
+      day: "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+    }[groupBy];
+    const rows = (await this.db.query(
+      `SELECT ${column} AS key, sum(cost_micro_cents)::text AS spent, count(*)::int AS requests,
+              sum(input_tokens)::bigint::text AS input, sum(output_tokens)::bigint::text AS output
+         FROM usage WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3
+        GROUP BY 1 ORDER BY ${groupBy === 'day' ? '1' : 'sum(cost_micro_cents) DESC, 1'}`,
+      [workspaceId, from, to],
+    )) as Array<{ key: string; spent: string; requests: number; input: string; output: string }>;
+    return {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      group_by: groupBy,
+      data: rows.map((row) => ({
+        key: row.key,
+        spent_micro_cents: row.spent,
+        requests: row.requests,
+        input_tokens: Number(row.input),
+        output_tokens: Number(row.output),
+      })),
+    };
   }
 
   /** Every member (people by email, then service accounts by name) with their budget for this month. */

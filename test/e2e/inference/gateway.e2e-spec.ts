@@ -268,6 +268,38 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect(held[0].held).toBe('0');
   });
 
+  it('GET /console/api/orgs/{org}/usage sums the recorded usage by member, key, model and day', async () => {
+    const total = BigInt(
+      (await query(t.databaseUrl!, 'SELECT sum(cost_micro_cents)::text AS t FROM usage'))[0].t,
+    );
+    const sum = (rows: Array<{ spent_micro_cents: string }>) =>
+      rows.reduce((acc, row) => acc + BigInt(row.spent_micro_cents), 0n);
+    for (const group of ['member', 'key', 'model', 'day']) {
+      const res = await owner.get(
+        `/console/api/orgs/${owner.org}/usage?group_by=${group}&from=2000-01-01T00:00:00Z`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.group_by).toBe(group);
+      expect(sum(res.body.data)).toBe(total);
+    }
+    const byModel = await owner.get(
+      `/console/api/orgs/${owner.org}/usage?group_by=model&from=2000-01-01T00:00:00Z`,
+    );
+    expect(byModel.body.data.map((row: { key: string }) => row.key).sort()).toEqual([
+      'claude/haiku',
+      'scripted/small',
+    ]);
+    const byMember = await owner.get(
+      `/console/api/orgs/${owner.org}/usage?group_by=member&from=2000-01-01T00:00:00Z`,
+    );
+    expect(byMember.body.data.find((row: { key: string }) => row.key === saId)).toMatchObject({
+      requests: expect.any(Number),
+    });
+    const bad = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=week`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ field: 'group_by' });
+  });
+
   it('a revoked key is refused at once by every server process on the database', async () => {
     const other = await createTestApp({
       databaseUrl: t.databaseUrl,
