@@ -12,6 +12,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { HomeModule } from './modules/home/home.module';
 import { SURFACE_MODULES } from './surfaces';
 
 @Module({})
@@ -29,6 +30,7 @@ export class AppModule {
         RateLimitModule,
         HealthModule,
         MetricsModule,
+        HomeModule,
         ...surfaces.flatMap((surface) => SURFACE_MODULES[surface]),
       ],
       providers: [

@@ -63,7 +63,7 @@ export function page(options: PageOptions, body: Html): string {
   const notice = options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : html``;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(options.title)} · Outpost console</title><style>${STYLE}</style></head>
+<title>${escape(options.title)} · Outpost</title><style>${STYLE}</style></head>
 <body><header>${nav.value}</header><main><h1>${escape(options.title)}</h1>${error.value}${notice.value}${body.value}</main></body></html>`;
 }
 
