@@ -85,7 +85,7 @@ export class BudgetsService implements OnModuleInit {
    * to, or started again at this cost when the stored month is older (the UTC month boundary). A late row
    * of an earlier month is kept in the usage table without touching the newer month's spend.
    */
-  async recordUsage(usage: UsageInput): Promise<{ spentMicroCents: bigint }> {
+  async recordUsage(usage: UsageInput, releasedHold = 0n): Promise<{ spentMicroCents: bigint }> {
     const rows = (await this.db.query(
       `WITH recorded AS (
          INSERT INTO usage (workspace_id, member_id, key_id, model, input_tokens, output_tokens,
@@ -101,6 +101,7 @@ export class BudgetsService implements OnModuleInit {
            WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
            WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
            ELSE s.spent_micro_cents END,
+         held_micro_cents = GREATEST(0, s.held_micro_cents - $11::bigint),
          month = GREATEST(s.month, EXCLUDED.month)
        RETURNING spent_micro_cents`,
       [
@@ -114,6 +115,7 @@ export class BudgetsService implements OnModuleInit {
         usage.cacheWriteTokens ?? 0,
         usage.costMicroCents.toString(),
         new Date(this.clock.now()),
+        releasedHold.toString(),
       ],
     )) as Array<{ spent_micro_cents: string }>;
     return { spentMicroCents: BigInt(rows[0].spent_micro_cents) };
@@ -172,14 +174,9 @@ export class BudgetsService implements OnModuleInit {
     return { ...statusOf(rows[0], BigInt(rows[0].spent ?? 0), next), exceeded: true };
   }
 
-  /** Gives a hold back and records what the request really cost (usage row and spend). */
+  /** Gives a hold back and records what the request really cost (usage row and spend), in one statement. */
   async settle(usage: UsageInput, held: bigint): Promise<void> {
-    await this.db.query(
-      `UPDATE member_spend SET held_micro_cents = GREATEST(0, held_micro_cents - $3::bigint)
-        WHERE workspace_id = $1 AND member_id = $2`,
-      [usage.workspaceId, usage.memberId, held.toString()],
-    );
-    await this.recordUsage(usage);
+    await this.recordUsage(usage, held);
   }
 
   /** Usage rows of [from, to) summed per member, key, model or UTC day, largest spend first (days in order). */

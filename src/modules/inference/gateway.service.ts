@@ -173,12 +173,14 @@ export class GatewayService {
           void reply.status(upstream.statusCode).headers(headers).send(answer);
           return;
         }
-        const cost = await settle(usageOfAnswer(schema, json));
-        void reply
+        // The answer leaves first; the hold settles right after (the caller does not wait for the bookkeeping).
+        const usage = usageOfAnswer(schema, json);
+        await reply
           .status(upstream.statusCode)
           .headers(headers)
           .type('application/json')
-          .send(JSON.stringify({ ...json, cost: microCentsToUsd(cost) }));
+          .send(JSON.stringify({ ...json, cost: microCentsToUsd(costOf(model, usage)) }));
+        await settle(usage);
         return;
       }
       reply.hijack();

@@ -68,6 +68,15 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     new OpenAI({ baseURL: `${t.url}/inference/openai/v1`, apiKey, maxRetries: 0 });
   const anthropic = (apiKey = key) =>
     new Anthropic({ baseURL: `${t.url}/inference/anthropic`, apiKey, maxRetries: 0 });
+  /** The spend settles right after the answer leaves: wait (at most 2 s) until it reads `expected`. */
+  const spentBecomes = async (expected: bigint, member = saId) => {
+    let now = await spent(member);
+    for (let i = 0; i < 40 && now !== expected; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      now = await spent(member);
+    }
+    return now;
+  };
   const spent = async (member = saId) => {
     const res = await owner.get('/console/api/v1/budgets/members').set('x-org-id', owner.org);
     return BigInt(res.body.find((row: { user_id: string }) => row.user_id === member).spent_micro_cents);
@@ -86,7 +95,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     const sent = upstream.requests.at(-1)!;
     expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_OPENAI_KEY}`);
     expect(sent.body.model).toBe('small');
-    expect(await spent()).toBe(before + 200_000n);
+    expect(await spentBecomes(before + 200_000n)).toBe(before + 200_000n);
   });
 
   it('OpenAI SDK, streamed: chunks pass through; usage is asked for and billed', async () => {
@@ -101,7 +110,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('one two three');
     expect(upstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
-    expect(await spent()).toBe(before + 10n * 100n + 3n * 200n);
+    expect(await spentBecomes(before + 10n * 100n + 3n * 200n)).toBe(before + 10n * 100n + 3n * 200n);
   });
 
   it('Anthropic SDK (x-api-key), not streamed and streamed, priced from the catalogue', async () => {
@@ -115,7 +124,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect(message.content[0]).toMatchObject({ type: 'text', text: 'bonjour' });
     expect(upstream.requests.at(-1)!.headers['x-api-key']).toBe(UPSTREAM_ANTHROPIC_KEY);
     // 100 x 100 + 20 x 500 + 1000 x 10 micro-cents
-    expect(await spent()).toBe(before + 30_000n);
+    expect(await spentBecomes(before + 30_000n)).toBe(before + 30_000n);
 
     upstream.script({ text: ['a', 'b'], usage: { input: 5, output: 2 } });
     const stream = anthropic().messages.stream({
@@ -125,7 +134,9 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     });
     const final = await stream.finalMessage();
     expect(final.content[0]).toMatchObject({ text: 'ab' });
-    expect(await spent()).toBe(before + 30_000n + 5n * 100n + 2n * 500n);
+    expect(await spentBecomes(before + 30_000n + 5n * 100n + 2n * 500n)).toBe(
+      before + 30_000n + 5n * 100n + 2n * 500n,
+    );
   });
 
   it('GET /inference/v1/models lists the catalogue in OpenAI list shape (the SDK reads it)', async () => {
@@ -253,13 +264,14 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     const limit = BigInt(Math.round(limitCents * 1_000_000));
     expect(admitted.length).toBeGreaterThan(0);
     expect(BigInt(admitted.length) * (1000n * 200n)).toBeLessThanOrEqual(limit);
+    const expected = BigInt(admitted.length) * (10n * 100n + 10n * 200n);
+    expect(await spentBecomes(expected, second.sa)).toBe(expected);
     const recorded = await query(
       t.databaseUrl!,
       'SELECT coalesce(sum(cost_micro_cents), 0)::text AS total FROM usage WHERE member_id = $1',
       [second.sa],
     );
     expect(await spent(second.sa)).toBe(BigInt(recorded[0].total));
-    expect(await spent(second.sa)).toBe(BigInt(admitted.length) * (10n * 100n + 10n * 200n));
     const held = await query(
       t.databaseUrl!,
       'SELECT held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
