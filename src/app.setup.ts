@@ -44,6 +44,23 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
   });
 }
 
+/**
+ * opencode's clients name the project directory in `x-opencode-directory` (URL-encoded); under /api it counts as
+ * the query's `directory` when the query names none.
+ */
+function directoryHeader(request: HttpRequest): void {
+  const header = request.headers['x-opencode-directory'];
+  if (typeof header !== 'string' || !request.url.startsWith('/api/')) return;
+  const query = request.query as Record<string, unknown>;
+  const location = query.location as Record<string, unknown> | undefined;
+  if (query.directory !== undefined || location?.directory !== undefined) return;
+  try {
+    query.directory = decodeURIComponent(header);
+  } catch {
+    query.directory = header;
+  }
+}
+
 /** What main and the tests both do to a created app, so tests exercise the real HTTP stack. */
 export async function configureApp(app: INestApplication, logger?: Logger): Promise<void> {
   const fastify = app as NestFastifyApplication;
@@ -63,6 +80,7 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
   registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
   // Query strings and path parameters meet the same rule as bodies.
   server.addHook('preValidation', async (request) => {
+    directoryHeader(request);
     assertStorable(request.query, 'Query');
     assertStorable(request.params, 'Params');
   });

@@ -59,6 +59,43 @@ function arrayForObject(metatype: DtoClass, value: Record<string, unknown>, pref
   return undefined;
 }
 
+/** The members a DTO declares (with any validation rule). */
+function declared(metatype: DtoClass): Set<string> {
+  return new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(metatype, '', true, false)
+      .map((rule) => rule.propertyName),
+  );
+}
+
+/**
+ * opencode's clients add `directory` (the project directory) and `workspace` to every GET, next to
+ * `location[directory]`; `x-opencode-directory` arrives as `directory` too (see app.setup). Where a query DTO has a
+ * `location` and no `directory` of its own, `directory` is that location (both given and different: a 400 naming
+ * both); where it has neither, they say nothing the route needs and are dropped. A DTO that declares them keeps them.
+ */
+function opencodeQuery(metatype: DtoClass, value: Record<string, unknown>): Record<string, unknown> {
+  if (!('directory' in value) && !('workspace' in value)) return value;
+  const members = declared(metatype);
+  const { directory, workspace, ...rest } = value;
+  const out: Record<string, unknown> = members.has('workspace') ? { ...rest, workspace } : { ...rest };
+  if (directory === undefined || members.has('directory')) {
+    if (directory !== undefined) out.directory = directory;
+    return out;
+  }
+  if (!members.has('location')) return out;
+  const location = (rest.location ?? {}) as Record<string, unknown>;
+  if (typeof location !== 'object' || Array.isArray(location)) return { ...out, location };
+  if (location.directory !== undefined && location.directory !== directory) {
+    throw new InvalidRequestError(
+      'directory and location[directory] name different directories; send one of them',
+      'directory',
+      'Query',
+    );
+  }
+  return { ...out, location: { ...location, directory } };
+}
+
 /**
  * Validates every DTO-typed argument: unknown members, wrong types and missing required members are a
  * 400 `InvalidRequestError` naming the field and the part of the request (`kind`).
@@ -73,6 +110,8 @@ export class RequestValidationPipe implements PipeTransform {
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidRequestError(`${kind} must be a JSON object`, undefined, kind);
     }
+    if (metadata.type === 'query')
+      value = opencodeQuery(metatype as DtoClass, value as Record<string, unknown>);
     const misplaced = arrayForObject(metatype as DtoClass, value as Record<string, unknown>);
     if (misplaced) throw new InvalidRequestError(`${misplaced}: must be an object`, misplaced, kind);
     const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;

@@ -155,7 +155,7 @@ export class DrainsService implements OnModuleInit, BeforeApplicationShutdown {
       payload: { location: { directory } },
       delivery,
     };
-    if (!(await this.inbox.admit(item))) return false;
+    if ((await this.inbox.admit(item)) === undefined) return false;
     this.events.publish('session.inbox.enqueued', { sessionID, item }, { directory });
     await this.wake(sessionID);
     return true;

@@ -42,7 +42,10 @@ export class PromptController {
   @ApiBadRequestResponse({ description: 'InvalidRequestError, or the model is not configured (named)' })
   @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
   @ApiConflictResponse({ description: 'ConflictError: the prompt id is already a durable record' })
-  async prompt(@Param() params: SessionIdParamsDto, @Body() body: PromptDto): Promise<{ data: InboxUser }> {
+  async prompt(
+    @Param() params: SessionIdParamsDto,
+    @Body() body: PromptDto,
+  ): Promise<{ data: InboxUser & { admittedSeq: number } }> {
     return { data: await this.prompts.prompt(params.sessionID, body) };
   }
 

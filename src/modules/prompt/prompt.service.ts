@@ -32,7 +32,14 @@ export class PromptService {
     private readonly clock: Clock,
   ) {}
 
-  async prompt(sessionID: string, body: PromptDto): Promise<InboxUser> {
+  /**
+   * The admitted item, with the members opencode's released SDK types the answer with (`admittedSeq`, the
+   * admission order, and `prompt`, the payload again): a superset of the spec's `Session.Inbox.User`.
+   */
+  async prompt(
+    sessionID: string,
+    body: PromptDto,
+  ): Promise<InboxUser & { admittedSeq: number; prompt: UserPayload }> {
     const payload = toPayload(body);
     const session = await this.sessions.get(sessionID);
     const location = await this.locations.resolve(session.location.directory);
@@ -53,7 +60,7 @@ export class PromptService {
         throw new SessionNotFoundError(sessionID);
       throw error;
     });
-    if (!admitted) {
+    if (admitted === undefined) {
       throw new ConflictError(
         `Prompt message ID conflicts with an existing durable record: ${item.id}`,
         item.id,
@@ -61,7 +68,7 @@ export class PromptService {
     }
     this.events.publish('session.inbox.enqueued', { sessionID, item }, session.location);
     if (body.resume !== false) await this.drains.wake(sessionID);
-    return item;
+    return { ...item, admittedSeq: admitted, prompt: payload };
   }
 }
 

@@ -44,6 +44,9 @@ describe('session.prompt: the agent loop reads, edits under ask, runs bash and a
         type: 'user',
         payload: { text: 'Greet Outpost instead of the world' },
         delivery: 'steer',
+        // what opencode's released SDK types the answer with, besides the spec's Session.Inbox.User
+        admittedSeq: expect.any(Number),
+        prompt: { text: 'Greet Outpost instead of the world' },
       });
 
       const asked = await stream.until((events) => events.some((e) => e.type === 'permission.asked'));

@@ -26,4 +26,25 @@ out.list = await result(sessions.list({ limit: '1' }));
 out.next = await result(sessions.list({ limit: '1', cursor: out.list.data?.cursor?.next }));
 out.active = await result(sessions.active());
 out.missing = await result(sessions.get({ sessionID: 'ses_7ffffffffffffffdSdKcLiEnTaBc' }));
+// Built with `directory`, the client adds ?directory= (and location[directory]) to these GETs.
+out.location = await result(client.v2.location.get({ location: { directory } }));
+out.agents = await result(client.v2.agent.list({ location: { directory } }));
+out.messages = await result(
+  sessions.messages?.({ sessionID: id }) ?? Promise.resolve({ response: { status: 0 } }),
+);
+// The event stream: the first event must arrive (the SDK retries silently on errors, so a time-out means none).
+const abort = new AbortController();
+const timer = setTimeout(() => abort.abort(), 5000);
+try {
+  const events = await client.v2.event.subscribe({ signal: abort.signal, sseMaxRetryAttempts: 1 });
+  for await (const event of events.stream) {
+    out.firstEvent = event;
+    break;
+  }
+} catch (error) {
+  out.firstEvent = { error: String(error) };
+} finally {
+  clearTimeout(timer);
+  abort.abort();
+}
 process.stdout.write(JSON.stringify(out));

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestApp, TEST_PASSWORD, TestApp } from '../../helpers/test-app';
+import { basic, createTestApp, TEST_PASSWORD, TestApp } from '../../helpers/test-app';
 import { tempDir } from './helpers';
 
 const run = promisify(execFile);
@@ -50,5 +50,30 @@ describe('wire compatibility with the opencode v2 client (@opencode-ai/sdk)', ()
       status: 404,
       error: { _tag: 'SessionNotFoundError', sessionID: 'ses_7ffffffffffffffdSdKcLiEnTaBc' },
     });
+    // Built with `directory`, as opencode's TUI and apps build it: ?directory= on every GET is the location.
+    expect(out.location).toMatchObject({ status: 200, data: { directory: home } });
+    expect(out.agents.status).toBe(200);
+    expect(out.agents.data.location).toMatchObject({ directory: home });
+    expect(out.firstEvent).toMatchObject({ type: 'server.connected' });
+  });
+
+  it('directory and workspace on any /api GET, x-opencode-directory, and a conflict named', async () => {
+    const auth = { authorization: basic() };
+    const q = `directory=${encodeURIComponent(home)}&workspace=wrk_1`;
+    for (const path of ['/api/location', '/api/agent', '/api/agent/build', '/api/plugin', '/api/session']) {
+      const res = await t.http.get(`${path}?${q}`).set(auth);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
+    const header = await t.http
+      .get('/api/location')
+      .set(auth)
+      .set('x-opencode-directory', encodeURIComponent(home));
+    expect(header.body).toMatchObject({ directory: home });
+    const conflict = await t.http
+      .get(`/api/location?directory=${encodeURIComponent(home)}&location[directory]=/tmp`)
+      .set(auth);
+    expect(conflict.status).toBe(400);
+    expect(conflict.body).toMatchObject({ _tag: 'InvalidRequestError', field: 'directory', kind: 'Query' });
+    expect(conflict.body.message).toContain('location[directory]');
   });
 });

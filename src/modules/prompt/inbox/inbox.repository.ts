@@ -40,11 +40,11 @@ export class InboxRepository {
   }
 
   /**
-   * Admits an item unless its id is already an inbox item or a message of the session: false then. One
-   * statement, so two concurrent retries of one prompt cannot both get in.
+   * Admits an item unless its id is already an inbox item or a message of the session: its admission sequence
+   * number, or undefined then. One statement, so two concurrent retries of one prompt cannot both get in.
    */
-  async admit(item: InboxItem): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+  async admit(item: InboxItem): Promise<number | undefined> {
+    const rows: Array<{ seq: string | number }> = await this.db.query(
       `INSERT INTO session_inbox (session_id, id, type, delivery, payload, time_created)
        SELECT $1::varchar, $2::varchar, $3, $4, $5::jsonb, $6::bigint
        WHERE NOT EXISTS (SELECT 1 FROM session_message WHERE session_id = $1 AND id = $2)
@@ -52,7 +52,7 @@ export class InboxRepository {
        RETURNING seq`,
       [item.sessionID, item.id, item.type, item.delivery, JSON.stringify(item.payload), item.timeCreated],
     );
-    return rows.length > 0;
+    return rows.length > 0 ? Number(rows[0].seq) : undefined;
   }
 
   /** The session's waiting items in admission order. */
