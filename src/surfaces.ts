@@ -22,6 +22,7 @@ import { PromptModule } from './modules/prompt/prompt.module';
 import { SessionTransferModule } from './modules/session-transfer/session-transfer.module';
 import { SessionStatsModule } from './modules/session-stats/session-stats.module';
 import { InferenceModule } from './modules/inference/inference.module';
+import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -42,6 +43,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     PromptModule,
     SessionTransferModule,
     SessionStatsModule,
+    LocationCatalogModule,
   ],
   console: [
     IdentityModule,

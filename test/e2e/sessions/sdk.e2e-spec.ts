@@ -57,6 +57,30 @@ describe('wire compatibility with the opencode v2 client (@opencode-ai/sdk)', ()
     expect(out.firstEvent).toMatchObject({ type: 'server.connected' });
   });
 
+  it('the v2 lists the released TUI reads at start-up answer for the location', async () => {
+    const auth = { authorization: basic() };
+    expect((await t.http.get('/api/health').set(auth)).body).toEqual({ healthy: true });
+    for (const path of [
+      '/api/command',
+      '/api/skill',
+      '/api/reference',
+      '/api/integration',
+      '/api/question/request',
+    ]) {
+      const res = await t.http.get(`${path}?directory=${encodeURIComponent(home)}`).set(auth);
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 200,
+        body: { location: expect.objectContaining({ directory: home }), data: [] },
+      });
+    }
+    const permissions = await t.http
+      .get(`/api/permission/request?directory=${encodeURIComponent(home)}`)
+      .set(auth);
+    expect(permissions.body).toMatchObject({ location: { directory: home }, data: [] });
+    expect((await t.http.get('/api/command')).status).toBe(401);
+  });
+
   it('directory and workspace on any /api GET, x-opencode-directory, and a conflict named', async () => {
     const auth = { authorization: basic() };
     const q = `directory=${encodeURIComponent(home)}&workspace=wrk_1`;

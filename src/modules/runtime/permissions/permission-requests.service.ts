@@ -78,6 +78,14 @@ export class PermissionRequestsService {
       .sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
+  /** Pending requests of the sessions at one location (project directory), oldest first. */
+  inLocation(directory: string): PermissionRequest[] {
+    return [...this.pending.values()]
+      .filter((p) => p.location?.directory === directory)
+      .map((p) => p.request)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
   /**
    * Answers a request (of `sessionID` when given, else 404). `always` returns the allow rules to add to the
    * session, and also settles the session's other pending requests that those rules now allow.

@@ -1,0 +1,76 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { LocationQueryDto } from '../locations/dto/location-query.dto';
+import { publicInfo } from '../locations/locations.controller';
+import { LocationsService } from '../locations/locations.service';
+import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
+
+/**
+ * The v2 operations opencode's released clients read at start-up that are lists of a location. Outpost has no
+ * commands, skills, references, integrations or questions of its own: for those, the empty list is the answer.
+ */
+@ApiTags('location')
+@Controller('api')
+export class LocationCatalogController {
+  constructor(
+    private readonly locations: LocationsService,
+    private readonly permissions: PermissionRequestsService,
+  ) {}
+
+  @Get('health')
+  @ApiOperation({ operationId: 'health.get', summary: 'The instance answers' })
+  health(): { healthy: true } {
+    return { healthy: true };
+  }
+
+  @Get('permission/request')
+  @ApiOperation({
+    operationId: 'permission.request.list',
+    summary: 'Pending permission requests at a location',
+  })
+  async permissionRequests(@Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    return { location: publicInfo(location), data: this.permissions.inLocation(location.directory) };
+  }
+
+  @Get('command')
+  @ApiOperation({ operationId: 'command.list', summary: 'Commands of a location (none in Outpost)' })
+  commands(@Query() query: LocationQueryDto) {
+    return this.empty(query);
+  }
+
+  @Get('skill')
+  @ApiOperation({ operationId: 'skill.list', summary: 'Skills of a location (none in Outpost)' })
+  skills(@Query() query: LocationQueryDto) {
+    return this.empty(query);
+  }
+
+  @Get('reference')
+  @ApiOperation({ operationId: 'reference.list', summary: 'References of a location (none in Outpost)' })
+  references(@Query() query: LocationQueryDto) {
+    return this.empty(query);
+  }
+
+  @Get('integration')
+  @ApiOperation({
+    operationId: 'integration.list',
+    summary: 'Integrations of a location (none in Outpost)',
+  })
+  integrations(@Query() query: LocationQueryDto) {
+    return this.empty(query);
+  }
+
+  @Get('question/request')
+  @ApiOperation({
+    operationId: 'question.request.list',
+    summary: 'Pending questions at a location (none in Outpost)',
+  })
+  questions(@Query() query: LocationQueryDto) {
+    return this.empty(query);
+  }
+
+  private async empty(query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    return { location: publicInfo(location), data: [] as never[] };
+  }
+}
