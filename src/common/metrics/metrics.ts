@@ -47,3 +47,28 @@ export function liveGauge(name: string, help: string, read: () => number): void 
     },
   });
 }
+
+export const gatewayRequests = new Counter({
+  name: 'outpost_gateway_requests_total',
+  help: 'Inference gateway requests forwarded or refused, by route schema, model and outcome.',
+  labelNames: ['schema', 'model', 'outcome'] as const,
+});
+
+export const gatewayTokens = new Counter({
+  name: 'outpost_gateway_tokens_total',
+  help: 'Tokens metered by the inference gateway, by model and kind (input, output, cache_read, cache_write).',
+  labelNames: ['model', 'kind'] as const,
+});
+
+export const gatewayCost = new Counter({
+  name: 'outpost_gateway_cost_usd_total',
+  help: 'Cost metered by the inference gateway in USD, by model.',
+  labelNames: ['model'] as const,
+});
+
+export const gatewayAddedSeconds = new Histogram({
+  name: 'outpost_gateway_added_seconds',
+  help: "The gateway's own time before a request reaches the provider (key, budget hold), by schema.",
+  labelNames: ['schema'] as const,
+  buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1],
+});

@@ -19,6 +19,12 @@ import {
   UserLimitError,
 } from './gateway.errors';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
+import {
+  gatewayAddedSeconds,
+  gatewayCost,
+  gatewayRequests,
+  gatewayTokens,
+} from '../../common/metrics/metrics';
 
 type Json = Record<string, unknown>;
 
@@ -114,14 +120,26 @@ export class GatewayService {
     const workspaceId = principal.workspaceId!;
     const memberId = principal.serviceAccountId ?? principal.userId!;
     const refused = await this.budgets.hold(workspaceId, memberId, worst);
-    if (refused)
+    if (refused) {
+      gatewayRequests.inc({ schema, model: model.id, outcome: 'budget_refused' });
       throw new UserLimitError(refused.resetsAt, refused.limitMicroCents ?? 0n, refused.spentMicroCents);
+    }
 
     let settled = false;
-    const settle = async (usage: TokenUsage): Promise<bigint> => {
+    const settle = async (usage: TokenUsage, outcome = 'answered'): Promise<bigint> => {
       const cost = costOf(model, usage);
       if (settled) return cost;
       settled = true;
+      gatewayRequests.inc({ schema, model: model.id, outcome });
+      for (const [kind, tokens] of Object.entries({
+        input: usage.input,
+        output: usage.output,
+        cache_read: usage.cacheRead,
+        cache_write: usage.cacheWrite,
+      })) {
+        if (tokens > 0) gatewayTokens.inc({ model: model.id, kind }, tokens);
+      }
+      if (cost > 0n) gatewayCost.inc({ model: model.id }, Number(cost) / 100_000_000);
       await this.budgets.settle(
         {
           workspaceId,
@@ -148,10 +166,12 @@ export class GatewayService {
       if (schema === 'openai-chat' && parsed.stream) {
         payload.stream_options = { ...((payload.stream_options as Json) ?? {}), include_usage: true };
       }
+      gatewayAddedSeconds.observe({ schema }, (performance.now() - started) / 1000);
       const upstream = await this.send(provider, schema, payload, request, abort.signal);
       const gatewayMs = (performance.now() - started).toFixed(2);
       if (upstream.statusCode >= 500) {
         await upstream.body.dump();
+        await settle(NO_USAGE, 'upstream_error');
         throw new UpstreamError(`The provider answered ${upstream.statusCode}`, upstream.statusCode);
       }
       const headers: Record<string, string> = {
@@ -169,7 +189,7 @@ export class GatewayService {
           json = JSON.parse(answer) as Json;
         } catch {}
         if (upstream.statusCode >= 400 || !json) {
-          await settle(NO_USAGE);
+          await settle(NO_USAGE, 'upstream_refused');
           void reply.status(upstream.statusCode).headers(headers).send(answer);
           return;
         }
@@ -197,7 +217,10 @@ export class GatewayService {
       await settle(streamUsage.result());
     } catch (error) {
       // A client that left mid-stream, or a provider that failed: bill what was produced, then answer (if still possible).
-      await settle(streamUsage.result().output > 0 ? streamUsage.result() : NO_USAGE);
+      await settle(
+        streamUsage.result().output > 0 ? streamUsage.result() : NO_USAGE,
+        abort.signal.aborted ? 'client_left' : 'failed',
+      );
       if (abort.signal.aborted) return;
       if (reply.sent) {
         reply.raw.destroy();

@@ -52,6 +52,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
         SCRIPTED_OPENAI_KEY: UPSTREAM_OPENAI_KEY,
         SCRIPTED_ANTHROPIC_KEY: UPSTREAM_ANTHROPIC_KEY,
         OUTPOST_SECRET_KEY: SECRET_KEY,
+        OUTPOST_METRICS_TOKEN: 'gateway-metrics',
       },
     });
     owner = await signup(t);
@@ -310,6 +311,20 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     const bad = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=week`);
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ field: 'group_by' });
+  });
+
+  it('/metrics counts gateway requests by outcome, tokens, cost, and the time the gateway adds', async () => {
+    const res = await t.http.get('/metrics').set('authorization', 'Bearer gateway-metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(
+      /outpost_gateway_requests_total\{schema="openai-chat",model="scripted\/small",outcome="answered"\} \d+/,
+    );
+    expect(res.text).toMatch(
+      /outpost_gateway_requests_total\{schema="openai-chat",model="scripted\/small",outcome="budget_refused"\} \d+/,
+    );
+    expect(res.text).toMatch(/outpost_gateway_tokens_total\{model="claude\/haiku",kind="cache_read"\} 1000/);
+    expect(res.text).toMatch(/outpost_gateway_cost_usd_total\{model="scripted\/small"\} [0-9.e-]+/);
+    expect(res.text).toMatch(/outpost_gateway_added_seconds_count\{schema="anthropic"\} \d+/);
   });
 
   it('a revoked key is refused at once by every server process on the database', async () => {
