@@ -19,6 +19,26 @@ function knownTags(ifNoneMatch: string | undefined): string[] {
     .filter((tag) => tag.length > 0 && tag.length <= 64);
 }
 
+type Json = Record<string, unknown>;
+
+/** The V2 workspace config as an opencode config (what the CLI merges into its own). */
+function cliConfig(v2: Json): Json {
+  const provider: Json = {};
+  for (const [id, entry] of Object.entries((v2.providers ?? {}) as Record<string, Json>)) {
+    const settings = (entry.settings ?? {}) as Json;
+    const pkg = typeof entry.package === 'string' ? entry.package.replace(/^[^:]*:/, '') : undefined;
+    provider[id] = {
+      ...(entry.name !== undefined ? { name: entry.name } : {}),
+      ...(entry.env !== undefined ? { env: entry.env } : {}),
+      ...(pkg ? { npm: pkg } : {}),
+      options: { ...settings, ...(entry.headers ? { headers: entry.headers } : {}) },
+      models: entry.models ?? {},
+    };
+  }
+  const policies = (v2.policies ?? []) as unknown[];
+  return { provider, ...(policies.length ? { experimental: { policies } } : {}) };
+}
+
 function send(res: HttpReply, config: RenderedConfig): void {
   res.header('ETag', config.etag);
   res.header('Cache-Control', 'private, no-cache');
@@ -48,6 +68,36 @@ export class WorkspaceConfigController {
   ): Promise<void> {
     const tags = knownTags(ifNoneMatch);
     send(res, await this.config.read(principal.workspaceId!, tags.includes('*') ? [] : tags));
+  }
+
+  /**
+   * What opencode's released CLI (1.18) loads after `opencode console login`: `GET {console}/api/config` with its
+   * device token and `x-org-id`, read as `{ config }`, an opencode config merged into its own. The workspace's
+   * providers become its `provider` map (loader package → `npm`, settings and headers → `options`); the policies
+   * ride along as `experimental.policies`. Same credentials and ETag rules as `/api/v2/config`.
+   */
+  @Get('config')
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @ApiOperation({
+    operationId: 'config.getLegacy',
+    summary: "The workspace config in the shape opencode's released CLI reads: { config: { provider, … } }",
+  })
+  @ApiResponse({ status: 304, description: 'unchanged since the ETag in If-None-Match' })
+  @ApiErrorResponse(401, 'Unauthorized', 'missing, invalid, expired or revoked credential')
+  async getForCli(
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() res: HttpReply,
+  ): Promise<void> {
+    const current = await this.config.read(principal.workspaceId!, []);
+    const etag = current.etag.replace(/"$/, '-cli"');
+    const tags = knownTags(ifNoneMatch);
+    const unchanged = tags.includes(etag) || tags.includes('*');
+    send(res, {
+      etag,
+      body: unchanged ? null : JSON.stringify({ config: cliConfig(JSON.parse(current.body!)) }),
+    });
   }
 
   @Put('orgs/:org/config')

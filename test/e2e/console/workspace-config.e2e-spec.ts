@@ -94,6 +94,36 @@ describe('workspace config (V2)', () => {
       });
     });
 
+    const cli = (key: string) => t.http.get('/console/api/config').set('authorization', bearer(key));
+
+    it("answers opencode's released CLI at GET /console/api/config: { config: { provider } }, with its own ETag", async () => {
+      const res = await cli(inferenceKey).set('x-org-id', owner.org);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        config: {
+          provider: {
+            outpost: {
+              name: PROVIDER.name,
+              env: PROVIDER.env,
+              npm: '@ai-sdk/openai-compatible',
+              options: {
+                ...PROVIDER.settings,
+                apiKey: '{env:OUTPOST_API_KEY}',
+                headers: { 'x-org-id': owner.org },
+              },
+              models: PROVIDER.models,
+            },
+          },
+          experimental: { policies: POLICIES },
+        },
+      });
+      const v2 = await withKey(inferenceKey);
+      expect(res.headers.etag).not.toBe(v2.headers.etag);
+      const again = await cli(inferenceKey).set('if-none-match', res.headers.etag);
+      expect(again.status).toBe(304);
+      expect((await t.http.get('/console/api/config')).status).toBe(401);
+    });
+
     it.each([
       ['an All key', () => withKey(allKey)],
       ['an Inference-only key', () => withKey(inferenceKey)],
