@@ -4,9 +4,12 @@ import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
+import { ProvidersService } from '../runtime/providers/providers.service';
+import { modelViews, providerViews } from './model-views';
 
 /**
- * The v2 operations opencode's released clients read at start-up that are lists of a location. Outpost has no
+ * The v2 operations opencode's released clients read at start-up that are lists of a location: models and
+ * providers from its config, pending permission requests from the runtime. Outpost has no
  * commands, skills, references, integrations or questions of its own: for those, the empty list is the answer.
  */
 @ApiTags('location')
@@ -15,6 +18,7 @@ export class LocationCatalogController {
   constructor(
     private readonly locations: LocationsService,
     private readonly permissions: PermissionRequestsService,
+    private readonly providers: ProvidersService,
   ) {}
 
   @Get('health')
@@ -31,6 +35,22 @@ export class LocationCatalogController {
   async permissionRequests(@Query() query: LocationQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: this.permissions.inLocation(location.directory) };
+  }
+
+  @Get('model')
+  @ApiOperation({ operationId: 'model.list', summary: "The models of a location's providers" })
+  async models(@Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    const registry = await this.providers.forLocation(location);
+    return { location: publicInfo(location), data: modelViews(registry.configs()) };
+  }
+
+  @Get('provider')
+  @ApiOperation({ operationId: 'provider.list', summary: 'The providers of a location' })
+  async providerList(@Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    const registry = await this.providers.forLocation(location);
+    return { location: publicInfo(location), data: providerViews(registry.configs()) };
   }
 
   @Get('command')

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -79,6 +80,58 @@ describe('wire compatibility with the opencode v2 client (@opencode-ai/sdk)', ()
       .set(auth);
     expect(permissions.body).toMatchObject({ location: { directory: home }, data: [] });
     expect((await t.http.get('/api/command')).status).toBe(401);
+  });
+
+  it("/api/model and /api/provider list the location's config, without credentials or headers", async () => {
+    const project = tempDir();
+    writeFileSync(
+      join(project, 'outpost.json'),
+      JSON.stringify({
+        provider: {
+          local: {
+            name: 'Local',
+            package: 'aisdk:@ai-sdk/openai-compatible',
+            settings: { baseURL: 'http://127.0.0.1:9/v1', apiKey: '{env:SECRET_PROVIDER_KEY}' },
+            headers: { authorization: 'Bearer sk-literal-secret' },
+            models: {
+              small: { name: 'Small', cost: { input: 1, output: 2 }, limit: { context: 8000, output: 1000 } },
+            },
+          },
+        },
+      }),
+    );
+    const auth = { authorization: basic() };
+    const models = await t.http.get(`/api/model?directory=${encodeURIComponent(project)}`).set(auth);
+    expect(models.status).toBe(200);
+    expect(models.body.data).toEqual([
+      expect.objectContaining({
+        id: 'small',
+        providerID: 'local',
+        name: 'Small',
+        api: {
+          id: 'small',
+          type: 'aisdk',
+          package: '@ai-sdk/openai-compatible',
+          url: 'http://127.0.0.1:9/v1',
+        },
+        cost: [{ input: 1, output: 2, cache: { read: 1, write: 1 } }],
+        limit: { context: 8000, output: 1000 },
+        status: 'active',
+        enabled: true,
+      }),
+    ]);
+    const providers = await t.http.get(`/api/provider?directory=${encodeURIComponent(project)}`).set(auth);
+    expect(providers.body.data).toEqual([
+      {
+        id: 'local',
+        name: 'Local',
+        api: { type: 'aisdk', package: '@ai-sdk/openai-compatible', url: 'http://127.0.0.1:9/v1' },
+        request: { headers: {}, body: {} },
+      },
+    ]);
+    const text = JSON.stringify([models.body, providers.body]);
+    expect(text).not.toContain('SECRET_PROVIDER_KEY');
+    expect(text).not.toContain('sk-literal-secret');
   });
 
   it('directory and workspace on any /api GET, x-opencode-directory, and a conflict named', async () => {

@@ -29,6 +29,11 @@ export class ProviderRegistry {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
+  /** The configured providers, as the location's config has them (credentials still `{env:…}` templates). */
+  configs(): ProviderConfigMap {
+    return this.providers;
+  }
+
   /** Whether the ref names a configured provider and model, without building anything. */
   has(ref: ModelRef): boolean {
     const provider = this.providers[ref.providerID];
