@@ -70,12 +70,24 @@ describe('location.reload', () => {
       started();
       await gate;
     });
+    const service = t.app.get(LocationReloadService);
+    const original = service.reload.bind(service);
+    let entered = 0;
+    service.reload = () => {
+      entered += 1;
+      return original();
+    };
     const first = reload().then((res) => res);
     await firstHook;
     const second = reload().then((res) => res);
+    // Only once the second request has reached the service (on a busy machine it can take a while) is the first
+    // round let go: the second must find it running.
+    for (let i = 0; i < 200 && entered < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     release();
     const [a, b] = await Promise.all([first, second]);
+    service.reload = original;
     unregister();
+    expect(entered).toBe(2);
     expect([a.status, b.status]).toEqual([204, 204]);
     expect(calls).toBe(2); // one per loaded location, not two rounds
   });
