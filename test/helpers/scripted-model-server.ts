@@ -32,7 +32,8 @@ export interface ScriptedAnswer {
   streamError?: { type: string; message: string };
   /** Send the text deltas, then hold the stream open until the client goes away (for interrupts). */
   hold?: boolean;
-  /** Send the text deltas, then wait for this before finishing the answer (or for the client to go away). */
+  /** Send the text deltas (or, unstreamed, nothing), then wait for this before finishing the answer (or for the
+   * client to go away). */
   until?: Promise<unknown>;
 }
 
@@ -46,8 +47,10 @@ export interface ScriptedError {
 
 export type ScriptedTurn = ScriptedAnswer | { error: ScriptedError };
 
+type Protocol = 'openai' | 'responses' | 'anthropic';
+
 export interface RecordedRequest {
-  protocol: 'openai' | 'anthropic';
+  protocol: Protocol;
   path: string;
   headers: IncomingMessage['headers'];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the JSON body freely
@@ -55,8 +58,8 @@ export interface RecordedRequest {
 }
 
 /**
- * A model provider on loopback that speaks OpenAI chat-completions streaming (`POST /v1/chat/completions`) and
- * Anthropic messages streaming (`POST /v1/messages`). Each request takes the next scripted turn; every request
+ * A model provider on loopback that speaks OpenAI chat-completions (`POST /v1/chat/completions`), OpenAI's
+ * Responses API (`POST /v1/responses`, text only) and Anthropic messages (`POST /v1/messages`), streamed or not. Each request takes the next scripted turn; every request
  * is recorded so tests can assert on what the server under test sent.
  */
 export class ScriptedModelServer {
@@ -82,6 +85,11 @@ export class ScriptedModelServer {
   script(...turns: ScriptedTurn[]): this {
     this.turns.push(...turns);
     return this;
+  }
+
+  /** Forgets the turns scripted but not consumed. */
+  dropPending(): void {
+    this.turns.length = 0;
   }
 
   /** Turns scripted but not yet consumed. */
@@ -116,11 +124,13 @@ export class ScriptedModelServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? '').split('?')[0];
-    const protocol = path.endsWith('/chat/completions')
+    const protocol: Protocol | null = path.endsWith('/chat/completions')
       ? 'openai'
-      : path.endsWith('/messages')
-        ? 'anthropic'
-        : null;
+      : path.endsWith('/responses')
+        ? 'responses'
+        : path.endsWith('/messages')
+          ? 'anthropic'
+          : null;
     if (req.method !== 'POST' || !protocol) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;
@@ -147,6 +157,7 @@ export class ScriptedModelServer {
     }
     if (turn.delayMs) await sleep(turn.delayMs);
     if (body?.stream !== true && (body?.stream === false || this.answerUnstreamed)) {
+      if (turn.until && !(await released(res, turn.until))) return;
       answerWhole(res, protocol, turn, typeof body?.model === 'string' ? body.model : 'scripted');
       return;
     }
@@ -157,51 +168,53 @@ export class ScriptedModelServer {
     });
     const model = typeof body?.model === 'string' ? body.model : 'scripted';
     if (protocol === 'openai') await streamOpenAI(res, turn, model);
+    else if (protocol === 'responses') await streamResponses(res, turn, model);
     else await streamAnthropic(res, turn, model);
   }
 }
 
 /** A whole (non-streamed) answer: OpenAI's `chat.completion` or Anthropic's `message`, with usage. */
-function answerWhole(
-  res: ServerResponse,
-  protocol: 'openai' | 'anthropic',
-  turn: ScriptedAnswer,
-  model: string,
-): void {
+function answerWhole(res: ServerResponse, protocol: Protocol, turn: ScriptedAnswer, model: string): void {
   const text = pieces(turn.text).join('');
   const usage = turn.usage ?? { input: 0, output: 0 };
   const body =
-    protocol === 'openai'
-      ? {
-          id: 'chatcmpl-scripted',
-          object: 'chat.completion',
-          created: 1,
-          model,
-          choices: [
-            { index: 0, message: { role: 'assistant', content: text }, finish_reason: turn.finish ?? 'stop' },
-          ],
-          usage: {
-            prompt_tokens: usage.input + (usage.cacheRead ?? 0),
-            completion_tokens: usage.output,
-            total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
-            prompt_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
-          },
-        }
-      : {
-          id: 'msg_scripted',
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: [{ type: 'text', text }],
-          stop_reason: 'end_turn',
-          stop_sequence: null,
-          usage: {
-            input_tokens: usage.input,
-            output_tokens: usage.output,
-            cache_read_input_tokens: usage.cacheRead ?? 0,
-            cache_creation_input_tokens: usage.cacheWrite ?? 0,
-          },
-        };
+    protocol === 'responses'
+      ? responseObject(model, text, usage)
+      : protocol === 'openai'
+        ? {
+            id: 'chatcmpl-scripted',
+            object: 'chat.completion',
+            created: 1,
+            model,
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: text },
+                finish_reason: turn.finish ?? 'stop',
+              },
+            ],
+            usage: {
+              prompt_tokens: usage.input + (usage.cacheRead ?? 0),
+              completion_tokens: usage.output,
+              total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
+              prompt_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
+            },
+          }
+        : {
+            id: 'msg_scripted',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [{ type: 'text', text }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: {
+              input_tokens: usage.input,
+              output_tokens: usage.output,
+              cache_read_input_tokens: usage.cacheRead ?? 0,
+              cache_creation_input_tokens: usage.cacheWrite ?? 0,
+            },
+          };
   res
     .writeHead(200, { 'content-type': 'application/json', 'x-upstream-secret-header': 'leak' })
     .end(JSON.stringify(body));
@@ -221,10 +234,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function sendError(res: ServerResponse, protocol: 'openai' | 'anthropic', error: ScriptedError): void {
+function sendError(res: ServerResponse, protocol: Protocol, error: ScriptedError): void {
   const message = error.message ?? `scripted error ${error.status}`;
   const body =
-    protocol === 'openai'
+    protocol !== 'anthropic'
       ? {
           error: { message, type: error.status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null },
         }
@@ -397,5 +410,60 @@ async function streamAnthropic(res: ServerResponse, turn: ScriptedAnswer, model:
     usage: { output_tokens: usage.output },
   });
   event('message_stop', {});
+  res.end();
+}
+
+/** A Responses API `response` object, completed, with one text message and usage. */
+function responseObject(model: string, text: string, usage: ScriptedUsage, status = 'completed') {
+  return {
+    id: 'resp_scripted',
+    object: 'response',
+    created_at: 1,
+    status,
+    model,
+    output: [
+      {
+        type: 'message',
+        id: 'msg_scripted',
+        status,
+        role: 'assistant',
+        content: [{ type: 'output_text', text, annotations: [] }],
+      },
+    ],
+    usage: {
+      input_tokens: usage.input + (usage.cacheRead ?? 0),
+      input_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
+      output_tokens: usage.output,
+      output_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
+      total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
+    },
+  };
+}
+
+/** The Responses API's typed events (`event:` and `data:` lines), text deltas, then `response.completed`. */
+async function streamResponses(res: ServerResponse, turn: ScriptedAnswer, model: string): Promise<void> {
+  let sequence = 0;
+  const send = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+  const inProgress = { ...responseObject(model, '', { input: 0, output: 0 }, 'in_progress'), output: [] };
+  send('response.created', { response: inProgress });
+  const item = { type: 'message', id: 'msg_scripted', status: 'in_progress', role: 'assistant', content: [] };
+  send('response.output_item.added', { output_index: 0, item });
+  send('response.content_part.added', {
+    item_id: item.id,
+    output_index: 0,
+    content_index: 0,
+    part: { type: 'output_text', text: '', annotations: [] },
+  });
+  for (const delta of pieces(turn.text)) {
+    send('response.output_text.delta', { item_id: item.id, output_index: 0, content_index: 0, delta });
+  }
+  if (turn.until && !(await released(res, turn.until))) return;
+  if (turn.hold) return void (await closed(res));
+  const text = pieces(turn.text).join('');
+  send('response.output_text.done', { item_id: item.id, output_index: 0, content_index: 0, text });
+  send('response.completed', {
+    response: responseObject(model, text, turn.usage ?? { input: 0, output: 0 }),
+  });
   res.end();
 }

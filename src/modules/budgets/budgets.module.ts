@@ -8,6 +8,7 @@ import { BudgetsService } from './budgets.service';
 import { MemberBudgetEntity } from './member-budget.entity';
 import { MemberSpendEntity } from './member-spend.entity';
 import { UsageEntity } from './usage.entity';
+import { UsageLedger } from './usage-ledger.service';
 import { WorkspaceBudgetEntity } from './workspace-budget.entity';
 
 /** Monthly budgets per member and service account, and the usage they are spent on. */
@@ -18,7 +19,7 @@ import { WorkspaceBudgetEntity } from './workspace-budget.entity';
     WorkspacesModule,
   ],
   controllers: [BudgetsController, UsageController],
-  providers: [BudgetsService],
-  exports: [BudgetsService],
+  providers: [BudgetsService, UsageLedger],
+  exports: [BudgetsService, UsageLedger],
 })
 export class BudgetsModule {}

@@ -174,11 +174,6 @@ export class BudgetsService implements OnModuleInit {
     return { ...statusOf(rows[0], BigInt(rows[0].spent ?? 0), next), exceeded: true };
   }
 
-  /** Gives a hold back and records what the request really cost (usage row and spend), in one statement. */
-  async settle(usage: UsageInput, held: bigint): Promise<void> {
-    await this.recordUsage(usage, held);
-  }
-
   /** Usage rows of [from, to) summed per member, key, model or UTC day, largest spend first (days in order). */
   async usageReport(workspaceId: string, query: UsageQueryDto): Promise<UsageReportDto> {
     const now = this.clock.now();

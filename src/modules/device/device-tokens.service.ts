@@ -235,6 +235,7 @@ export class DeviceTokensService {
       permission: 'all',
       boundWorkspaceId: row.bound_workspace_id,
       workspace: { found: workspaceFound, role: row.role },
+      expiresAt: row.token_expires_at,
     };
   }
 

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, optionalStr } from '../../config/env';
 import { DEFAULT_PRICES, Prices } from './default-prices';
 
-export const SCHEMAS = ['openai-chat', 'anthropic'] as const;
+export const SCHEMAS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
 export type UpstreamSchema = (typeof SCHEMAS)[number];
 
 export interface CatalogueModel {
@@ -40,11 +40,14 @@ function fail(problem: string): never {
   throw new ConfigError(NAME, problem);
 }
 
-function price(value: unknown, where: string): bigint {
+/** USD per million tokens → micro-cents per million tokens; `fail` names the member when the value is wrong. */
+export function priceOf(value: unknown, where: string, fail: (problem: string) => never): bigint {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
     fail(`${where} must be a number of USD ≥ 0`);
   return BigInt(Math.round(value * MICRO_CENTS_PER_USD));
 }
+
+const price = (value: unknown, where: string) => priceOf(value, where, fail);
 
 /** The operator's catalogue file (JSON or YAML), validated with one-line errors naming the member. */
 export function parseCatalogue(text: string, env: Record<string, string | undefined>): Catalogue {

@@ -13,6 +13,14 @@ export class UserLimitError extends TaggedError {
   }
 }
 
+/** The workspace's policies (`provider.use` statements) do not let it use this provider or model. */
+export class ModelError extends TaggedError {
+  readonly status = 403;
+  constructor(model: string) {
+    super(`The workspace's policies do not allow the model "${model}"`, { model });
+  }
+}
+
 export class ModelNotFoundError extends TaggedError {
   readonly status = 404;
   constructor(model: string) {

@@ -4,20 +4,18 @@ import type { Dispatcher } from 'undici';
 import { HttpReply, HttpRequest } from '../../common/http/http';
 import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
-import {
-  CatalogueModel,
-  CatalogueProvider,
-  gatewayConfig,
-  GatewayConfig,
-  UpstreamSchema,
-} from './gateway.config';
+import { UsageLedger } from '../budgets/usage-ledger.service';
+import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
+import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
 import {
   InvalidInferenceRequestError,
   microCentsToUsd,
+  ModelError,
   ModelNotFoundError,
   UpstreamError,
   UserLimitError,
 } from './gateway.errors';
+import { parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
 import {
   gatewayAddedSeconds,
@@ -33,47 +31,34 @@ const RETRY_DELAYS_MS = [250, 750];
 /** Upstream answer headers passed on; everything else (cookies, provider ids, rate-limit details) stays behind. */
 const PASSED_HEADERS = ['content-type', 'cache-control'];
 
-interface ParsedRequest {
-  model: string;
-  stream: boolean;
-  maxTokens: number | undefined;
-}
-
-/** The request members the gateway itself reads; everything else goes to the provider as sent. */
-function parse(body: unknown, schema: UpstreamSchema): ParsedRequest {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new InvalidInferenceRequestError('body', 'must be a JSON object');
-  const b = body as Json;
-  if (typeof b.model !== 'string' || !b.model)
-    throw new InvalidInferenceRequestError('model', 'must be a model id');
-  if (!Array.isArray(b.messages)) throw new InvalidInferenceRequestError('messages', 'must be an array');
-  if (b.stream !== undefined && typeof b.stream !== 'boolean')
-    throw new InvalidInferenceRequestError('stream', 'must be true or false');
-  const limitField =
-    schema === 'anthropic'
-      ? 'max_tokens'
-      : b.max_completion_tokens !== undefined
-        ? 'max_completion_tokens'
-        : 'max_tokens';
-  const max = b[limitField];
-  if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) {
-    throw new InvalidInferenceRequestError(limitField, 'must be a whole number ≥ 1');
-  }
-  if (schema === 'anthropic' && max === undefined)
-    throw new InvalidInferenceRequestError('max_tokens', 'is required');
-  return { model: b.model, stream: b.stream === true, maxTokens: max as number | undefined };
+/**
+ * Where a request goes: a provider of the operator's catalogue, or one of the workspace's own connections
+ * (bring your own key), with the model priced for metering.
+ */
+export interface UpstreamTarget {
+  /** What policies name: the catalogue's provider id, or the connection's id. */
+  provider: string;
+  baseUrl: string;
+  schema: UpstreamSchema;
+  credential: string | undefined;
+  /** The header the credential travels in: null for `Authorization: Bearer`. */
+  credentialHeader: string | null;
+  model: CatalogueModel;
 }
 
 /**
- * One gateway request: the caller's model must be in the catalogue; its worst-case cost is held against the
- * member's monthly budget (one atomic statement); the request goes to the provider (streams pass through as
- * they come; a client that leaves aborts the upstream call); the real usage settles the hold and is recorded.
+ * One gateway request: the caller's model must be in the catalogue (or the connection) and allowed by the
+ * workspace's policies; its worst-case cost is held against the member's monthly budget (one atomic
+ * statement); the request goes to the provider (streams pass through as they come; a client that leaves aborts
+ * the upstream call); the real usage settles the hold and is recorded in the next batch.
  */
 @Injectable()
 export class GatewayService {
   constructor(
     @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
     private readonly budgets: BudgetsService,
+    private readonly ledger: UsageLedger,
+    private readonly policies: WorkspacePolicies,
   ) {}
 
   /** A model by `<provider>/<model>`, or by its bare id when one provider has it. */
@@ -91,25 +76,48 @@ export class GatewayService {
     return [...this.config.catalogue.models.values()];
   }
 
+  /** The catalogue's provider of a model, which must speak the route's schema. */
+  catalogueTarget(modelId: string, schema: UpstreamSchema): UpstreamTarget {
+    const model = this.model(modelId);
+    const provider = this.config.catalogue.providers.get(model.provider)!;
+    if (provider.schema !== schema) {
+      const route = `/inference/${provider.schema === 'anthropic' ? 'anthropic' : 'openai'}/v1${SCHEMA_PATHS[provider.schema]}`;
+      throw new InvalidInferenceRequestError('model', `"${model.id}" is served at the ${route} route`);
+    }
+    return {
+      provider: provider.id,
+      baseUrl: provider.baseUrl,
+      schema,
+      credential: provider.credential,
+      credentialHeader: schema === 'anthropic' ? 'x-api-key' : null,
+      model,
+    };
+  }
+
+  /**
+   * Handles one request of the route's `schema`; `target` picks the upstream from the request's model (the
+   * catalogue, or a workspace connection).
+   */
   async handle(
     schema: UpstreamSchema,
     body: unknown,
     principal: ConsolePrincipal,
     request: HttpRequest,
     reply: HttpReply,
+    target: (model: string) => UpstreamTarget | Promise<UpstreamTarget> = (model) =>
+      this.catalogueTarget(model, schema),
   ): Promise<void> {
     const started = performance.now();
-    const parsed = parse(body, schema);
-    const model = this.model(parsed.model);
-    const provider = this.config.catalogue.providers.get(model.provider)!;
-    if (provider.schema !== schema) {
-      throw new InvalidInferenceRequestError(
-        'model',
-        `"${model.id}" is served at the ${provider.schema === 'anthropic' ? '/inference/anthropic/v1/messages' : '/inference/openai/v1/chat/completions'} route`,
-      );
+    const parsed = parseInferenceRequest(body, schema);
+    const upstream = await target(parsed.model);
+    const { model } = upstream;
+    const workspaceId = principal.workspaceId!;
+    if (!(await this.policies.allows(workspaceId, upstream.provider, model.id))) {
+      gatewayRequests.inc({ schema, model: model.id, outcome: 'policy_refused' });
+      throw new ModelError(model.id);
     }
-    if (!provider.credential)
-      throw new UpstreamError(`The provider "${provider.id}" has no credential on this gateway`);
+    if (!upstream.credential)
+      throw new UpstreamError(`The provider "${upstream.provider}" has no credential on this gateway`);
     const text = JSON.stringify(body);
     const inputEstimate = Math.ceil(text.length / 4);
     const worst = costOf(model, {
@@ -117,7 +125,6 @@ export class GatewayService {
       input: inputEstimate,
       output: parsed.maxTokens ?? model.maxOutput,
     });
-    const workspaceId = principal.workspaceId!;
     const memberId = principal.serviceAccountId ?? principal.userId!;
     const refused = await this.budgets.hold(workspaceId, memberId, worst);
     if (refused) {
@@ -126,7 +133,7 @@ export class GatewayService {
     }
 
     let settled = false;
-    const settle = async (usage: TokenUsage, outcome = 'answered'): Promise<bigint> => {
+    const settle = (usage: TokenUsage, outcome = 'answered'): bigint => {
       const cost = costOf(model, usage);
       if (settled) return cost;
       settled = true;
@@ -140,7 +147,7 @@ export class GatewayService {
         if (tokens > 0) gatewayTokens.inc({ model: model.id, kind }, tokens);
       }
       if (cost > 0n) gatewayCost.inc({ model: model.id }, Number(cost) / 100_000_000);
-      await this.budgets.settle(
+      this.ledger.settle(
         {
           workspaceId,
           memberId,
@@ -167,57 +174,56 @@ export class GatewayService {
         payload.stream_options = { ...((payload.stream_options as Json) ?? {}), include_usage: true };
       }
       gatewayAddedSeconds.observe({ schema }, (performance.now() - started) / 1000);
-      const upstream = await this.send(provider, schema, payload, request, abort.signal);
+      const answer = await this.send(upstream, payload, request, abort.signal);
       const gatewayMs = (performance.now() - started).toFixed(2);
-      if (upstream.statusCode >= 500) {
-        await upstream.body.dump();
-        await settle(NO_USAGE, 'upstream_error');
-        throw new UpstreamError(`The provider answered ${upstream.statusCode}`, upstream.statusCode);
+      if (answer.statusCode >= 500) {
+        await answer.body.dump();
+        settle(NO_USAGE, 'upstream_error');
+        throw new UpstreamError(`The provider answered ${answer.statusCode}`, answer.statusCode);
       }
       const headers: Record<string, string> = {
         'x-request-id': String(request.id),
         'x-outpost-gateway-ms': gatewayMs,
       };
       for (const name of PASSED_HEADERS) {
-        const value = upstream.headers[name];
+        const value = answer.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }
-      if (upstream.statusCode >= 400 || !parsed.stream) {
-        const answer = await upstream.body.text();
+      if (answer.statusCode >= 400 || !parsed.stream) {
+        const text = await answer.body.text();
         let json: Json | undefined;
         try {
-          json = JSON.parse(answer) as Json;
+          json = JSON.parse(text) as Json;
         } catch {}
-        if (upstream.statusCode >= 400 || !json) {
-          await settle(NO_USAGE, 'upstream_refused');
-          void reply.status(upstream.statusCode).headers(headers).send(answer);
+        if (answer.statusCode >= 400 || !json) {
+          settle(NO_USAGE, 'upstream_refused');
+          void reply.status(answer.statusCode).headers(headers).send(text);
           return;
         }
-        // The answer leaves first; the hold settles right after (the caller does not wait for the bookkeeping).
         const usage = usageOfAnswer(schema, json);
+        const cost = settle(usage);
         await reply
-          .status(upstream.statusCode)
+          .status(answer.statusCode)
           .headers(headers)
           .type('application/json')
-          .send(JSON.stringify({ ...json, cost: microCentsToUsd(costOf(model, usage)) }));
-        await settle(usage);
+          .send(JSON.stringify({ ...json, cost: microCentsToUsd(cost) }));
         return;
       }
       reply.hijack();
-      reply.raw.writeHead(upstream.statusCode, {
+      reply.raw.writeHead(answer.statusCode, {
         ...headers,
         'cache-control': 'no-cache',
         connection: 'keep-alive',
       });
-      for await (const chunk of upstream.body) {
+      for await (const chunk of answer.body) {
         streamUsage.push(chunk as Buffer);
         reply.raw.write(chunk);
       }
       reply.raw.end();
-      await settle(streamUsage.result());
+      settle(streamUsage.result());
     } catch (error) {
       // A client that left mid-stream, or a provider that failed: bill what was produced, then answer (if still possible).
-      await settle(
+      settle(
         streamUsage.result().output > 0 ? streamUsage.result() : NO_USAGE,
         abort.signal.aborted ? 'client_left' : 'failed',
       );
@@ -234,25 +240,22 @@ export class GatewayService {
   }
 
   private async send(
-    provider: CatalogueProvider,
-    schema: UpstreamSchema,
+    upstream: UpstreamTarget,
     payload: Json,
     request: HttpRequest,
     signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
-    const path = schema === 'anthropic' ? '/messages' : '/chat/completions';
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (schema === 'anthropic') {
-      headers['x-api-key'] = provider.credential!;
+    if (upstream.credentialHeader) headers[upstream.credentialHeader] = upstream.credential!;
+    else headers.authorization = `Bearer ${upstream.credential}`;
+    if (upstream.schema === 'anthropic') {
       headers['anthropic-version'] = String(request.headers['anthropic-version'] ?? '2023-06-01');
       if (request.headers['anthropic-beta'])
         headers['anthropic-beta'] = String(request.headers['anthropic-beta']);
-    } else {
-      headers.authorization = `Bearer ${provider.credential}`;
     }
     const body = JSON.stringify(payload);
     for (let attempt = 0; ; attempt++) {
-      const response = await upstreamRequest(`${provider.baseUrl}${path}`, {
+      const response = await upstreamRequest(`${upstream.baseUrl}${SCHEMA_PATHS[upstream.schema]}`, {
         method: 'POST',
         headers,
         body,

@@ -23,6 +23,9 @@ const ANTHROPIC_TYPES: Record<number, string> = {
   502: 'api_error',
 };
 
+/** Routes that speak Anthropic's API: the catalogue's, and a connection's `/messages`. */
+const ANTHROPIC_ROUTE = /^\/inference\/(anthropic\/|custom\/[^/?]+\/messages(\?|$))/;
+
 /**
  * Errors of the inference routes in the caller's format, so the SDKs show them: OpenAI routes answer
  * `{ error: { message, type, code } }`, Anthropic routes `{ type: "error", error: { type, message } }`.
@@ -42,7 +45,7 @@ export class InferenceErrorFilter implements ExceptionFilter {
     }
     const { _tag, message, ...fields } = exception.toBody() as { _tag: string; message: string };
     const status = exception.status;
-    const anthropic = request.url.startsWith('/inference/anthropic/');
+    const anthropic = ANTHROPIC_ROUTE.test(request.url);
     const body = anthropic
       ? {
           type: 'error',

@@ -34,6 +34,23 @@ export class InferenceController {
     await this.gateway.handle('openai-chat', body, principal, request, reply);
   }
 
+  @Post('openai/v1/responses')
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @BodyLimit(INFERENCE_BODY_LIMIT)
+  @ApiOperation({
+    operationId: 'inference.responses',
+    summary: 'OpenAI-compatible Responses API, streamed or not',
+  })
+  async responses(
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    await this.gateway.handle('openai-responses', body, principal, request, reply);
+  }
+
   @Post('anthropic/v1/messages')
   @AllowInferenceKeys()
   @OrgRole('member')

@@ -6,6 +6,7 @@ import { AuthRegistry } from '../../common/auth';
 import { BudgetsModule } from '../budgets/budgets.module';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import { KeysModule } from '../keys/keys.module';
+import { WorkspaceConfigModule } from '../workspace-config/workspace-config.module';
 import { gatewayConfig } from './gateway.config';
 import { GatewayService } from './gateway.service';
 import { InferenceController } from './inference.controller';
@@ -17,7 +18,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
  * key (Inference-only and All keys, user tokens with `x-org-id`, device tokens); the SDKs' own headers work too.
  */
 @Module({
-  imports: [ConfigModule.forFeature(gatewayConfig), KeysModule, BudgetsModule],
+  imports: [ConfigModule.forFeature(gatewayConfig), KeysModule, BudgetsModule, WorkspaceConfigModule],
   controllers: [InferenceController],
   providers: [GatewayService],
 })

@@ -23,6 +23,15 @@ export function usageOfAnswer(schema: UpstreamSchema, body: Json): TokenUsage {
       cacheWrite: num(usage.cache_creation_input_tokens),
     };
   }
+  if (schema === 'openai-responses') {
+    const cachedInput = num(usage.input_tokens_details?.cached_tokens);
+    return {
+      input: num(usage.input_tokens) - cachedInput,
+      output: num(usage.output_tokens),
+      cacheRead: cachedInput,
+      cacheWrite: 0,
+    };
+  }
   const cached = num(usage.prompt_tokens_details?.cached_tokens);
   return {
     input: num(usage.prompt_tokens) - cached,
@@ -33,8 +42,9 @@ export function usageOfAnswer(schema: UpstreamSchema, body: Json): TokenUsage {
 }
 
 /**
- * Reads usage off a stream as it passes: OpenAI sends it in the last chunk (asked for with
- * `stream_options.include_usage`), Anthropic in `message_start` and `message_delta`. Until then, the text seen
+ * Reads usage off a stream as it passes: OpenAI chat sends it in the last chunk (asked for with
+ * `stream_options.include_usage`), the Responses API in `response.completed`, Anthropic in `message_start` and
+ * `message_delta`. Until then, the text seen
  * counts (4 characters a token), so a stream the client drops is billed for what was produced.
  */
 export class StreamUsage {
@@ -67,6 +77,11 @@ export class StreamUsage {
     if (this.schema === 'openai-chat') {
       if (event.usage) this.reported = usageOfAnswer('openai-chat', event);
       for (const choice of event.choices ?? []) this.textChars += String(choice?.delta?.content ?? '').length;
+      return;
+    }
+    if (this.schema === 'openai-responses') {
+      if (event.type === 'response.output_text.delta') this.textChars += String(event.delta ?? '').length;
+      if (event.response?.usage) this.reported = usageOfAnswer('openai-responses', event.response);
       return;
     }
     if (event.type === 'message_start')

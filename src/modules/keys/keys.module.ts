@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { identityConfig } from '../identity/identity.config';
+import { CredentialCache } from './access/credential-cache';
 import { ConsoleAuthenticator } from './access/console.authenticator';
 import { CredentialLookupRepository } from './access/credential-lookup.repository';
 import { ApiKeyEntity } from './api-key.entity';
@@ -29,6 +30,7 @@ import { UserTokensService } from './user-tokens.service';
   providers: [
     SecretHasher,
     CredentialLookupRepository,
+    CredentialCache,
     ConsoleAuthenticator,
     ServiceAccountsService,
     ApiKeysService,

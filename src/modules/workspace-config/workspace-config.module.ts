@@ -4,12 +4,13 @@ import { AuditModule } from '../audit/audit.module';
 import { WorkspaceConfigController } from './workspace-config.controller';
 import { WorkspaceConfigEntity } from './workspace-config.entity';
 import { WorkspaceConfigService } from './workspace-config.service';
+import { WorkspacePolicies } from './workspace-policies.service';
 
 /** The workspace config (V2) every client polls, and its admin writes. */
 @Module({
   imports: [TypeOrmModule.forFeature([WorkspaceConfigEntity]), AuditModule],
   controllers: [WorkspaceConfigController],
-  providers: [WorkspaceConfigService],
-  exports: [WorkspaceConfigService],
+  providers: [WorkspaceConfigService, WorkspacePolicies],
+  exports: [WorkspaceConfigService, WorkspacePolicies],
 })
 export class WorkspaceConfigModule {}

@@ -15,6 +15,7 @@ import {
   stableJson,
 } from './config-document';
 import { WorkspaceConfigEntity } from './workspace-config.entity';
+import { WorkspacePolicies } from './workspace-policies.service';
 
 export interface RenderedConfig {
   etag: string;
@@ -39,6 +40,7 @@ export class WorkspaceConfigService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly policies: WorkspacePolicies,
   ) {}
 
   /**
@@ -65,7 +67,7 @@ export class WorkspaceConfigService {
     input: unknown,
   ): Promise<RenderedConfig> {
     const change = parseConfigInput(input);
-    return this.db.transaction(async (manager) => {
+    const result = await this.db.transaction(async (manager) => {
       await manager.query(
         `INSERT INTO workspace_config (workspace_id, document, rendered, etag, updated_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workspace_id) DO NOTHING`,
@@ -101,5 +103,8 @@ export class WorkspaceConfigService {
       });
       return { etag, body: rendered };
     });
+    // Other processes hear of the change from the database's notification; this one forgets at once.
+    this.policies.forget();
+    return result;
   }
 }

@@ -25,6 +25,12 @@ function catalogue(upstream: ScriptedModelServer): string {
     api_key_env: SCRIPTED_OPENAI_KEY
     models:
       small: { prices: { input: 1, output: 2 }, max_output: 4000 }
+  responder:
+    base_url: ${upstream.baseURL}
+    schema: openai-responses
+    api_key_env: SCRIPTED_OPENAI_KEY
+    models:
+      reason: { upstream: reason-1, prices: { input: 2, output: 8, cache_read: 0.5 } }
   claude:
     base_url: ${upstream.baseURL}
     schema: anthropic
@@ -78,7 +84,17 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     }
     return now;
   };
+  /** This month's spend, read once every settlement in flight was written (no hold left). */
   const spent = async (member = saId) => {
+    for (let i = 0; i < 100; i++) {
+      const rows = await query(
+        t.databaseUrl!,
+        'SELECT held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
+        [member],
+      );
+      if (rows.length === 0 || rows[0].held === '0') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const res = await owner.get('/console/api/v1/budgets/members').set('x-org-id', owner.org);
     return BigInt(res.body.find((row: { user_id: string }) => row.user_id === member).spent_micro_cents);
   };
@@ -114,6 +130,91 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect(await spentBecomes(before + 10n * 100n + 3n * 200n)).toBe(before + 10n * 100n + 3n * 200n);
   });
 
+  it('OpenAI SDK, Responses API: not streamed and streamed, usage read from the answer and from response.completed', async () => {
+    const before = await spent();
+    upstream.script({ text: 'a whole response', usage: { input: 100, output: 10, cacheRead: 400 } });
+    const whole = await openai().responses.create({
+      model: 'responder/reason',
+      input: 'hi',
+      max_output_tokens: 100,
+    });
+    expect(whole.output_text).toBe('a whole response');
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/responses');
+    expect(sent.body.model).toBe('reason-1');
+    expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_OPENAI_KEY}`);
+    // 100 x 200 + 10 x 800 + 400 x 50 micro-cents
+    const wholeCost = 100n * 200n + 10n * 800n + 400n * 50n;
+    expect((whole as unknown as { cost: string }).cost).toBe('0.00048');
+    expect(await spentBecomes(before + wholeCost)).toBe(before + wholeCost);
+
+    upstream.script({ text: ['stre', 'amed'], usage: { input: 30, output: 7 } });
+    const stream = await openai().responses.create({
+      model: 'reason',
+      input: [{ role: 'user', content: 'go' }],
+      stream: true,
+    });
+    let text = '';
+    let completed = false;
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = true;
+    }
+    expect(text).toBe('streamed');
+    expect(completed).toBe(true);
+    const total = before + wholeCost + 30n * 200n + 7n * 800n;
+    expect(await spentBecomes(total)).toBe(total);
+  });
+
+  it('a Responses request without input, or to the chat route, is a 400 naming the member', async () => {
+    const noInput = await t.http
+      .post('/inference/openai/v1/responses')
+      .set('authorization', bearer(key))
+      .send({ model: 'reason', max_output_tokens: 5 });
+    expect(noInput.status).toBe(400);
+    expect(noInput.body.error).toMatchObject({ code: 'InvalidInferenceRequestError', param: 'input' });
+    const wrongRoute = await t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('authorization', bearer(key))
+      .send({ model: 'reason', messages: [] });
+    expect(wrongRoute.status).toBe(400);
+    expect(wrongRoute.body.error.message).toContain('/inference/openai/v1/responses');
+  });
+
+  it("the workspace's provider.use policies decide which providers and models a key may call", async () => {
+    const setPolicies = (policies: unknown[]) =>
+      owner.put(`/console/api/orgs/${owner.org}/config`, { policies });
+    const call = () =>
+      t.http
+        .post('/inference/anthropic/v1/messages')
+        .set('x-api-key', key)
+        .send({ model: 'claude/haiku', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    expect((await setPolicies([{ action: 'provider.use', resource: 'claude', effect: 'deny' }])).status).toBe(
+      200,
+    );
+    const denied = await call();
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({
+      type: 'error',
+      error: { type: 'permission_error', code: 'ModelError' },
+    });
+    // The last matching statement wins: the one model allowed again, the provider's others still refused.
+    await setPolicies([
+      { action: 'provider.use', resource: 'claude', effect: 'deny' },
+      { action: 'provider.use', resource: 'claude/haiku', effect: 'allow' },
+    ]);
+    upstream.script({ text: 'allowed', usage: { input: 1, output: 1 } });
+    expect((await call()).status).toBe(200);
+    const other = await t.http
+      .post('/inference/anthropic/v1/messages')
+      .set('x-api-key', key)
+      .send({ model: 'claude/claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    expect(other.status).toBe(403);
+    await setPolicies([]);
+    upstream.script({ text: 'open again', usage: { input: 1, output: 1 } });
+    expect((await call()).status).toBe(200);
+  });
+
   it('Anthropic SDK (x-api-key), not streamed and streamed, priced from the catalogue', async () => {
     const before = await spent();
     upstream.script({ text: 'bonjour', usage: { input: 100, output: 20, cacheRead: 1000 } });
@@ -143,7 +244,12 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
   it('GET /inference/v1/models lists the catalogue in OpenAI list shape (the SDK reads it)', async () => {
     const ids: string[] = [];
     for await (const model of openai().models.list()) ids.push(model.id);
-    expect(ids.sort()).toEqual(['claude/claude-haiku-4-5', 'claude/haiku', 'scripted/small']);
+    expect(ids.sort()).toEqual([
+      'claude/claude-haiku-4-5',
+      'claude/haiku',
+      'responder/reason',
+      'scripted/small',
+    ]);
   });
 
   it('errors come in the caller format: the SDKs raise their own error classes', async () => {
@@ -244,18 +350,31 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
       .set('x-org-id', owner.org);
     expect({ status: set.status, body: set.body }).toEqual({ status: 204, body: {} });
     upstream.answerUnstreamed = true;
-    // The provider takes its time, so every hold is taken while the others are still out.
+    // The provider answers nobody until every request was either forwarded or refused: all holds are
+    // decided while every admitted request is still out.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     upstream.script(
-      ...Array.from({ length: 200 }, () => ({ text: 'ok', usage: { input: 10, output: 10 }, delayMs: 1500 })),
+      ...Array.from({ length: 200 }, () => ({ text: 'ok', usage: { input: 10, output: 10 }, until: gate })),
     );
-    const results = await Promise.all(
-      Array.from({ length: 200 }, () =>
-        t.http
-          .post('/inference/openai/v1/chat/completions')
-          .set('authorization', bearer(second.key))
-          .send({ model: 'small', max_tokens: 1000, messages: [{ role: 'user', content: 'x' }] }),
-      ),
+    const forwardedBefore = upstream.requests.length;
+    let refusedSoFar = 0;
+    const pending = Array.from({ length: 200 }, () =>
+      t.http
+        .post('/inference/openai/v1/chat/completions')
+        .set('authorization', bearer(second.key))
+        .send({ model: 'small', max_tokens: 1000, messages: [{ role: 'user', content: 'x' }] })
+        .then((res) => {
+          if (res.status === 429) refusedSoFar++;
+          return res;
+        }),
     );
+    for (let i = 0; i < 1_500 && upstream.requests.length - forwardedBefore + refusedSoFar < 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release();
+    const results = await Promise.all(pending);
+    upstream.dropPending();
     const admitted = results.filter((res) => res.status === 200);
     const refused = results.filter((res) => res.status === 429);
     expect(admitted.length + refused.length).toBe(200);
@@ -300,6 +419,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     );
     expect(byModel.body.data.map((row: { key: string }) => row.key).sort()).toEqual([
       'claude/haiku',
+      'responder/reason',
       'scripted/small',
     ]);
     const byMember = await owner.get(
@@ -327,7 +447,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect(res.text).toMatch(/outpost_gateway_added_seconds_count\{schema="anthropic"\} \d+/);
   });
 
-  it('a revoked key is refused at once by every server process on the database', async () => {
+  it('a revoked key is refused within a second by every server process on the database, though keys are cached', async () => {
     const other = await createTestApp({
       databaseUrl: t.databaseUrl,
       env: {
@@ -344,14 +464,23 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
           .post('/inference/openai/v1/chat/completions')
           .set('authorization', bearer(victim.key))
           .send({ model: 'small', messages: [{ role: 'user', content: 'x' }] });
+      // Twice, so the second answer comes from the other process's credential cache.
+      upstream.script({ text: 'ok', usage: { input: 1, output: 1 } });
+      expect((await viaOther()).status).toBe(200);
       expect((await viaOther()).status).toBe(200);
       expect(
         (await owner.del(`/console/api/orgs/${owner.org}/service-accounts/${victim.sa}/keys/${victim.keyId}`))
           .status,
       ).toBe(204);
-      const after = await viaOther();
+      const revokedAt = Date.now();
+      let after = await viaOther();
+      while (after.status !== 401 && Date.now() - revokedAt < 1_000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        after = await viaOther();
+      }
       expect(after.status).toBe(401);
       expect(after.body.error.type).toBe('authentication_error');
+      expect(Date.now() - revokedAt).toBeLessThan(1_000);
     } finally {
       await other.close();
     }
@@ -367,7 +496,7 @@ describe('OUTPOST_GATEWAY_CONFIG is checked at start-up', () => {
     ],
     [
       'providers:\n  p:\n    base_url: http://x\n    schema: grpc\n    api_key_env: K\n    models: {}',
-      'providers.p.schema must be one of openai-chat, anthropic',
+      'providers.p.schema must be one of openai-chat, openai-responses, anthropic',
     ],
     [
       'providers:\n  p:\n    base_url: http://x\n    schema: anthropic\n    api_key_env: K\n    models:\n      mystery: {}',

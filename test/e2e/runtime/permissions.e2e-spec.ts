@@ -4,7 +4,7 @@ import { EventsPublisher } from '../../../src/common/events/events.publisher';
 import { decide, evaluate, isToolDisabled } from '../../../src/modules/runtime/permissions/evaluate';
 import { PermissionRequestsService } from '../../../src/modules/runtime/permissions/permission-requests.service';
 import { PermissionRuleset } from '../../../src/modules/runtime/permissions/permission.types';
-import { wildcardMatch } from '../../../src/modules/runtime/permissions/wildcard';
+import { wildcardMatch } from '../../../src/common/text/wildcard';
 import { TestClock } from '../../helpers/test-clock';
 
 /** The reference's default base of every agent (`Agent.empty` plus the built-in read rules). */

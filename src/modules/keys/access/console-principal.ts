@@ -60,4 +60,6 @@ export type ResolvedCredential = CredentialIdentity & {
    * deleted; `role` is null when the caller is not a member.
    */
   workspace: { found: boolean; role: Role | null };
+  /** When the credential stops working by itself (a cached credential is checked against it on every use). */
+  expiresAt?: Date | null;
 };

@@ -14,6 +14,7 @@ import {
   OrgRequiredError,
 } from './console-errors';
 import { ConsolePrincipal, ResolvedCredential, Role, roleAtLeast } from './console-principal';
+import { CredentialCache } from './credential-cache';
 import { CredentialLookupRepository } from './credential-lookup.repository';
 import { HttpRequest } from '../../../common/http/http';
 
@@ -50,6 +51,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     private readonly registry: AuthRegistry,
     private readonly reflector: Reflector,
     private readonly lookup: CredentialLookupRepository,
+    private readonly cache: CredentialCache,
     @Inject(identityConfig.KEY) private readonly identity: IdentityConfig,
   ) {}
 
@@ -92,8 +94,16 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     if (authorization !== undefined) {
       const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
       const bearer = token ? this.bearers.find((entry) => token.startsWith(entry.prefix)) : undefined;
-      const credential = bearer ? await runStrategy(bearer.strategy, request) : false;
+      if (!token || !bearer) throw new ConsoleUnauthorizedError();
+      // Only the gateway's hot path is served from the cache; the console API reads the database each time.
+      const cacheable = request.url.startsWith('/inference/');
+      const cacheKey = `${token}\n${requestedOrg(request) ?? ''}`;
+      const cached = cacheable ? this.cache.get(cacheKey) : undefined;
+      if (cached) return cached;
+      const generation = this.cache.begin();
+      const credential = await runStrategy(bearer.strategy, request);
       if (!credential) throw new ConsoleUnauthorizedError();
+      if (cacheable) this.cache.set(cacheKey, credential, generation);
       return credential;
     }
     const cookie = readSessionCookie(request);

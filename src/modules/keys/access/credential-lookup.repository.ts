@@ -51,9 +51,8 @@ const WORKSPACE_JOIN = `
 
 /**
  * Every console credential is checked with ONE indexed query (by public id or by hash) that also joins the
- * workspace and the caller's membership, and nothing is cached: a revocation committed by any process is
- * seen by the very next request. The joins read the workspace, membership and sign-in tables of the
- * identity and workspaces modules, the price of one round trip per request.
+ * workspace and the caller's membership. The joins read the workspace, membership and sign-in tables of the
+ * identity and workspaces modules. Bearer credentials found here are then cached by `CredentialCache`.
  */
 @Injectable()
 export class CredentialLookupRepository {
@@ -105,6 +104,7 @@ export class CredentialLookupRepository {
       permission: row.permission,
       boundWorkspaceId: row.workspace_id,
       workspace: { found: true, role },
+      expiresAt: row.expires_at,
     };
   }
 
@@ -122,7 +122,7 @@ export class CredentialLookupRepository {
     );
     if (!row || !this.hasher.matches(parsed.secret, row.secret_hash!) || !this.isLive(row)) return undefined;
     await this.touch('user_token', row);
-    return this.person('user_token', row);
+    return { ...this.person('user_token', row), expiresAt: row.expires_at };
   }
 
   async session(cookieValue: string, requestedOrg: string | null): Promise<ResolvedCredential | undefined> {

@@ -1,0 +1,138 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { UsageInput } from './budgets.service';
+import { utcMonth } from './money';
+
+/** How long a settlement waits for company before it is written, and the most written in one statement. */
+export const FLUSH_EVERY_MS = 200;
+const BATCH_SIZE = 500;
+
+interface Settlement {
+  usage: UsageInput;
+  held: bigint;
+  at: Date;
+}
+
+/**
+ * The gateway's settlements, written in batches: one statement inserts a batch's usage rows, adds each
+ * member's spend and releases their holds. A settlement is written within `FLUSH_EVERY_MS` (or at once past
+ * `BATCH_SIZE`), and whatever is pending is written when the server stops, so usage is durable within a
+ * second and none is lost on SIGTERM. Until it is written a request's hold stays in place, so a budget can
+ * never be passed in between; a failed write is retried on the next tick.
+ */
+@Injectable()
+export class UsageLedger implements OnApplicationShutdown {
+  private readonly logger = new Logger(UsageLedger.name);
+  private pending: Settlement[] = [];
+  private timer?: NodeJS.Timeout;
+  private flushing = Promise.resolve();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records what a request cost and gives its hold back, soon. */
+  settle(usage: UsageInput, held: bigint): void {
+    this.pending.push({ usage, held, at: new Date(this.clock.now()) });
+    if (this.pending.length >= BATCH_SIZE) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+  }
+
+  /** Writes everything pending (one statement per batch); resolves when written. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writePending());
+    return this.flushing;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.flush();
+    if (this.pending.length > 0)
+      this.logger.error(`${this.pending.length} usage records could not be written`);
+  }
+
+  private async writePending(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.pending.length > 0) {
+      const batch = this.pending.slice(0, BATCH_SIZE);
+      try {
+        await this.write(batch);
+        this.pending = this.pending.slice(batch.length);
+      } catch (error) {
+        this.logger.warn(`usage batch of ${batch.length} not written, retrying: ${(error as Error).message}`);
+        this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+        return;
+      }
+    }
+  }
+
+  /**
+   * The usage rows as they are; the spend per member for the newest month in the batch (a row of an older
+   * month stays in `usage` without touching the newer month's spend), and every hold of the batch released.
+   */
+  private async write(batch: Settlement[]): Promise<void> {
+    const members = new Map<
+      string,
+      { workspaceId: string; memberId: string; month: number; spent: bigint; released: bigint }
+    >();
+    for (const { usage, held, at } of batch) {
+      const key = `${usage.workspaceId}\n${usage.memberId}`;
+      const month = utcMonth(at.getTime()).start.getTime();
+      const entry = members.get(key) ?? {
+        workspaceId: usage.workspaceId,
+        memberId: usage.memberId,
+        month,
+        spent: 0n,
+        released: 0n,
+      };
+      if (month > entry.month) Object.assign(entry, { month, spent: 0n });
+      if (month === entry.month) entry.spent += usage.costMicroCents;
+      entry.released += held;
+      members.set(key, entry);
+    }
+    const rows = batch.map((settlement) => settlement.usage);
+    const spend = [...members.values()];
+    await this.db.query(
+      `WITH batch AS (
+         SELECT * FROM unnest($11::varchar[], $12::varchar[], $13::date[], $14::bigint[], $15::bigint[])
+                AS b(workspace_id, member_id, month, spent, released)
+       ), recorded AS (
+         INSERT INTO usage (workspace_id, member_id, key_id, model, input_tokens, output_tokens,
+                            cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
+         SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::int[], $6::int[],
+                              $7::int[], $8::int[], $9::bigint[], $10::timestamptz[])
+       )
+       INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents, held_micro_cents)
+       SELECT workspace_id, member_id, month, spent, 0 FROM batch
+       ON CONFLICT (workspace_id, member_id) DO UPDATE SET
+         spent_micro_cents = CASE
+           WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
+           WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
+           ELSE s.spent_micro_cents END,
+         held_micro_cents = GREATEST(0, s.held_micro_cents - (
+           SELECT b.released FROM batch b
+            WHERE b.workspace_id = EXCLUDED.workspace_id AND b.member_id = EXCLUDED.member_id)),
+         month = GREATEST(s.month, EXCLUDED.month)`,
+      [
+        rows.map((row) => row.workspaceId),
+        rows.map((row) => row.memberId),
+        rows.map((row) => row.keyId ?? null),
+        rows.map((row) => row.model),
+        rows.map((row) => row.inputTokens),
+        rows.map((row) => row.outputTokens),
+        rows.map((row) => row.cacheReadTokens ?? 0),
+        rows.map((row) => row.cacheWriteTokens ?? 0),
+        rows.map((row) => row.costMicroCents.toString()),
+        batch.map((settlement) => settlement.at),
+        spend.map((entry) => entry.workspaceId),
+        spend.map((entry) => entry.memberId),
+        spend.map((entry) => new Date(entry.month).toISOString().slice(0, 10)),
+        spend.map((entry) => entry.spent.toString()),
+        spend.map((entry) => entry.released.toString()),
+      ],
+    );
+  }
+}

@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { createTestDatabase, query } from '../../helpers/test-database';
+
+/** Usage is written in batches; a server stopped with SIGTERM writes what it still holds, streams in flight included. */
+describe('gateway usage survives SIGTERM', () => {
+  let upstream: ScriptedModelServer;
+  let database: { url: string; drop: () => Promise<void> };
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    database = await createTestDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-gateway-stop-'));
+    writeFileSync(
+      join(dir, 'gateway.yaml'),
+      `providers:\n  up:\n    base_url: ${upstream.baseURL}\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n`,
+    );
+    server = startServer({
+      DATABASE_URL: database.url,
+      PORT: String(await freePort()),
+      OUTPOST_DATA_DIR: dir,
+      OUTPOST_SURFACES: 'console,inference',
+      OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'),
+      OUTPOST_SECRET_KEY: 'gateway-stop-test-secret-0123456789',
+      OUTPOST_SHUTDOWN_GRACE_MS: '10000',
+      UP_KEY: 'sk-up',
+    });
+    await waitForHealth(server.url);
+  });
+  afterAll(async () => {
+    server.child.kill('SIGKILL');
+    await upstream.close();
+    await database.drop();
+  });
+
+  it('every answered request, and a stream finishing during shutdown, is recorded and its hold released', async () => {
+    const json = { 'content-type': 'application/json', origin: server.url };
+    const signup = await fetch(`${server.url}/console/api/auth/signup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'stop@example.com', password: 'correct horse battery' }),
+    });
+    const cookie = signup.headers.get('set-cookie')!.split(';')[0];
+    const asPerson = { ...json, cookie };
+    const org = (
+      (await (await fetch(`${server.url}/console/api/orgs`, { headers: asPerson })).json()) as Array<{
+        id: string;
+      }>
+    )[0].id;
+    const sa = (await (
+      await fetch(`${server.url}/console/api/orgs/${org}/service-accounts`, {
+        method: 'POST',
+        headers: asPerson,
+        body: JSON.stringify({ name: 'stop' }),
+      })
+    ).json()) as { id: string };
+    const { key } = (await (
+      await fetch(`${server.url}/console/api/orgs/${org}/service-accounts/${sa.id}/keys`, {
+        method: 'POST',
+        headers: asPerson,
+        body: JSON.stringify({ name: 'k', permission: 'inference' }),
+      })
+    ).json()) as { key: string };
+    const call = (stream: boolean) =>
+      fetch(`${server.url}/inference/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({
+          model: 'small',
+          stream,
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'x' }],
+        }),
+      });
+
+    // A stream that will still be running when SIGTERM comes.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    upstream.script({ text: ['slow ', 'stream'], usage: { input: 7, output: 3 }, until: gate });
+    const streaming = await call(true);
+    expect(streaming.status).toBe(200);
+    await upstream.waitForRequests(1);
+
+    upstream.script(...Array.from({ length: 30 }, () => ({ text: 'ok', usage: { input: 10, output: 5 } })));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => call(false)));
+    expect(answers.map((res) => res.status)).toEqual(Array(30).fill(200));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    expect(await streaming.text()).toContain('stream');
+    expect(await server.exited).toBe(0);
+
+    const rows = await query(
+      database.url,
+      `SELECT count(*)::int AS n, sum(cost_micro_cents)::text AS cost FROM usage WHERE member_id = $1`,
+      [sa.id],
+    );
+    // 30 x (10 x 100 + 5 x 200) + (7 x 100 + 3 x 200) micro-cents
+    expect(rows[0]).toEqual({ n: 31, cost: String(30 * 2000 + 1300) });
+    const spend = await query(
+      database.url,
+      'SELECT spent_micro_cents::text AS spent, held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
+      [sa.id],
+    );
+    expect(spend[0]).toEqual({ spent: String(30 * 2000 + 1300), held: '0' });
+  });
+});
