@@ -61,6 +61,8 @@ export function parseModels(value: unknown, field = 'models'): StoredModels {
     }
     if (typeof model.name !== 'string' || model.name.trim().length === 0 || model.name.length > 200)
       invalid(`${at}.name`, 'must be a string of 1 to 200 characters');
+    // A lone surrogate is valid in a JS string but not in PostgreSQL's jsonb.
+    if (/\p{Cs}/u.test(model.name)) invalid(`${at}.name`, 'must be well-formed Unicode');
     models.push([
       id,
       model.prices === undefined

@@ -412,6 +412,7 @@ describe('BYOK connections', () => {
       ['an empty models map', { models: {} }, 'models'],
       ['models as an array', { models: [{ name: 'x' }] }, 'models'],
       ['a model without a name', { models: { m: {} } }, 'models.m.name'],
+      ['a model name with a lone surrogate', { models: { m: { name: 'bad \ud800 name' } } }, 'models.m.name'],
       ['a model id with a space', { models: { 'my model': { name: 'x' } } }, 'models.my model'],
       [
         'a negative price',
