@@ -22,6 +22,7 @@ import { PromptModule } from './modules/prompt/prompt.module';
 import { SessionTransferModule } from './modules/session-transfer/session-transfer.module';
 import { SessionStatsModule } from './modules/session-stats/session-stats.module';
 import { InferenceModule } from './modules/inference/inference.module';
+import { ConnectionsModule } from './modules/connections/connections.module';
 import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
 
 /**
@@ -54,6 +55,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     ConsoleWebModule,
     WorkspaceConfigModule,
     BudgetsModule,
+    ConnectionsModule,
   ],
   inference: [InferenceModule],
 };

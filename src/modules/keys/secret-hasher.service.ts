@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appConfig, AppConfig } from '../../config/app.config';
@@ -38,6 +38,15 @@ export class SecretHasher implements OnModuleInit {
     this.logger.log(
       `generated the key-hashing secret in ${file} (set OUTPOST_SECRET_KEY to share it between servers)`,
     );
+  }
+
+  /**
+   * A key for another purpose (e.g. encrypting stored credentials), derived from the same secret with
+   * HKDF-SHA-256 and that purpose's own `info`: the pepper itself never leaves this class.
+   */
+  deriveKey(info: string, length = 32): Buffer {
+    if (this.pepper.length === 0) throw new Error('the secret key is not loaded yet');
+    return Buffer.from(hkdfSync('sha256', this.pepper, Buffer.alloc(0), info, length));
   }
 
   hash(secret: string): string {

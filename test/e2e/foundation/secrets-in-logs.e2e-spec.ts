@@ -137,6 +137,48 @@ describe('no secret reaches the logs (a real process at trace level)', () => {
     });
     await call(`/console/device?user_code=${device.user_code}`, { headers: { cookie } });
 
+    // A BYOK connection's credential: created, replaced, and sent in a refused body.
+    secrets.CONNECTION_CREDENTIAL = 'sk-byok-first-4c1d9e77b2';
+    secrets.CONNECTION_CREDENTIAL_NEW = 'sk-byok-second-0a8f3c5e61';
+    secrets.CONNECTION_CREDENTIAL_REFUSED = 'sk-byok-refused-93be27d4f0';
+    const connection = await call(`/console/api/orgs/${org}/connections`, {
+      method: 'POST',
+      headers: asPerson,
+      body: JSON.stringify({
+        name: 'Own key',
+        base_url: 'https://llm.example/v1',
+        schema: 'openai-chat',
+        auth: { mode: 'header', header: 'x-api-key', credential: secrets.CONNECTION_CREDENTIAL },
+        models: { m: { name: 'M' } },
+      }),
+    });
+    expect(connection.status).toBe(201);
+    const connectionId = connection.json().id as string;
+    expect(
+      (
+        await call(`/console/api/orgs/${org}/connections/${connectionId}`, {
+          method: 'PATCH',
+          headers: asPerson,
+          body: JSON.stringify({ auth: { credential: secrets.CONNECTION_CREDENTIAL_NEW } }),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(`/console/api/orgs/${org}/connections`, {
+          method: 'POST',
+          headers: asPerson,
+          body: JSON.stringify({
+            name: 'Bad',
+            base_url: 'ftp://llm.example',
+            schema: 'openai-chat',
+            auth: { mode: 'bearer', credential: secrets.CONNECTION_CREDENTIAL_REFUSED },
+            models: { m: { name: 'M' } },
+          }),
+        })
+      ).status,
+    ).toBe(400);
+
     // A failed sign-in with the right e-mail and a wrong password carries that password too.
     await call('/console/api/auth/login', {
       method: 'POST',

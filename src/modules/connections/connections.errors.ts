@@ -1,0 +1,23 @@
+import { TaggedError } from '../../common/errors';
+import { ConsoleNotFoundError } from '../keys/access/console-errors';
+
+/** No such connection in this workspace (tag `NotFound`, with `connection_id`). */
+export class ConnectionNotFoundError extends ConsoleNotFoundError {
+  constructor(readonly connectionId: string) {
+    super(`Connection not found: ${connectionId}`, { connection_id: connectionId });
+  }
+}
+
+/**
+ * The stored credential cannot be decrypted: it was altered, or the server's secret key (`OUTPOST_SECRET_KEY` or
+ * the generated file) is not the one it was encrypted with. An owner or admin has to enter it again.
+ */
+export class ConnectionCredentialError extends TaggedError {
+  readonly status = 502;
+  constructor(readonly connectionId: string) {
+    super(
+      `The credential of connection ${connectionId} cannot be decrypted (was the server's secret key changed?); enter it again`,
+      { connection_id: connectionId },
+    );
+  }
+}
