@@ -5,6 +5,7 @@ import { HttpReply, HttpRequest } from '../../common/http/http';
 import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
+import { ConnectionsService } from '../connections/connections.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
 import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
 import {
@@ -28,6 +29,8 @@ type Json = Record<string, unknown>;
 
 /** Waits before retrying a provider's 429/529, only while nothing was sent to the client yet. */
 const RETRY_DELAYS_MS = [250, 750];
+/** The output a connection's model may produce, held when the request sets no limit (as the catalogue's default). */
+const CONNECTION_MAX_OUTPUT = 32_000;
 /** Upstream answer headers passed on; everything else (cookies, provider ids, rate-limit details) stays behind. */
 const PASSED_HEADERS = ['content-type', 'cache-control'];
 
@@ -59,6 +62,7 @@ export class GatewayService {
     private readonly budgets: BudgetsService,
     private readonly ledger: UsageLedger,
     private readonly policies: WorkspacePolicies,
+    private readonly connections: ConnectionsService,
   ) {}
 
   /** A model by `<provider>/<model>`, or by its bare id when one provider has it. */
@@ -91,6 +95,37 @@ export class GatewayService {
       credential: provider.credential,
       credentialHeader: schema === 'anthropic' ? 'x-api-key' : null,
       model,
+    };
+  }
+
+  /** A workspace connection's model (bring your own key); the connection must speak the route's schema. */
+  async connectionTarget(
+    workspaceId: string,
+    connectionId: string,
+    modelId: string,
+    schema: UpstreamSchema,
+  ): Promise<UpstreamTarget> {
+    const connection = await this.connections.forInference(workspaceId, connectionId);
+    if (connection.schema !== schema) {
+      const route = `/inference/custom/${connection.id}${SCHEMA_PATHS[connection.schema]}`;
+      throw new InvalidInferenceRequestError('model', `connection "${connection.id}" is served at ${route}`);
+    }
+    const model = connection.models.get(modelId);
+    if (!model) throw new ModelNotFoundError(modelId);
+    const prices = model.prices ?? { input: 0n, output: 0n, cacheRead: 0n, cacheWrite: 0n };
+    return {
+      provider: connection.id,
+      baseUrl: connection.baseUrl,
+      schema,
+      credential: connection.credential,
+      credentialHeader: connection.authMode === 'header' ? connection.authHeader : null,
+      model: {
+        id: `${connection.id}/${modelId}`,
+        provider: connection.id,
+        upstreamId: modelId,
+        prices,
+        maxOutput: CONNECTION_MAX_OUTPUT,
+      },
     };
   }
 

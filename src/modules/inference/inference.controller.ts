@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '../../common/auth';
 import { BodyLimit } from '../../common/http/body-parsers';
@@ -66,6 +66,37 @@ export class InferenceController {
     @Res() reply: HttpReply,
   ): Promise<void> {
     await this.gateway.handle('anthropic', body, principal, request, reply);
+  }
+
+  @Post([
+    'custom/:connection/chat/completions',
+    'custom/:connection/responses',
+    'custom/:connection/messages',
+  ])
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @BodyLimit(INFERENCE_BODY_LIMIT)
+  @ApiOperation({
+    operationId: 'inference.custom',
+    summary:
+      "A workspace connection (bring your own key): /chat/completions, /responses or /messages, forwarded with the connection's own credential",
+  })
+  async custom(
+    @Param('connection') connection: string,
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    const path = request.url.split('?')[0];
+    const schema = path.endsWith('/messages')
+      ? 'anthropic'
+      : path.endsWith('/responses')
+        ? 'openai-responses'
+        : 'openai-chat';
+    await this.gateway.handle(schema, body, principal, request, reply, (model) =>
+      this.gateway.connectionTarget(principal.workspaceId!, connection, model, schema),
+    );
   }
 
   @Get(['v1/models', 'openai/v1/models'])

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { AuthRegistry } from '../../common/auth';
 import { BudgetsModule } from '../budgets/budgets.module';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
+import { ConnectionsModule } from '../connections/connections.module';
 import { KeysModule } from '../keys/keys.module';
 import { WorkspaceConfigModule } from '../workspace-config/workspace-config.module';
 import { gatewayConfig } from './gateway.config';
@@ -18,7 +19,13 @@ export const INFERENCE_PREFIXES = ['/inference/'];
  * key (Inference-only and All keys, user tokens with `x-org-id`, device tokens); the SDKs' own headers work too.
  */
 @Module({
-  imports: [ConfigModule.forFeature(gatewayConfig), KeysModule, BudgetsModule, WorkspaceConfigModule],
+  imports: [
+    ConfigModule.forFeature(gatewayConfig),
+    KeysModule,
+    BudgetsModule,
+    WorkspaceConfigModule,
+    ConnectionsModule,
+  ],
   controllers: [InferenceController],
   providers: [GatewayService],
 })

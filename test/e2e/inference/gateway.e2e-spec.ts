@@ -215,6 +215,63 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect((await call()).status).toBe(200);
   });
 
+  it("bring your own key: a workspace connection's routes swap the console key for the connection's credential", async () => {
+    const BYOK = 'byok-credential-4b7d1e';
+    const created = await owner.post(`/console/api/orgs/${owner.org}/connections`, {
+      name: 'Our proxy',
+      base_url: upstream.baseURL,
+      schema: 'openai-chat',
+      auth: { mode: 'header', header: 'x-team-key', credential: BYOK },
+      models: { 'team-model': { name: 'Team model', prices: { input: 3, output: 6 } } },
+    });
+    expect(created.status).toBe(201);
+    const connection = created.body.id as string;
+    const client = new OpenAI({
+      baseURL: `${t.url}/inference/custom/${connection}`,
+      apiKey: key,
+      maxRetries: 0,
+    });
+    const before = await spent();
+    upstream.script({ text: 'through your own key', usage: { input: 100, output: 10 } });
+    const raw = await client.chat.completions
+      .create({ model: 'team-model', messages: [{ role: 'user', content: 'hi' }] })
+      .asResponse();
+    const text = await raw.text();
+    expect(JSON.parse(text).choices[0].message.content).toBe('through your own key');
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers['x-team-key']).toBe(BYOK);
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(sent.headers)).not.toContain(key);
+    expect(text).not.toContain(BYOK);
+    expect(JSON.stringify([...raw.headers])).not.toContain(BYOK);
+    // 100 x 300 + 10 x 600 micro-cents, billed to the caller like any gateway request.
+    expect(await spentBecomes(before + 36_000n)).toBe(before + 36_000n);
+    const stored = await query(t.databaseUrl!, 'SELECT * FROM connection WHERE id = $1', [connection]);
+    expect(JSON.stringify(stored)).not.toContain(BYOK);
+
+    // The route must match the connection's schema; unknown models and connections are 404s.
+    const wrong = await t.http
+      .post(`/inference/custom/${connection}/messages`)
+      .set('x-api-key', key)
+      .send({ model: 'team-model', max_tokens: 5, messages: [] });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    const unknownModel = await t.http
+      .post(`/inference/custom/${connection}/chat/completions`)
+      .set('authorization', bearer(key))
+      .send({ model: 'nope', messages: [] });
+    expect(unknownModel.status).toBe(404);
+    const stranger = await signup(t);
+    const strangerKey = await serviceAccountKey(stranger, stranger.org, 'inference');
+    const foreign = await t.http
+      .post(`/inference/custom/${connection}/chat/completions`)
+      .set('authorization', bearer(strangerKey.key))
+      .send({ model: 'team-model', messages: [] });
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).not.toContain(BYOK);
+  });
+
   it('Anthropic SDK (x-api-key), not streamed and streamed, priced from the catalogue', async () => {
     const before = await spent();
     upstream.script({ text: 'bonjour', usage: { input: 100, output: 20, cacheRead: 1000 } });
@@ -417,10 +474,14 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     const byModel = await owner.get(
       `/console/api/orgs/${owner.org}/usage?group_by=model&from=2000-01-01T00:00:00Z`,
     );
-    expect(byModel.body.data.map((row: { key: string }) => row.key).sort()).toEqual([
+    const models = byModel.body.data.map((row: { key: string }) => row.key).sort();
+    expect(models.filter((model: string) => !model.startsWith('conn_'))).toEqual([
       'claude/haiku',
       'responder/reason',
       'scripted/small',
+    ]);
+    expect(models.filter((model: string) => model.startsWith('conn_'))).toEqual([
+      expect.stringMatching(/^conn_\w+\/team-model$/),
     ]);
     const byMember = await owner.get(
       `/console/api/orgs/${owner.org}/usage?group_by=member&from=2000-01-01T00:00:00Z`,
