@@ -12,6 +12,8 @@ import {
   MemberParamsDto,
   SetDefaultBudgetDto,
   SetMemberBudgetDto,
+  SetWorkspaceBudgetDto,
+  WorkspaceBudgetDto,
 } from './dto/budget.dto';
 
 /**
@@ -96,5 +98,34 @@ export class BudgetsController {
     @CurrentPrincipal() principal: ConsolePrincipal,
   ): Promise<void> {
     await this.budgets.setDefault(actorOf(principal), principal.workspaceId!, body.budget_dollars);
+  }
+
+  @Get('workspace')
+  @ApiOperation({
+    operationId: 'budget.workspace.get',
+    summary: "The whole workspace's monthly budget and this month's spend",
+  })
+  async getWorkspace(@CurrentPrincipal() principal: ConsolePrincipal): Promise<WorkspaceBudgetDto> {
+    const status = await this.budgets.workspaceStatus(principal.workspaceId!);
+    return {
+      limit_micro_cents: status.limitMicroCents?.toString() ?? null,
+      spent_micro_cents: status.spentMicroCents.toString(),
+      exceeded: status.exceeded,
+      resets_at: status.resetsAt.toISOString(),
+      updated_at: status.updatedAt?.toISOString() ?? null,
+    };
+  }
+
+  @Put('workspace')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'budget.workspace.set',
+    summary: 'Set what the whole workspace may spend a month in dollars, or null for unlimited',
+  })
+  async setWorkspace(
+    @Body() body: SetWorkspaceBudgetDto,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+  ): Promise<void> {
+    await this.budgets.setWorkspaceLimit(actorOf(principal), principal.workspaceId!, body.budget_dollars);
   }
 }

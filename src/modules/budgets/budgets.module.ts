@@ -10,11 +10,18 @@ import { MemberSpendEntity } from './member-spend.entity';
 import { UsageEntity } from './usage.entity';
 import { UsageLedger } from './usage-ledger.service';
 import { WorkspaceBudgetEntity } from './workspace-budget.entity';
+import { WorkspaceSpendEntity } from './workspace-spend.entity';
 
 /** Monthly budgets per member and service account, and the usage they are spent on. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([MemberBudgetEntity, WorkspaceBudgetEntity, MemberSpendEntity, UsageEntity]),
+    TypeOrmModule.forFeature([
+      MemberBudgetEntity,
+      WorkspaceBudgetEntity,
+      MemberSpendEntity,
+      UsageEntity,
+      WorkspaceSpendEntity,
+    ]),
     AuditModule,
     WorkspacesModule,
   ],

@@ -7,6 +7,7 @@ import { Actor } from '../keys/access/actor';
 import { ConsoleNotFoundError } from '../keys/access/console-errors';
 import { Member, MembersService } from '../workspaces/members.service';
 import { dollarsToMicroCents, utcMonth } from './money';
+import { poolQuery } from '../../database/pool-query';
 import { execute } from '../../database/execute';
 import { UsageQueryDto, UsageReportDto } from './dto/usage.dto';
 
@@ -32,6 +33,11 @@ export interface BudgetStatus {
   /** The start of the next UTC month, when the spend starts again at zero. */
   resetsAt: Date;
 }
+
+/** A hold taken (and whether the workspace's row holds it too), or the budget that refused it. */
+export type HoldResult =
+  | { held: true; workspaceHeld: boolean }
+  | { held: false; refusedBy: 'member' | 'workspace'; status: BudgetStatus };
 
 export interface MemberBudget extends BudgetStatus {
   member: Member;
@@ -137,41 +143,55 @@ export class BudgetsService implements OnModuleInit {
   }
 
   /**
-   * Holds `amount` against the member's limit for this month in ONE statement: admitted only while spent plus
-   * held plus `amount` stays within the limit (the row lock serialises concurrent holds), so concurrent requests
-   * never overspend. Answers null when admitted, else the budget that refused it.
+   * Holds `amount` against the member's monthly budget and, when it has one, the workspace's, in one call of
+   * `outpost_hold` (migration BudgetHoldFunction): admitted only while spent plus held plus `amount` stays
+   * within each limit; the row locks serialise concurrent holds, so concurrent requests never overspend.
    */
-  async hold(workspaceId: string, memberId: string, amount: bigint): Promise<BudgetStatus | null> {
-    const { start, next } = utcMonth(this.clock.now());
-    const { rows } = await execute<LimitRow & { held: string; spent: string | null }>(
+  async hold(workspaceId: string, memberId: string, amount: bigint): Promise<HoldResult> {
+    const { start } = utcMonth(this.clock.now());
+    const [{ outcome }] = await poolQuery<{ outcome: string }>(
       this.db,
-      `WITH lim AS (
-         SELECT b.limit_micro_cents AS custom, d.default_limit_micro_cents AS fallback,
-                COALESCE(b.limit_micro_cents, d.default_limit_micro_cents) AS lim
-           FROM (SELECT 1) one
-           LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
-           LEFT JOIN workspace_budget d ON d.workspace_id = $1
-       ), held AS (
-         INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents, held_micro_cents)
-         SELECT $1, $2, $3::date, 0, $4::bigint FROM lim WHERE lim.lim IS NULL OR $4::bigint <= lim.lim
-         ON CONFLICT (workspace_id, member_id) DO UPDATE SET
-           spent_micro_cents = CASE WHEN s.month < EXCLUDED.month THEN 0 ELSE s.spent_micro_cents END,
-           held_micro_cents = CASE WHEN s.month < EXCLUDED.month THEN 0 ELSE s.held_micro_cents END
-                              + EXCLUDED.held_micro_cents,
-           month = GREATEST(s.month, EXCLUDED.month)
-         WHERE (SELECT lim FROM lim) IS NULL
-            OR CASE WHEN s.month < EXCLUDED.month THEN 0 ELSE s.spent_micro_cents + s.held_micro_cents END
-               + EXCLUDED.held_micro_cents <= (SELECT lim FROM lim)
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM held) AS held, lim.custom, lim.fallback,
-              (SELECT CASE WHEN month = $3::date THEN spent_micro_cents ELSE 0 END FROM member_spend
-                WHERE workspace_id = $1 AND member_id = $2) AS spent
-         FROM lim`,
+      'SELECT outpost_hold($1, $2, $3::date, $4::bigint) AS outcome',
       [workspaceId, memberId, start, amount.toString()],
     );
-    if (Number(rows[0].held) > 0) return null;
-    return { ...statusOf(rows[0], BigInt(rows[0].spent ?? 0), next), exceeded: true };
+    if (outcome === 'held' || outcome === 'held+workspace') {
+      return { held: true, workspaceHeld: outcome === 'held+workspace' };
+    }
+    if (outcome === 'member') {
+      return {
+        held: false,
+        refusedBy: 'member',
+        status: { ...(await this.status(workspaceId, memberId)), exceeded: true },
+      };
+    }
+    return {
+      held: false,
+      refusedBy: 'workspace',
+      status: { ...(await this.workspaceStatus(workspaceId)), exceeded: true },
+    };
+  }
+
+  /** The whole workspace's monthly limit and this month's spend. */
+  async workspaceStatus(workspaceId: string): Promise<BudgetStatus & { updatedAt: Date | null }> {
+    const { start, next } = utcMonth(this.clock.now());
+    const rows = await poolQuery<{ lim: string | null; spent: string | null; updated_at: Date | null }>(
+      this.db,
+      `SELECT d.monthly_limit_micro_cents AS lim, d.updated_at,
+              (SELECT CASE WHEN month = $2::date THEN spent_micro_cents ELSE 0 END
+                 FROM workspace_spend WHERE workspace_id = $1) AS spent
+         FROM (SELECT 1) one LEFT JOIN workspace_budget d ON d.workspace_id = $1`,
+      [workspaceId, start],
+    );
+    const limit = rows[0].lim === null ? null : BigInt(rows[0].lim);
+    const spent = BigInt(rows[0].spent ?? 0);
+    return {
+      limitMicroCents: limit,
+      spentMicroCents: spent,
+      exceeded: limit !== null && spent >= limit,
+      source: null,
+      resetsAt: next,
+      updatedAt: rows[0].updated_at,
+    };
   }
 
   /** Usage rows of [from, to) summed per member, key, model or UTC day, largest spend first (days in order). */
@@ -303,6 +323,27 @@ export class BudgetsService implements OnModuleInit {
       );
       if (changed.count > 0) {
         await this.record(manager, actor, workspaceId, 'budget.default_set', workspaceId, limit);
+      }
+    });
+  }
+
+  /** Sets (dollars) or removes (null: unlimited) what the whole workspace may spend a month. */
+  async setWorkspaceLimit(actor: Actor, workspaceId: string, dollars: number | null): Promise<void> {
+    const limit = dollars === null ? null : dollarsToMicroCents(dollars).toString();
+    await this.db.transaction(async (manager) => {
+      const changed = await execute(
+        manager,
+        `INSERT INTO workspace_budget (workspace_id, monthly_limit_micro_cents, updated_at, updated_by)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (workspace_id) DO UPDATE
+           SET monthly_limit_micro_cents = EXCLUDED.monthly_limit_micro_cents,
+               updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
+           WHERE workspace_budget.monthly_limit_micro_cents IS DISTINCT FROM EXCLUDED.monthly_limit_micro_cents
+         RETURNING workspace_id`,
+        [workspaceId, limit, new Date(this.clock.now()), actor.id],
+      );
+      if (changed.count > 0) {
+        await this.record(manager, actor, workspaceId, 'budget.workspace_set', workspaceId, limit);
       }
     });
   }

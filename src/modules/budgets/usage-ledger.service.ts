@@ -12,12 +12,32 @@ const BATCH_SIZE = 500;
 interface Settlement {
   usage: UsageInput;
   held: bigint;
+  /** What the workspace's row holds for it (0 when the workspace has no limit). */
+  workspaceHeld: bigint;
   at: Date;
 }
 
+interface Spend {
+  month: number;
+  spent: bigint;
+  released: bigint;
+}
+
+/** Adds a settlement to a member's or workspace's total: spend of the newest month only, every hold released. */
+function add(totals: Map<string, Spend>, key: string, at: Date, cost: bigint, released: bigint): void {
+  const month = utcMonth(at.getTime()).start.getTime();
+  const entry = totals.get(key) ?? { month, spent: 0n, released: 0n };
+  if (month > entry.month) Object.assign(entry, { month, spent: 0n });
+  if (month === entry.month) entry.spent += cost;
+  entry.released += released;
+  totals.set(key, entry);
+}
+
+const day = (month: number) => new Date(month).toISOString().slice(0, 10);
+
 /**
  * The gateway's settlements, written in batches: one statement inserts a batch's usage rows, adds each
- * member's spend and releases their holds. A settlement is written within `FLUSH_EVERY_MS` (or at once past
+ * member's and workspace's spend and releases their holds. A settlement is written within `FLUSH_EVERY_MS` (or at once past
  * `BATCH_SIZE`), and whatever is pending is written when the server stops, so usage is durable within a
  * second and none is lost on SIGTERM. Until it is written a request's hold stays in place, so a budget can
  * never be passed in between; a failed write is retried on the next tick.
@@ -35,8 +55,8 @@ export class UsageLedger implements OnApplicationShutdown {
   ) {}
 
   /** Records what a request cost and gives its hold back, soon. */
-  settle(usage: UsageInput, held: bigint): void {
-    this.pending.push({ usage, held, at: new Date(this.clock.now()) });
+  settle(usage: UsageInput, held: bigint, workspaceHeld = 0n): void {
+    this.pending.push({ usage, held, workspaceHeld, at: new Date(this.clock.now()) });
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
   }
@@ -74,31 +94,33 @@ export class UsageLedger implements OnApplicationShutdown {
    * month stays in `usage` without touching the newer month's spend), and every hold of the batch released.
    */
   private async write(batch: Settlement[]): Promise<void> {
-    const members = new Map<
-      string,
-      { workspaceId: string; memberId: string; month: number; spent: bigint; released: bigint }
-    >();
-    for (const { usage, held, at } of batch) {
-      const key = `${usage.workspaceId}\n${usage.memberId}`;
-      const month = utcMonth(at.getTime()).start.getTime();
-      const entry = members.get(key) ?? {
-        workspaceId: usage.workspaceId,
-        memberId: usage.memberId,
-        month,
-        spent: 0n,
-        released: 0n,
-      };
-      if (month > entry.month) Object.assign(entry, { month, spent: 0n });
-      if (month === entry.month) entry.spent += usage.costMicroCents;
-      entry.released += held;
-      members.set(key, entry);
+    const members = new Map<string, Spend>();
+    const workspaces = new Map<string, Spend>();
+    for (const { usage, held, workspaceHeld, at } of batch) {
+      add(members, `${usage.workspaceId}\n${usage.memberId}`, at, usage.costMicroCents, held);
+      add(workspaces, usage.workspaceId, at, usage.costMicroCents, workspaceHeld);
     }
     const rows = batch.map((settlement) => settlement.usage);
-    const spend = [...members.values()];
+    const spend = [...members].map(([key, entry]) => ({ key: key.split('\n'), ...entry }));
+    const workspaceSpend = [...workspaces];
     await this.db.query(
       `WITH batch AS (
          SELECT * FROM unnest($11::varchar[], $12::varchar[], $13::date[], $14::bigint[], $15::bigint[])
                 AS b(workspace_id, member_id, month, spent, released)
+       ), workspaces AS (
+         SELECT * FROM unnest($16::varchar[], $17::date[], $18::bigint[], $19::bigint[])
+                AS w(workspace_id, month, spent, released)
+       ), workspace_spent AS (
+         INSERT INTO workspace_spend AS s (workspace_id, month, spent_micro_cents, held_micro_cents)
+         SELECT workspace_id, month, spent, 0 FROM workspaces
+         ON CONFLICT (workspace_id) DO UPDATE SET
+           spent_micro_cents = CASE
+             WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
+             WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
+             ELSE s.spent_micro_cents END,
+           held_micro_cents = GREATEST(0, s.held_micro_cents - (
+             SELECT w.released FROM workspaces w WHERE w.workspace_id = EXCLUDED.workspace_id)),
+           month = GREATEST(s.month, EXCLUDED.month)
        ), recorded AS (
          INSERT INTO usage (workspace_id, member_id, key_id, model, input_tokens, output_tokens,
                             cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
@@ -127,11 +149,15 @@ export class UsageLedger implements OnApplicationShutdown {
         rows.map((row) => row.cacheWriteTokens ?? 0),
         rows.map((row) => row.costMicroCents.toString()),
         batch.map((settlement) => settlement.at),
-        spend.map((entry) => entry.workspaceId),
-        spend.map((entry) => entry.memberId),
-        spend.map((entry) => new Date(entry.month).toISOString().slice(0, 10)),
+        spend.map((entry) => entry.key[0]),
+        spend.map((entry) => entry.key[1]),
+        spend.map((entry) => day(entry.month)),
         spend.map((entry) => entry.spent.toString()),
         spend.map((entry) => entry.released.toString()),
+        workspaceSpend.map(([workspaceId]) => workspaceId),
+        workspaceSpend.map(([, entry]) => day(entry.month)),
+        workspaceSpend.map(([, entry]) => entry.spent.toString()),
+        workspaceSpend.map(([, entry]) => entry.released.toString()),
       ],
     );
   }

@@ -1,15 +1,20 @@
 import { TaggedError } from '../../common/errors';
 
-/** A monthly budget would be passed by this request's worst case. */
+/** The member's (or service account's) monthly budget would be passed by this request's worst case. */
 export class UserLimitError extends TaggedError {
   readonly status = 429;
-  constructor(resetsAt: Date, limitMicroCents: bigint, spentMicroCents: bigint) {
+  constructor(resetsAt: Date, limitMicroCents: bigint, spentMicroCents: bigint, whose = 'Monthly budget') {
     super(
-      `Monthly budget reached: ${microCentsToUsd(spentMicroCents)} of ${microCentsToUsd(limitMicroCents)} USD spent; it resets ${resetsAt.toISOString()}`,
-      {
-        resets_at: resetsAt.toISOString(),
-      },
+      `${whose} reached: ${microCentsToUsd(spentMicroCents)} of ${microCentsToUsd(limitMicroCents)} USD spent; it resets ${resetsAt.toISOString()}`,
+      { resets_at: resetsAt.toISOString() },
     );
+  }
+}
+
+/** The whole workspace's monthly budget would be passed by this request's worst case. */
+export class WorkspaceLimitError extends UserLimitError {
+  constructor(resetsAt: Date, limitMicroCents: bigint, spentMicroCents: bigint) {
+    super(resetsAt, limitMicroCents, spentMicroCents, "The workspace's monthly budget");
   }
 }
 

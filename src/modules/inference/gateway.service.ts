@@ -15,6 +15,7 @@ import {
   ModelNotFoundError,
   UpstreamError,
   UserLimitError,
+  WorkspaceLimitError,
 } from './gateway.errors';
 import { parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
@@ -161,10 +162,12 @@ export class GatewayService {
       output: parsed.maxTokens ?? model.maxOutput,
     });
     const memberId = principal.serviceAccountId ?? principal.userId!;
-    const refused = await this.budgets.hold(workspaceId, memberId, worst);
-    if (refused) {
+    const hold = await this.budgets.hold(workspaceId, memberId, worst);
+    if (!hold.held) {
       gatewayRequests.inc({ schema, model: model.id, outcome: 'budget_refused' });
-      throw new UserLimitError(refused.resetsAt, refused.limitMicroCents ?? 0n, refused.spentMicroCents);
+      const { resetsAt, limitMicroCents, spentMicroCents } = hold.status;
+      const LimitError = hold.refusedBy === 'workspace' ? WorkspaceLimitError : UserLimitError;
+      throw new LimitError(resetsAt, limitMicroCents ?? 0n, spentMicroCents);
     }
 
     let settled = false;
@@ -195,6 +198,7 @@ export class GatewayService {
           costMicroCents: cost,
         },
         worst,
+        hold.workspaceHeld ? worst : 0n,
       );
       return cost;
     };

@@ -457,9 +457,93 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect(held[0].held).toBe('0');
   });
 
+  it("the whole workspace's monthly budget holds across its members: WorkspaceLimitError past it", async () => {
+    const team = await signup(t);
+    const [a, b] = [
+      await serviceAccountKey(team, team.org, 'inference'),
+      await serviceAccountKey(team, team.org, 'inference'),
+    ];
+    const budget = (body: object) =>
+      team.put('/console/api/v1/budgets/workspace', body).set('x-org-id', team.org);
+    const bad = await budget({ budget_dollars: -1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('budget_dollars');
+    // Worst case per request: 1000 x 200 micro-cents plus the input estimate; $0.02 fits 9 of them at most.
+    expect((await budget({ budget_dollars: 0.02 })).status).toBe(204);
+    upstream.answerUnstreamed = true;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    upstream.script(
+      ...Array.from({ length: 60 }, () => ({ text: 'ok', usage: { input: 10, output: 10 }, until: gate })),
+    );
+    const forwardedBefore = upstream.requests.length;
+    let refusedSoFar = 0;
+    const pending = Array.from({ length: 60 }, (_, i) =>
+      t.http
+        .post('/inference/openai/v1/chat/completions')
+        .set('authorization', bearer((i % 2 ? a : b).key))
+        .send({ model: 'small', max_tokens: 1000, messages: [{ role: 'user', content: 'x' }] })
+        .then((res) => {
+          if (res.status === 429) refusedSoFar++;
+          return res;
+        }),
+    );
+    for (let i = 0; i < 1_500 && upstream.requests.length - forwardedBefore + refusedSoFar < 60; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release();
+    const results = await Promise.all(pending);
+    upstream.dropPending();
+    const admitted = results.filter((res) => res.status === 200).length;
+    const refused = results.filter((res) => res.status === 429);
+    expect(admitted + refused.length).toBe(60);
+    expect(admitted).toBeGreaterThan(0);
+    expect(BigInt(admitted) * 200_000n).toBeLessThanOrEqual(2_000_000n);
+    expect(refused[0].body.error).toMatchObject({ code: 'WorkspaceLimitError', type: 'rate_limit_error' });
+    expect(refused[0].body.resets_at).toMatch(/^\d{4}-\d{2}-01T00:00:00.000Z$/);
+    expect(refused[0].body.error.message).toContain("workspace's monthly budget");
+
+    const expected = BigInt(admitted) * (10n * 100n + 10n * 200n);
+    let status = await team.get('/console/api/v1/budgets/workspace').set('x-org-id', team.org);
+    for (let i = 0; i < 50 && status.body.spent_micro_cents !== String(expected); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await team.get('/console/api/v1/budgets/workspace').set('x-org-id', team.org);
+    }
+    expect(status.body).toMatchObject({
+      limit_micro_cents: '2000000',
+      spent_micro_cents: String(expected),
+      exceeded: false,
+    });
+    const held = await query(
+      t.databaseUrl!,
+      'SELECT held_micro_cents::text AS held FROM workspace_spend WHERE workspace_id = $1',
+      [team.org],
+    );
+    expect(held[0].held).toBe('0');
+    const audit = await team.get(`/console/api/orgs/${team.org}/audit`);
+    expect(JSON.stringify(audit.body)).toContain('budget.workspace_set');
+    // Unlimited again: the same request is admitted.
+    expect((await budget({ budget_dollars: null })).status).toBe(204);
+    upstream.script({ text: 'ok', usage: { input: 1, output: 1 } });
+    expect(
+      (
+        await t.http
+          .post('/inference/openai/v1/chat/completions')
+          .set('authorization', bearer(a.key))
+          .send({ model: 'small', max_tokens: 100000, messages: [{ role: 'user', content: 'x' }] })
+      ).status,
+    ).toBe(200);
+  });
+
   it('GET /console/api/orgs/{org}/usage sums the recorded usage by member, key, model and day', async () => {
     const total = BigInt(
-      (await query(t.databaseUrl!, 'SELECT sum(cost_micro_cents)::text AS t FROM usage'))[0].t,
+      (
+        await query(
+          t.databaseUrl!,
+          'SELECT sum(cost_micro_cents)::text AS t FROM usage WHERE workspace_id = $1',
+          [owner.org],
+        )
+      )[0].t,
     );
     const sum = (rows: Array<{ spent_micro_cents: string }>) =>
       rows.reduce((acc, row) => acc + BigInt(row.spent_micro_cents), 0n);

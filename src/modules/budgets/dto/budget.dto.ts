@@ -27,6 +27,26 @@ export class SetDefaultBudgetDto {
   budget_dollars!: number | null;
 }
 
+export class SetWorkspaceBudgetDto {
+  /** US dollars per UTC calendar month for the whole workspace, all members together; null: unlimited. */
+  @ValidateIf((body: SetWorkspaceBudgetDto) => body.budget_dollars !== null)
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_DOLLARS)
+  budget_dollars!: number | null;
+}
+
+/** The whole workspace's budget for the current UTC month. Money: decimal strings, micro-cents. */
+export class WorkspaceBudgetDto {
+  /** Null: unlimited. */
+  limit_micro_cents!: string | null;
+  spent_micro_cents!: string;
+  exceeded!: boolean;
+  /** Start of the next UTC month. */
+  resets_at!: string;
+  updated_at!: string | null;
+}
+
 /** A member's or service account's budget for the current UTC month. Money: decimal strings, micro-cents. */
 export class BudgetMemberDto {
   /** `usr_…` for a person, `sa_…` for a service account. */
