@@ -1,18 +1,20 @@
 /*
  * `npm run bench:gateway`: the same chat-completions request sent straight to a scripted upstream on loopback,
  * through a bare undici relay, and through Outpost's gateway (key check, budget hold, forward, usage, settle), in
- * one run. autocannon at concurrency 1 (latency) and 10 (throughput), then the time to the first byte of a stream.
+ * one run: latency at concurrency 1 (sequential requests timed one by one), throughput at 10 connections
+ * (autocannon), the time to the first byte of a stream, then 1,000 concurrent slow streams through Outpost
+ * (every stream's longest pause between chunks, and the server's peak RSS).
  * The database is BENCH_DATABASE_URL (default the local PostgreSQL; a scratch database is made and dropped).
  * Results in bench/results/gateway.{json,md}.
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { request } from 'undici';
+import { Agent, Pool, request } from 'undici';
 
 const root = join(import.meta.dirname, '..', '..');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -26,11 +28,26 @@ const answer = JSON.stringify({
   choices: [{ index: 0, message: { role: 'assistant', content: 'hello there' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
 });
+const SLOW_CHUNKS = 10;
+const SLOW_EVERY_MS = 500;
 const upstream = createServer((req, res) => {
   let body = '';
   req.on('data', (c) => (body += c));
   req.on('end', () => {
-    if (!JSON.parse(body).stream) return res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+    const parsed = JSON.parse(body);
+    if (parsed.model === 'slow') {
+      // A slow stream: a chunk every 500 ms, then usage.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent++ < SLOW_CHUNKS) return res.write(`data: {"choices":[{"index":0,"delta":{"content":"s${sent} "}}]}\n\n`);
+        clearInterval(timer);
+        res.end('data: {"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":10}}\n\ndata: [DONE]\n\n');
+      }, SLOW_EVERY_MS);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (!parsed.stream) return res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     for (let i = 0; i < 20; i++) res.write(`data: {"choices":[{"index":0,"delta":{"content":"w${i} "}}]}\n\n`);
     res.write('data: {"choices":[],"usage":{"prompt_tokens":20,"completion_tokens":20}}\n\ndata: [DONE]\n\n');
@@ -57,7 +74,7 @@ await admin.query(`CREATE DATABASE ${name}`);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${name}`;
 const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-gateway-'));
-writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http://127.0.0.1:${upstreamPort}/v1\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n`);
+writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http://127.0.0.1:${upstreamPort}/v1\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n      slow: { prices: { input: 1, output: 2 } }\n`);
 const port = 4790;
 const outpost = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist', 'main.js')], {
   env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: String(port), LOG_LEVEL: 'warn', OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x', OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'), UP_KEY: 'sk-up', OUTPOST_SURFACES: 'console,inference' },
@@ -86,13 +103,31 @@ const targets = {
 const run = (target, connections) =>
   autocannon({ url: target.url, method: 'POST', headers: target.headers, body, connections, duration, warmup: { connections, duration: 2 } });
 
+/** Concurrency 1: `count` requests one after another on one kept-alive connection, each timed. */
+async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ?? 3000)) {
+  const pool = new Pool(new URL(target.url).origin, { connections: 1 });
+  const times = [];
+  let failed = 0;
+  for (let i = 0; i < count + 300; i++) {
+    const t0 = performance.now();
+    const res = await pool.request({ path: new URL(target.url).pathname, method: 'POST', headers: target.headers, body });
+    await res.body.text();
+    if (res.statusCode !== 200) failed++;
+    if (i >= 300) times.push(performance.now() - t0); // the first 300 warm up
+  }
+  await pool.close();
+  times.sort((a, b) => a - b);
+  const at = (q) => Number(times[Math.floor(q * (times.length - 1))].toFixed(3));
+  return { p50: at(0.5), p99: at(0.99), failed };
+}
+
 const results = { date: new Date().toISOString(), load_average: loadavg().map((n) => Number(n.toFixed(2))), duration_s: duration, rows: {} };
 for (const [label, target] of Object.entries(targets)) {
-  const one = await run(target, 1);
+  const one = await sequential(target);
   const ten = await run(target, 10);
   results.rows[label] = {
-    c1_p50_ms: one.latency.p50, c1_p99_ms: one.latency.p99, c1_mean_ms: Number(one.latency.mean.toFixed(3)),
-    c10_rps: Math.round(ten.requests.average), non2xx: one.non2xx + ten.non2xx,
+    c1_p50_ms: one.p50, c1_p99_ms: one.p99,
+    c10_rps: Math.round(ten.requests.average), non2xx: one.failed + ten.non2xx,
   };
   console.log(label, results.rows[label]);
 }
@@ -113,8 +148,53 @@ async function ttfb(target) {
 }
 results.stream_ttfb = { direct: await ttfb(targets.direct), outpost: await ttfb(targets.outpost) };
 const r = results.rows;
+// 1,000 slow streams at once through Outpost: each one's longest pause between chunks, and the server's memory.
+async function slowStreams(count = Number(process.env.BENCH_STREAMS ?? 1000)) {
+  const agent = new Agent({ connections: null, pipelining: 0 });
+  let peakRssMb = 0;
+  const rss = () => {
+    const line = readFileSync(`/proc/${outpost.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    peakRssMb = Math.max(peakRssMb, Number(line.split(/\s+/)[1]) / 1024);
+  };
+  rss();
+  const idleRssMb = peakRssMb;
+  const sampler = setInterval(rss, 100);
+  const slowBody = JSON.stringify({ model: 'up/slow', stream: true, max_tokens: 50, messages: [{ role: 'user', content: 'hello' }] });
+  const t0 = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const res = await request(targets.outpost.url, { method: 'POST', headers: targets.outpost.headers, body: slowBody, dispatcher: agent });
+      let last = performance.now();
+      let longest = 0;
+      let text = '';
+      for await (const chunk of res.body) {
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+        text += chunk;
+      }
+      return { ok: res.statusCode === 200 && text.includes('[DONE]'), longest };
+    }),
+  );
+  clearInterval(sampler);
+  await agent.close();
+  const pauses = outcomes.map((o) => o.longest).sort((a, b) => a - b);
+  return {
+    streams: count,
+    completed: outcomes.filter((o) => o.ok).length,
+    seconds: Number(((performance.now() - t0) / 1000).toFixed(2)),
+    longest_pause_p50_ms: Number(pauses[Math.floor(count / 2)].toFixed(1)),
+    longest_pause_max_ms: Number(pauses[count - 1].toFixed(1)),
+    stalled_over_2s: pauses.filter((p) => p > 2000).length,
+    server_rss_idle_mb: Math.round(idleRssMb),
+    server_rss_peak_mb: Math.round(peakRssMb),
+  };
+}
+results.slow_streams = await slowStreams();
+console.log('slow streams', results.slow_streams);
 results.added = {
-  c1_p50_ms: Number((r.outpost.c1_mean_ms - r.direct.c1_mean_ms).toFixed(3)),
+  c1_p50_ms: Number((r.outpost.c1_p50_ms - r.direct.c1_p50_ms).toFixed(3)),
+  c1_p99_ms: Number((r.outpost.c1_p99_ms - r.direct.c1_p99_ms).toFixed(3)),
   c10_share_of_relay: Number((r.outpost.c10_rps / r.relay.c10_rps).toFixed(3)),
   stream_ttfb_p50_ms: Number((results.stream_ttfb.outpost.p50_ms - results.stream_ttfb.direct.p50_ms).toFixed(3)),
 };
@@ -128,10 +208,13 @@ writeFileSync(join(root, 'bench', 'results', 'gateway.json'), JSON.stringify(res
 writeFileSync(
   join(root, 'bench', 'results', 'gateway.md'),
   `# bench:gateway (${results.date}, load ${results.load_average.join(' / ')})\n\n` +
-    `| path | c=1 p50 | c=1 p99 | c=1 mean | c=10 req/s |\n|---|---:|---:|---:|---:|\n` +
-    Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c1_mean_ms} ms | ${v.c10_rps} |`).join('\n') +
-    `\n\nAdded by Outpost at c=1 (mean): ${results.added.c1_p50_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay; ` +
-    `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms.\n`,
+    `| path | c=1 p50 | c=1 p99 | c=10 req/s |\n|---|---:|---:|---:|\n` +
+    Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c10_rps} |`).join('\n') +
+    `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay; ` +
+    `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms (added ${results.added.stream_ttfb_p50_ms} ms).\n\n` +
+    `1,000 concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
+    `longest pause between chunks p50 ${results.slow_streams.longest_pause_p50_ms} ms, max ${results.slow_streams.longest_pause_max_ms} ms; ${results.slow_streams.stalled_over_2s} stalled over 2 s; ` +
+    `server RSS ${results.slow_streams.server_rss_idle_mb} MB before, ${results.slow_streams.server_rss_peak_mb} MB at most.\n`,
 );
 console.log(JSON.stringify(results, null, 2));
 process.exit(0);

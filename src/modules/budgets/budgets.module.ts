@@ -4,6 +4,7 @@ import { AuditModule } from '../audit/audit.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { BudgetsController } from './budgets.controller';
 import { UsageController } from './usage.controller';
+import { BudgetLimits } from './budget-limits.service';
 import { BudgetsService } from './budgets.service';
 import { MemberBudgetEntity } from './member-budget.entity';
 import { MemberSpendEntity } from './member-spend.entity';
@@ -26,7 +27,7 @@ import { WorkspaceSpendEntity } from './workspace-spend.entity';
     WorkspacesModule,
   ],
   controllers: [BudgetsController, UsageController],
-  providers: [BudgetsService, UsageLedger],
+  providers: [BudgetsService, BudgetLimits, UsageLedger],
   exports: [BudgetsService, UsageLedger],
 })
 export class BudgetsModule {}

@@ -6,6 +6,7 @@ import { AuditService } from '../audit/audit.service';
 import { Actor } from '../keys/access/actor';
 import { ConsoleNotFoundError } from '../keys/access/console-errors';
 import { Member, MembersService } from '../workspaces/members.service';
+import { BudgetLimits } from './budget-limits.service';
 import { dollarsToMicroCents, utcMonth } from './money';
 import { poolQuery } from '../../database/pool-query';
 import { execute } from '../../database/execute';
@@ -34,9 +35,12 @@ export interface BudgetStatus {
   resetsAt: Date;
 }
 
-/** A hold taken (and whether the workspace's row holds it too), or the budget that refused it. */
+/**
+ * Admitted (and whether the member's and the workspace's rows hold the amount: not when no limit applies),
+ * or refused, with the budget that refused it.
+ */
 export type HoldResult =
-  | { held: true; workspaceHeld: boolean }
+  | { held: true; memberHeld: boolean; workspaceHeld: boolean }
   | { held: false; refusedBy: 'member' | 'workspace'; status: BudgetStatus };
 
 export interface MemberBudget extends BudgetStatus {
@@ -74,6 +78,7 @@ export class BudgetsService implements OnModuleInit {
     private readonly members: MembersService,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly limits: BudgetLimits,
   ) {}
 
   onModuleInit(): void {
@@ -146,8 +151,12 @@ export class BudgetsService implements OnModuleInit {
    * Holds `amount` against the member's monthly budget and, when it has one, the workspace's, in one call of
    * `outpost_hold` (migration BudgetHoldFunction): admitted only while spent plus held plus `amount` stays
    * within each limit; the row locks serialise concurrent holds, so concurrent requests never overspend.
+   * A member no limit applies to is admitted without a round trip.
    */
   async hold(workspaceId: string, memberId: string, amount: bigint): Promise<HoldResult> {
+    if (!(await this.limits.apply(workspaceId, memberId))) {
+      return { held: true, memberHeld: false, workspaceHeld: false };
+    }
     const { start } = utcMonth(this.clock.now());
     const [{ outcome }] = await poolQuery<{ outcome: string }>(
       this.db,
@@ -155,7 +164,7 @@ export class BudgetsService implements OnModuleInit {
       [workspaceId, memberId, start, amount.toString()],
     );
     if (outcome === 'held' || outcome === 'held+workspace') {
-      return { held: true, workspaceHeld: outcome === 'held+workspace' };
+      return { held: true, memberHeld: true, workspaceHeld: outcome === 'held+workspace' };
     }
     if (outcome === 'member') {
       return {
@@ -289,6 +298,7 @@ export class BudgetsService implements OnModuleInit {
         await this.record(manager, actor, workspaceId, 'budget.member_set', memberId, limit);
       }
     });
+    this.limits.forget();
   }
 
   /** Removes the member's own budget: back to the workspace default, or unlimited. */
@@ -304,6 +314,7 @@ export class BudgetsService implements OnModuleInit {
         await this.record(manager, actor, workspaceId, 'budget.member_cleared', memberId, null);
       }
     });
+    this.limits.forget();
   }
 
   /** Sets (dollars) or removes (null: unlimited) the workspace default. */
@@ -325,6 +336,7 @@ export class BudgetsService implements OnModuleInit {
         await this.record(manager, actor, workspaceId, 'budget.default_set', workspaceId, limit);
       }
     });
+    this.limits.forget();
   }
 
   /** Sets (dollars) or removes (null: unlimited) what the whole workspace may spend a month. */
@@ -346,6 +358,7 @@ export class BudgetsService implements OnModuleInit {
         await this.record(manager, actor, workspaceId, 'budget.workspace_set', workspaceId, limit);
       }
     });
+    this.limits.forget();
   }
 
   private record(

@@ -197,7 +197,7 @@ export class GatewayService {
           cacheWriteTokens: usage.cacheWrite,
           costMicroCents: cost,
         },
-        worst,
+        hold.memberHeld ? worst : 0n,
         hold.workspaceHeld ? worst : 0n,
       );
       return cost;

@@ -84,17 +84,21 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     }
     return now;
   };
-  /** This month's spend, read once every settlement in flight was written (no hold left). */
+  /**
+   * This month's spend once every settlement of the requests answered so far was written: usage is written
+   * in batches every 200 ms, so the figure must hold still across a longer pause.
+   */
   const spent = async (member = saId) => {
-    for (let i = 0; i < 100; i++) {
-      const rows = await query(
-        t.databaseUrl!,
-        'SELECT held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
-        [member],
-      );
-      if (rows.length === 0 || rows[0].held === '0') break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    let last = await spentNow(member);
+    for (let i = 0; i < 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const now = await spentNow(member);
+      if (now === last) return now;
+      last = now;
     }
+    return last;
+  };
+  const spentNow = async (member: string) => {
     const res = await owner.get('/console/api/v1/budgets/members').set('x-org-id', owner.org);
     return BigInt(res.body.find((row: { user_id: string }) => row.user_id === member).spent_micro_cents);
   };
@@ -455,6 +459,29 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
       [second.sa],
     );
     expect(held[0].held).toBe('0');
+  });
+
+  it('a member with no limit is admitted without a hold; a budget set afterwards applies to the very next request', async () => {
+    const free = await serviceAccountKey(owner, owner.org, 'inference');
+    const call = () =>
+      t.http
+        .post('/inference/openai/v1/chat/completions')
+        .set('authorization', bearer(free.key))
+        .send({ model: 'small', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+    upstream.script(
+      { text: 'ok', usage: { input: 1, output: 1 } },
+      { text: 'ok', usage: { input: 1, output: 1 } },
+    );
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    const set = await owner
+      .put(`/console/api/v1/budgets/members/${free.sa}`, { budget_dollars: 0 })
+      .set('x-org-id', owner.org);
+    expect(set.status).toBe(204);
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('UserLimitError');
+    expect(await spent(free.sa)).toBe(2n * 300n);
   });
 
   it("the whole workspace's monthly budget holds across its members: WorkspaceLimitError past it", async () => {
