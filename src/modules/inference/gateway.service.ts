@@ -81,6 +81,22 @@ export class GatewayService {
     return [...this.config.catalogue.models.values()];
   }
 
+  /** What a workspace may call: the catalogue's models its policies allow, and its connections' models. */
+  async modelsOf(workspaceId: string): Promise<Array<{ id: string; provider: string }>> {
+    const allowed: Array<{ id: string; provider: string }> = [];
+    for (const model of this.models()) {
+      if (await this.policies.allows(workspaceId, model.provider, model.id)) allowed.push(model);
+    }
+    for (const connection of await this.connections.list(workspaceId)) {
+      for (const modelId of Object.keys(connection.models)) {
+        const id = `${connection.id}/${modelId}`;
+        if (await this.policies.allows(workspaceId, connection.id, id))
+          allowed.push({ id, provider: connection.id });
+      }
+    }
+    return allowed;
+  }
+
   /** The catalogue's provider of a model, which must speak the route's schema. */
   catalogueTarget(modelId: string, schema: UpstreamSchema): UpstreamTarget {
     const model = this.model(modelId);

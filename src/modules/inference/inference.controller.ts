@@ -5,6 +5,7 @@ import { BodyLimit } from '../../common/http/body-parsers';
 import { HttpReply, HttpRequest } from '../../common/http/http';
 import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
 import { ConsolePrincipal } from '../keys/access/console-principal';
+import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import { GatewayService } from './gateway.service';
 import { InferenceErrorFilter } from './inference-error.filter';
 
@@ -15,7 +16,10 @@ const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
 @Controller('inference')
 @UseFilters(InferenceErrorFilter)
 export class InferenceController {
-  constructor(private readonly gateway: GatewayService) {}
+  constructor(
+    private readonly gateway: GatewayService,
+    private readonly authenticator: ConsoleAuthenticator,
+  ) {}
 
   @Post('openai/v1/chat/completions')
   @AllowInferenceKeys()
@@ -101,13 +105,18 @@ export class InferenceController {
 
   @Get(['v1/models', 'openai/v1/models'])
   @Public()
-  @ApiOperation({ operationId: 'inference.models', summary: "The gateway's models, in OpenAI's list shape" })
-  models() {
+  @ApiOperation({
+    operationId: 'inference.models',
+    summary:
+      "The gateway's models in OpenAI's list shape; with a key, what the key's workspace may use (policies applied, its connections' models added)",
+  })
+  async models(@Req() request: HttpRequest) {
+    const models = request.headers.authorization
+      ? await this.gateway.modelsOf((await this.authenticator.authenticateModelCaller(request)).workspaceId!)
+      : this.gateway.models();
     return {
       object: 'list',
-      data: this.gateway
-        .models()
-        .map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: model.provider })),
+      data: models.map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: model.provider })),
     };
   }
 }

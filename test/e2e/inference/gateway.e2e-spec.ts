@@ -274,6 +274,27 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
       .send({ model: 'team-model', messages: [] });
     expect(foreign.status).toBe(404);
     expect(foreign.text).not.toContain(BYOK);
+
+    // With a key, the model list is what that key's workspace may use: the connection's model included,
+    // a provider its policies deny left out; the stranger's workspace sees only the catalogue.
+    await owner.put(`/console/api/orgs/${owner.org}/config`, {
+      policies: [{ action: 'provider.use', resource: 'claude', effect: 'deny' }],
+    });
+    const ids = async (apiKey: string) => {
+      const list: string[] = [];
+      for await (const model of openai(apiKey).models.list()) list.push(model.id);
+      return list.sort();
+    };
+    expect(await ids(key)).toEqual([`${connection}/team-model`, 'responder/reason', 'scripted/small']);
+    expect(await ids(strangerKey.key)).toEqual([
+      'claude/claude-haiku-4-5',
+      'claude/haiku',
+      'responder/reason',
+      'scripted/small',
+    ]);
+    await owner.put(`/console/api/orgs/${owner.org}/config`, { policies: [] });
+    const badKey = await t.http.get('/inference/v1/models').set('authorization', bearer('oc_sk_nope'));
+    expect(badKey.status).toBe(401);
   });
 
   it('Anthropic SDK (x-api-key), not streamed and streamed, priced from the catalogue', async () => {
@@ -302,9 +323,11 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     );
   });
 
-  it('GET /inference/v1/models lists the catalogue in OpenAI list shape (the SDK reads it)', async () => {
-    const ids: string[] = [];
-    for await (const model of openai().models.list()) ids.push(model.id);
+  it('GET /inference/v1/models without a key lists the catalogue in OpenAI list shape', async () => {
+    const res = await t.http.get('/inference/openai/v1/models');
+    expect(res.status).toBe(200);
+    expect(res.body.object).toBe('list');
+    const ids = res.body.data.map((model: { id: string }) => model.id);
     expect(ids.sort()).toEqual([
       'claude/claude-haiku-4-5',
       'claude/haiku',

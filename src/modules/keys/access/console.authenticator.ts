@@ -77,6 +77,18 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     return this.authorize(request, rules, credential);
   }
 
+  /** A model caller's credential, for a public route that answers more to one (the gateway's model list). */
+  async authenticateModelCaller(request: HttpRequest): Promise<ConsolePrincipal> {
+    const credential = await this.resolve(request);
+    const rules = {
+      signedInOnly: false,
+      personOnly: false,
+      allowInferenceKeys: true,
+      role: 'member' as const,
+    };
+    return this.authorize(request, rules, credential);
+  }
+
   private rulesOf(context: ExecutionContext | undefined): RouteRules {
     const targets = context ? [context.getHandler(), context.getClass()] : [];
     const get = <T>(key: string) => this.reflector.getAllAndOverride<T | undefined>(key, targets);
