@@ -29,6 +29,10 @@ export const commands: Record<string, () => Promise<void>> = {
   pair: async () => (await import('./modules/pairing/pair.command')).pair(),
   console: async () =>
     (await import('./modules/identity/create-user.command')).consoleCommand(process.argv.slice(3)),
+  login: async () =>
+    (await import('./modules/console-link/login.command')).loginCommand('login', process.argv.slice(3)),
+  logout: async () =>
+    (await import('./modules/console-link/login.command')).loginCommand('logout', process.argv.slice(3)),
 };
 
 /** Help of a command that has no reader of its own arguments. */

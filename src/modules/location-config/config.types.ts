@@ -48,10 +48,13 @@ export interface OutpostConfig {
   permissions: Ruleset;
 }
 
-/** One config file that was read, validated. `global` files come from the config dir, `project` from the location. */
+/**
+ * One config file that was read, validated. `global` files come from the config dir, `project` from the
+ * location, `console` from the console this instance is signed in to (its `file` is the console's URL).
+ */
 export interface ConfigLayer {
   file: string;
-  scope: 'global' | 'project';
+  scope: 'global' | 'project' | 'console';
   config: OutpostConfig;
 }
 

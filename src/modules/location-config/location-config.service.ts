@@ -11,6 +11,16 @@ import { locationConfigConfig, LocationConfigConfig } from './location-config.co
 /** Per directory, in order; a later file overrides an earlier one (opencode's names first, so ours win). */
 const PROJECT_FILES = ['opencode.json', 'opencode.jsonc', 'outpost.json'];
 
+/** Config that does not come from a file: the console's workspace config while the instance is signed in. */
+export interface ConfigSource {
+  /** Merged first, under every file. */
+  layer(): ConfigLayer | undefined;
+  /** Applied after merging, and only ever tightens: whether a provider (or `provider/model`) may be used. */
+  allows(provider: string, model?: string): boolean;
+  /** Values of `{env:NAME}` only this process holds (the console's access token), never in a file or the env. */
+  secret(name: string): string | undefined;
+}
+
 /**
  * Reads and validates the config of a location: the global `outpost.json`, then the project root's files, then
  * the location directory's. A broken file never fails the location: it is skipped (or partly applied) and the
@@ -21,7 +31,23 @@ export class LocationConfigService {
   private readonly logger = new Logger(LocationConfigService.name);
   private readonly cache = new LocationCache<LocationConfig>((location) => this.load(location));
 
+  private readonly sources: ConfigSource[] = [];
+
   constructor(@Inject(locationConfigConfig.KEY) private readonly settings: LocationConfigConfig) {}
+
+  /** Adds a source of config that is not a file; `forget()` when what it gives changes. */
+  addSource(source: ConfigSource): void {
+    this.sources.push(source);
+  }
+
+  /** A `{env:NAME}` value a source holds in memory, else the environment's. */
+  env(name: string): string | undefined {
+    for (const source of this.sources) {
+      const value = source.secret(name);
+      if (value !== undefined) return value;
+    }
+    return process.env[name];
+  }
 
   /** The global config directory (`OUTPOST_CONFIG_DIR`). */
   get globalDir(): string {
@@ -47,6 +73,10 @@ export class LocationConfigService {
       for (const name of PROJECT_FILES) files.push({ file: join(dir, name), scope: 'project' });
     }
     const layers: ConfigLayer[] = [];
+    for (const source of this.sources) {
+      const layer = source.layer();
+      if (layer) layers.push(layer);
+    }
     const problems: ConfigProblem[] = [];
     for (const { file, scope } of files) {
       const layer = await this.readLayer(file, scope, problems);
@@ -58,7 +88,29 @@ export class LocationConfigService {
       );
     }
     const merged = layers.reduce((acc, layer) => mergeConfigs(acc, layer.config), emptyConfig());
+    merged.provider = this.allowedProviders(merged.provider);
     return { merged, layers, problems };
+  }
+
+  /** The providers and models every source allows (a console's policies can only take away). */
+  private allowedProviders(providers: Record<string, unknown>): Record<string, unknown> {
+    if (this.sources.length === 0) return providers;
+    const allowed: Record<string, unknown> = {};
+    for (const [id, value] of Object.entries(providers)) {
+      if (!this.sources.every((source) => source.allows(id))) continue;
+      const provider = value as { models?: Record<string, unknown> };
+      if (!provider || typeof provider !== 'object' || !provider.models) {
+        allowed[id] = value;
+        continue;
+      }
+      const models = Object.fromEntries(
+        Object.entries(provider.models).filter(([model]) =>
+          this.sources.every((source) => source.allows(id, model)),
+        ),
+      );
+      allowed[id] = { ...provider, models };
+    }
+    return allowed;
   }
 
   private async readLayer(

@@ -6,6 +6,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../../config/app.config';
+import { ConsoleLinkService } from '../console-link/console-link.service';
 import { LocationsService } from '../locations/locations.service';
 import { ServerInfoDto } from './dto/server-info.dto';
 import { serverUrls } from './server-urls';
@@ -28,6 +29,7 @@ export class ServerInfoService {
     private readonly adapterHost: HttpAdapterHost,
     private readonly dataSource: DataSource,
     private readonly locations: LocationsService,
+    private readonly link: ConsoleLinkService,
   ) {}
 
   async info(): Promise<ServerInfoDto> {
@@ -37,6 +39,7 @@ export class ServerInfoService {
       urls: serverUrls(this.config.host, this.port()),
       paths: { tmp: tmpdir(), home: homedir(), data: this.config.dataDir, config: this.config.configDir },
       ready: await this.ready(),
+      console: this.link.status(),
     };
   }
 

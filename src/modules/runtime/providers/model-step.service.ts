@@ -279,8 +279,17 @@ function streamError(error: unknown): { type: string; message: string } | undefi
   return { type: typeof type === 'string' ? type : 'error', message };
 }
 
+/** A gateway's budget stop (Outpost's, or Zen's names): retrying cannot help until someone raises the limit. */
+const BUDGET_STOP = /"(UserLimitError|WorkspaceLimitError|MonthlyLimitError)"/;
+
+function budgetStop(error: unknown): string | undefined {
+  if (!APICallError.isInstance(error) || error.statusCode !== 429) return undefined;
+  return BUDGET_STOP.exec(error.responseBody ?? '')?.[1];
+}
+
 function isRetryable(error: unknown): boolean {
   if (networkError(error)) return true;
+  if (budgetStop(error)) return false;
   const inStream = streamError(error);
   if (inStream) return RETRYABLE_STREAM_ERRORS.has(inStream.type);
   if (!APICallError.isInstance(error)) return false;
@@ -291,6 +300,8 @@ function isRetryable(error: unknown): boolean {
 
 /** The error as recorded on the assistant message (`{ type, message, status? }`). */
 function describe(error: unknown): StepError {
+  const stop = budgetStop(error);
+  if (stop) return { type: stop, message: (error as APICallError).message, status: 429 };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const type = status === 401 || status === 403 ? 'ProviderAuthError' : 'APIError';

@@ -23,7 +23,11 @@ export class ProvidersService {
       const { providers, problems } = parseProviders(config.merged.provider);
       for (const problem of problems)
         this.logger.warn(`Provider config of ${location.directory}: ${problem}`);
-      registry = new ProviderRegistry(providers);
+      // `{env:NAME}` is read when a model is built: the environment, or a value a config source holds in memory.
+      const env = new Proxy({} as NodeJS.ProcessEnv, {
+        get: (_target, name) => this.configs.env(String(name)),
+      });
+      registry = new ProviderRegistry(providers, env);
       this.registries.set(config, registry);
     }
     return registry;

@@ -9,6 +9,19 @@ export class ServerPathsDto {
   config: string;
 }
 
+/** Whether this instance is signed in to a console (`outpost login`), to which one, and since when. */
+export class ConsoleLinkDto {
+  /** `unlinked`; `linked`; `signed_out`: the console revoked the sign-in, run `outpost login` again. */
+  state: 'unlinked' | 'linked' | 'signed_out';
+  console: string | null;
+  workspace: string | null;
+  since: string | null;
+  /** When the workspace config was last fetched (a copy is kept, so a console outage changes nothing). */
+  configFetchedAt: string | null;
+  /** Why the console could not be reached, while that lasts. */
+  problem: string | null;
+}
+
 /** `ServerInfo`: who this server is and how to reach it. */
 export class ServerInfoDto {
   version: string;
@@ -19,4 +32,5 @@ export class ServerInfoDto {
   paths: ServerPathsDto;
   /** True once the database, its migrations and the default location are up. */
   ready: boolean;
+  console: ConsoleLinkDto;
 }

@@ -1,0 +1,207 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { wildcardMatch } from '../../common/text/wildcard';
+import { parseConfigDocument } from '../location-config/config-validation';
+import { ConfigLayer } from '../location-config/config.types';
+import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
+import { ConsoleCallError, refreshTokens } from './console-client';
+import { consoleLinkConfig, ConsoleLinkConfig } from './console-link.config';
+import {
+  ConsoleLink,
+  readLink,
+  readSavedConfig,
+  SavedConfig,
+  writeLink,
+  writeSavedConfig,
+} from './console-link.store';
+
+/** The `{env:NAME}` the console's providers take their key from: the device access token, held in memory. */
+export const CONSOLE_TOKEN = 'OUTPOST_CONSOLE_TOKEN';
+/** Refresh the access token when less than this is left of it. */
+const REFRESH_BEFORE_MS = 5 * 60_000;
+
+export type LinkState = 'unlinked' | 'linked' | 'signed_out';
+
+export interface LinkStatus {
+  state: LinkState;
+  console: string | null;
+  workspace: string | null;
+  since: string | null;
+  /** When the workspace config was last fetched; it is kept on disk, so an outage changes nothing. */
+  configFetchedAt: string | null;
+  /** The last failure to reach the console, while it lasts. */
+  problem: string | null;
+}
+
+interface PolicyStatement {
+  action: string;
+  resource: string;
+  effect: 'allow' | 'deny';
+}
+
+/**
+ * The instance's link to a console (`outpost login`): while signed in, it fetches the workspace config every
+ * `OUTPOST_CONSOLE_POLL_MS` with `If-None-Match`, keeps the last good copy on disk, and serves it to every
+ * location as a config layer under the local files: the workspace's providers, whose key is the device access
+ * token (refreshed before it expires, never written into a config file), and its `provider.use` policies, which
+ * only take away. The console's gateway meters those calls to the person. A refused refresh token means the
+ * console signed this instance out: its providers are dropped and `/api/info` says so.
+ */
+@Injectable()
+export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ConsoleLinkService.name);
+  private link: ConsoleLink | null = null;
+  private saved: SavedConfig | null = null;
+  private problem: string | null = null;
+  private timer?: NodeJS.Timeout;
+  private polling?: Promise<void>;
+
+  constructor(
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    @Inject(consoleLinkConfig.KEY) private readonly settings: ConsoleLinkConfig,
+    private readonly configs: LocationConfigService,
+  ) {
+    configs.addSource(this);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.link = readLink(this.app.dataDir);
+    this.saved = this.link && !this.link.signedOut ? readSavedConfig(this.app.dataDir) : null;
+    if (this.saved) this.configs.forget();
+    await this.poll();
+    this.timer = setInterval(() => void this.poll(), this.settings.pollMs);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  status(): LinkStatus {
+    const link = this.link;
+    return {
+      state: !link ? 'unlinked' : link.signedOut ? 'signed_out' : 'linked',
+      console: link?.consoleUrl ?? null,
+      workspace: link?.orgId ?? null,
+      since: link ? new Date(link.linkedAt).toISOString() : null,
+      configFetchedAt: this.saved ? new Date(this.saved.fetchedAt).toISOString() : null,
+      problem: this.problem,
+    };
+  }
+
+  /** One round: pick up a login or logout, refresh the token when due, fetch the config when it changed. */
+  poll(): Promise<void> {
+    this.polling ??= this.round().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  private async round(): Promise<void> {
+    const before = JSON.stringify([this.link?.accessToken, this.link?.signedOut, this.saved?.etag]);
+    const link = readLink(this.app.dataDir);
+    if (!link || link.signedOut || link.linkedAt !== this.link?.linkedAt) this.saved = null;
+    this.link = link;
+    if (link && !link.signedOut) {
+      try {
+        await this.fresh(link);
+        await this.fetchConfig();
+        this.problem = null;
+      } catch (error) {
+        this.problem = (error as Error).message;
+        this.logger.warn(`console ${link.consoleUrl}: ${this.problem}`);
+      }
+      if (!this.saved) this.saved = readSavedConfig(this.app.dataDir);
+    }
+    const after = JSON.stringify([this.link?.accessToken, this.link?.signedOut, this.saved?.etag]);
+    if (before !== after) this.configs.forget();
+  }
+
+  /** Refreshes the access token when it is about to expire; a refused refresh token signs the instance out. */
+  private async fresh(link: ConsoleLink, force = false): Promise<void> {
+    if (!force && link.expiresAt - Date.now() > REFRESH_BEFORE_MS) return;
+    try {
+      const tokens = await refreshTokens(link.consoleUrl, link.refreshToken);
+      Object.assign(link, {
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token,
+        expiresAt: Date.now() + tokens.expires_in * 1000,
+      });
+    } catch (error) {
+      if (!(error instanceof ConsoleCallError) || error.code !== 'invalid_grant') throw error;
+      link.signedOut = true;
+      this.saved = null;
+      this.logger.warn(`the console ${link.consoleUrl} signed this instance out; run outpost login`);
+    }
+    writeLink(this.app.dataDir, link);
+  }
+
+  private async fetchConfig(retried = false): Promise<void> {
+    const link = this.link!;
+    if (link.signedOut) return;
+    const headers: Record<string, string> = { authorization: `Bearer ${link.accessToken}` };
+    if (this.saved) headers['if-none-match'] = this.saved.etag;
+    let res: Response;
+    try {
+      res = await fetch(`${link.consoleUrl}/console/api/v2/config`, { headers });
+    } catch {
+      throw new Error('not reachable; using the last workspace config fetched');
+    }
+    if (res.status === 304) return;
+    if (res.status === 401 && !retried) {
+      // Revoked or expired: a refresh tells which (invalid_grant signs the instance out).
+      await this.fresh(link, true);
+      return this.fetchConfig(true);
+    }
+    if (!res.ok) throw new Error(`the workspace config answered ${res.status}`);
+    const config = (await res.json()) as SavedConfig['config'];
+    this.saved = { etag: res.headers.get('etag') ?? '', fetchedAt: Date.now(), config };
+    writeSavedConfig(this.app.dataDir, this.saved);
+  }
+
+  layer(): ConfigLayer | undefined {
+    if (!this.link || this.link.signedOut || !this.saved) return undefined;
+    const providers: Record<string, unknown> = {};
+    for (const [id, value] of Object.entries(this.saved.config.providers ?? {})) {
+      const entry = value as {
+        name?: string;
+        package?: string;
+        settings?: Record<string, unknown>;
+        headers?: unknown;
+        models?: unknown;
+      };
+      providers[id] = {
+        ...(entry.name ? { name: entry.name } : {}),
+        package: entry.package?.startsWith('aisdk:')
+          ? entry.package
+          : `aisdk:${entry.package ?? '@ai-sdk/openai-compatible'}`,
+        settings: { baseURL: entry.settings?.baseURL, apiKey: `{env:${CONSOLE_TOKEN}}` },
+        ...(entry.headers ? { headers: entry.headers } : {}),
+        models: entry.models ?? {},
+      };
+    }
+    const { config } = parseConfigDocument({ provider: providers }, this.app.dataDir);
+    return { file: this.link.consoleUrl, scope: 'console', config };
+  }
+
+  allows(provider: string, model?: string): boolean {
+    const statements = (
+      this.link && !this.link.signedOut ? (this.saved?.config.policies ?? []) : []
+    ) as PolicyStatement[];
+    const target = model === undefined ? provider : `${provider}/${model}`;
+    let allowed = true;
+    for (const statement of statements) {
+      if (statement.action !== 'provider.use') continue;
+      if (
+        wildcardMatch(statement.resource, target) ||
+        (model !== undefined && wildcardMatch(statement.resource, provider))
+      ) {
+        allowed = statement.effect === 'allow';
+      }
+    }
+    return allowed;
+  }
+
+  secret(name: string): string | undefined {
+    if (name !== CONSOLE_TOKEN || !this.link || this.link.signedOut) return undefined;
+    return this.link.accessToken;
+  }
+}
