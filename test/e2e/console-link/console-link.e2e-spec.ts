@@ -6,7 +6,7 @@ import { Person, signup } from '../../helpers/console';
 import { approve } from '../../helpers/device';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { basic, createTestApp, TestApp } from '../../helpers/test-app';
+import { createTestApp, TestApp } from '../../helpers/test-app';
 import { api, EventLog } from '../prompt/helpers';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
