@@ -186,6 +186,29 @@ describe('an instance signed in to a console', () => {
     expect(JSON.stringify(await a.messages(session))).toContain('going on again');
   });
 
+  it('an access token about to expire is refreshed (a new pair kept on disk) and calls go on with the new one', async () => {
+    const file = join(dataDir, 'console.json');
+    const before = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...before, expiresAt: Date.now() + 60_000 }), { mode: 0o600 });
+    const after = await poll(
+      async () => JSON.parse(readFileSync(file, 'utf8')),
+      (link) => link.accessToken !== before.accessToken,
+      5_000,
+    );
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.expiresAt).toBeGreaterThan(Date.now() + 30 * 60_000);
+    const a = api(instance);
+    const log = new EventLog(instance);
+    upstream.script({ text: 'with a fresh token', usage: { input: 1, output: 1 } });
+    const session = await a.createSession(project, { model: { providerID: 'team', id: 'small' } });
+    const idle = log.idle(session);
+    await a.prompt(session, { text: 'hi' });
+    await idle;
+    expect(JSON.stringify(await a.messages(session))).toContain('with a fresh token');
+    expect(upstream.requests.length).toBeGreaterThan(0);
+  });
+
   it('a model added on the console is usable within the poll interval; a denied one disappears', async () => {
     await setConfig({ small: { name: 'Small' }, large: { name: 'Large' } });
     expect(await poll(models, (list) => list.includes('team/large'), 5_000)).toContain('team/large');
