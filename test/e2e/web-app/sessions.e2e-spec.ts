@@ -170,6 +170,40 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     expect(problems).toEqual([]);
   });
 
+  it('the prompt box: Shift+Enter is a new line, Enter sends; agent and model choosers switch; Stop interrupts', async () => {
+    const sessionID = await a.createSession(here, { title: 'Controls' });
+    await page.goto(`${t.url}/#/session/${sessionID}`);
+    await page.getByRole('heading', { name: 'Controls' }).waitFor();
+
+    await page.getByLabel('Model').selectOption({ label: 'Large (scripted)' });
+    await pollUntil('the model switch', async () => (await a.session(sessionID)).model?.id === 'large');
+    await page.getByLabel('Agent').selectOption({ label: 'Plan' });
+    await pollUntil('the agent switch', async () => (await a.session(sessionID)).agent === 'plan');
+
+    const from = log.events.length;
+    server.script({ text: 'Thinking out loud', hold: true });
+    const prompt = page.getByLabel('Prompt');
+    await prompt.click();
+    await page.keyboard.type('line one');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('line two');
+    expect(await prompt.inputValue()).toBe('line one\nline two');
+    expect(log.of(sessionID, ['session.inbox.enqueued'])).toHaveLength(0);
+    await page.keyboard.press('Enter');
+    await page.getByRole('list', { name: 'Transcript' }).getByText('Thinking out loud').waitFor();
+    expect(await prompt.inputValue()).toBe('');
+    const user = (await a.messages(sessionID)).find((m) => m.type === 'user');
+    expect(user?.text).toBe('line one\nline two');
+    expect(server.requests.at(-1)!.body.model).toBe('large');
+    await expect(page.getByTestId('session-state').textContent()).resolves.toBe('Running');
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await log.idle(sessionID, from);
+    await page.getByTestId('session-state').filter({ hasText: 'Idle' }).waitFor();
+    expect((await a.session(sessionID)).outcome).toBe('interrupted');
+    await expect(page.getByRole('button', { name: 'Stop' }).count()).resolves.toBe(0);
+  });
+
   it('after a gap in the event stream the page reconnects by itself and catches up with what it missed', async () => {
     const sessionID = await a.createSession(here, { title: 'Gap' });
     await page.goto(`${t.url}/#/session/${sessionID}`);

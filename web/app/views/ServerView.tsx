@@ -230,7 +230,7 @@ function Stats() {
                   key: t.name,
                   label: t.name,
                   value: t.calls,
-                  shown: `${t.calls} calls${t.failed ? ` · ${t.failed} failed` : ''}`,
+                  shown: `${t.calls} ${t.calls === 1 ? 'call' : 'calls'}${t.failed ? ` · ${t.failed} failed` : ''}`,
                 }))}
               />
             </div>
