@@ -4,6 +4,7 @@ import { Bars, DayColumns } from '../components/BarChart';
 import { Qr } from '../components/Qr';
 import { formatCost, formatCount, totalTokens } from '../format';
 import { navigate } from '../router';
+import { ConsoleLink } from './ConsoleLink';
 import type { PairingCode, ServerInfo, SessionInfo, SessionStatsInfo } from '../types';
 
 /** The server: pair another device, what it is, what it has done (stats), sessions in and out as files. */
@@ -15,6 +16,7 @@ export function ServerView() {
         <Pairing />
         <Info />
       </div>
+      <ConsoleLink />
       <Stats />
       <Transfer />
     </section>
@@ -128,15 +130,6 @@ function Info() {
           <dt>Data folder</dt>
           <dd>
             <code>{info.paths.data}</code>
-          </dd>
-          <dt>Console</dt>
-          <dd data-testid="console-state">
-            {!info.console || info.console.state === 'unlinked'
-              ? 'Not signed in to a console'
-              : info.console.state === 'signed_out'
-                ? `Signed out of ${info.console.console}`
-                : `Signed in to ${info.console.console} (workspace ${info.console.workspace})`}
-            {info.console?.problem && <div class="error">{info.console.problem}</div>}
           </dd>
         </dl>
       )}
