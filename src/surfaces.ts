@@ -24,6 +24,7 @@ import { SessionStatsModule } from './modules/session-stats/session-stats.module
 import { InferenceModule } from './modules/inference/inference.module';
 import { ConnectionsModule } from './modules/connections/connections.module';
 import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
+import { OpencodeV1Module } from './modules/opencode-v1/opencode-v1.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -45,6 +46,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     SessionTransferModule,
     SessionStatsModule,
     LocationCatalogModule,
+    OpencodeV1Module,
   ],
   console: [
     IdentityModule,

@@ -11,6 +11,6 @@ import { SessionTokensService } from './session-tokens.service';
 @Module({
   imports: [ConfigModule.forFeature(instanceAuthConfig), TypeOrmModule.forFeature([SessionTokenEntity])],
   providers: [ServerPasswordService, SessionTokensService, FailedAttemptsLimiter, InstanceAuthenticator],
-  exports: [ServerPasswordService, SessionTokensService, FailedAttemptsLimiter],
+  exports: [ServerPasswordService, SessionTokensService, FailedAttemptsLimiter, InstanceAuthenticator],
 })
 export class InstanceAuthModule {}
