@@ -25,6 +25,7 @@ import { InferenceModule } from './modules/inference/inference.module';
 import { ConnectionsModule } from './modules/connections/connections.module';
 import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
 import { OpencodeV1Module } from './modules/opencode-v1/opencode-v1.module';
+import { SessionHistoryModule } from './modules/session-history/session-history.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -47,6 +48,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     SessionStatsModule,
     LocationCatalogModule,
     OpencodeV1Module,
+    SessionHistoryModule,
   ],
   console: [
     IdentityModule,
