@@ -161,7 +161,9 @@ describe('the embedded default (no DATABASE_URL)', () => {
     const dir = dataDir();
     const port = await freePort();
     const first = startServer(env(dir, port));
-    for (let i = 0; i < 2_000 && !reached(dir); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    // initdb alone takes seconds, many more on a loaded machine: wait up to a minute for the moment to kill at.
+    const deadline = Date.now() + 60_000;
+    while (!reached(dir) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(reached(dir)).toBe(true);
     first.child.kill('SIGKILL');
     await first.exited;

@@ -69,6 +69,10 @@ describe('session.prompt on the embedded default (a PostgreSQL of the data folde
       await call(first.url, `/api/session/${sessionID}/prompt`, { text: 'first' });
       await stream.until((events) => events.some((e) => e.type === 'session.message.part.delta'));
       await call(first.url, `/api/session/${sessionID}/prompt`, { text: 'after', delivery: 'queue' });
+      // Killed once the partial answer is stored (on a loaded machine the write can trail the streamed delta).
+      await pollUntil('the partial answer to be stored', async () =>
+        JSON.stringify((await call(first.url, `/api/session/${sessionID}/message`)).data).includes('"half"'),
+      );
       stream.close();
       first.child.kill('SIGKILL');
       await first.exited;
