@@ -3367,7 +3367,9 @@ export interface operations {
         /** @description the workspace (org_<id>); required with a user token, must match a bound key */
         'x-org-id'?: string;
       };
-      path?: never;
+      path: {
+        org: string;
+      };
       cookie?: never;
     };
     requestBody?: never;
