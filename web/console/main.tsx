@@ -45,7 +45,7 @@ function keepWorkspaceInLinks(org: string) {
 
 function WorkspaceBar(props: {
   workspaces: Workspace[];
-  current: Workspace;
+  current?: Workspace;
   onChange: (id: string) => void;
   onCreated: (w: Schemas['WorkspaceDto']) => void;
 }) {
@@ -54,20 +54,24 @@ function WorkspaceBar(props: {
   const action = useAction();
   return (
     <div class="row">
-      <div>
-        <label for="workspace">Workspace</label>
-        <select
-          id="workspace"
-          value={props.current.id}
-          onChange={(event) => props.onChange(event.currentTarget.value)}
-        >
-          {props.workspaces.map((workspace) => (
-            <option value={workspace.id} key={workspace.id}>
-              {workspace.name} ({workspace.role})
-            </option>
-          ))}
-        </select>
-      </div>
+      {props.current ? (
+        <div>
+          <label for="workspace">Workspace</label>
+          <select
+            id="workspace"
+            value={props.current.id}
+            onChange={(event) => props.onChange(event.currentTarget.value)}
+          >
+            {props.workspaces.map((workspace) => (
+              <option value={workspace.id} key={workspace.id}>
+                {workspace.name} ({workspace.role})
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <p>You are not a member of any workspace yet.</p>
+      )}
       {creating ? (
         <form
           class="row"
@@ -126,26 +130,29 @@ function App({ page }: { page: string }) {
     <Loading state={state}>
       {({ me, workspaces }) => {
         const current = workspaces.find((workspace) => workspace.id === selected) ?? chosen(workspaces);
-        if (!current) return <p>You are not a member of any workspace yet. Create one below.</p>;
-        localStorage.setItem(STORED, current.id);
-        keepWorkspaceInLinks(current.id);
         const choose = (id: string) => {
           const url = new URL(location.href);
           url.searchParams.set('org', id);
           history.replaceState(null, '', url.pathname + url.search);
           setSelected(id);
         };
+        const bar = (
+          <WorkspaceBar
+            workspaces={workspaces}
+            current={current}
+            onChange={choose}
+            onCreated={(created) => {
+              state.reload();
+              choose(created.id);
+            }}
+          />
+        );
+        if (!current) return bar;
+        localStorage.setItem(STORED, current.id);
+        keepWorkspaceInLinks(current.id);
         return (
           <>
-            <WorkspaceBar
-              workspaces={workspaces}
-              current={current}
-              onChange={choose}
-              onCreated={(created) => {
-                state.reload();
-                choose(created.id);
-              }}
-            />
+            {bar}
             <Page key={current.id} workspace={current} me={me} />
           </>
         );

@@ -42,7 +42,7 @@ fieldset{border:1px solid #ccc;margin-top:1rem}fieldset label{display:inline;fon
 nav form{display:inline}
 body.wide{max-width:72rem}.tabs{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:1rem 0;padding:.5rem 0;border-bottom:1px solid #ddd}
 .tabs a[aria-current=page]{font-weight:700;color:#1b1b1b;text-decoration:none}
-select,input[type=date],input[type=number],textarea{padding:.45rem;font-size:1rem;max-width:100%;box-sizing:border-box}
+select,input[type=date],input[type=month],input[type=number],input[type=url],textarea{padding:.45rem;font-size:1rem;max-width:100%;box-sizing:border-box}
 textarea{width:100%;font-family:ui-monospace,monospace;font-size:.9rem}
 .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}.row label{margin-top:0}.row button{margin-top:0}
 .panel{border:1px solid #ccc;border-radius:6px;padding:.25rem 1rem 1rem;margin:1rem 0}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
 import { Public } from '../../common/auth';
@@ -399,5 +399,22 @@ export class PagesController {
         () => html`<p><a href="/console">Back to your console</a></p>`,
       );
     }
+  }
+
+  /**
+   * Any other page under /console is a page saying so, never a JSON 404. The API prefixes keep their JSON
+   * answer (credentials first, as for every unknown route there).
+   */
+  @Get('*')
+  notFound(@Req() request: HttpRequest, @Res() response: HttpReply) {
+    if (/^\/console\/(api|auth)(\/|$)/.test(request.url)) throw new NotFoundException();
+    this.send(
+      response,
+      404,
+      page(
+        { title: 'Page not found', error: 'There is no such page in the console.' },
+        html`<p><a href="/console">Go to your console</a></p>`,
+      ),
+    );
   }
 }

@@ -257,6 +257,38 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
   });
 });
 
+describe('console pages without a browser', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('an unknown console page is an HTML page saying so; unknown API routes keep their JSON answer', async () => {
+    const res = await t.http.get('/console/no-such-page');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('There is no such page in the console.');
+    const api = await t.http.get('/console/api/no-such-route');
+    expect(api.headers['content-type']).toMatch(/^application\/json/);
+    expect(api.body._tag).toBeDefined();
+  });
+
+  it('serves the app bundle, and nothing else of the build', async () => {
+    const js = await t.http.get('/console/assets/console/main.js');
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toMatch(/^application\/javascript/);
+    expect((await t.http.get('/console/assets/console/..%2F..%2Fmain.js')).status).toBe(404);
+    expect((await t.http.get('/console/assets/console/nope.js')).status).toBe(404);
+  });
+
+  it('app pages send a signed-out visitor to the sign-in page, then back', async () => {
+    for (const path of ['keys', 'members', 'budgets', 'usage', 'settings', 'audit', 'devices']) {
+      const res = await t.http.get(`/console/${path}`);
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(`/console/login?next=${encodeURIComponent(`/console/${path}`)}`);
+    }
+  });
+});
+
 describe('sign-up closed', () => {
   let t: TestApp;
   beforeAll(async () => (t = await createTestApp({ env: { OUTPOST_CONSOLE_SIGNUP: 'closed' } })));

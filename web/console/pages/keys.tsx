@@ -15,9 +15,10 @@ const endOfDay = (date: string) => (date ? `${date}T23:59:59.000Z` : undefined);
 function CredentialRows(props: {
   items: Array<Key | Token>;
   caption: string;
+  empty?: string;
   onRevoke: (item: Key | Token) => Promise<unknown>;
 }) {
-  if (props.items.length === 0) return <p class="muted">No keys yet.</p>;
+  if (props.items.length === 0) return <p class="muted">{props.empty ?? 'No keys yet.'}</p>;
   return (
     <div class="scroll">
       <table>
@@ -362,6 +363,7 @@ export function KeysPage({ workspace }: PageProps) {
             <CredentialRows
               items={list}
               caption="Your user tokens"
+              empty="No user tokens yet."
               onRevoke={(token) =>
                 action.run(async () => {
                   await call(api.DELETE('/console/api/tokens/{id}', { params: { path: { id: token.id } } }));

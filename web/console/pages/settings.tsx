@@ -15,6 +15,7 @@ function JsonSection(props: {
   id: string;
   title: string;
   help: string;
+  save: string;
   value: unknown;
   editable: boolean;
   onSave: (value: unknown) => Promise<unknown>;
@@ -51,7 +52,7 @@ function JsonSection(props: {
         />
         {props.editable ? (
           <button type="submit" disabled={action.busy}>
-            Save {props.title.toLowerCase()}
+            {props.save}
           </button>
         ) : null}
       </form>
@@ -269,6 +270,7 @@ export function SettingsPage({ workspace }: PageProps) {
               key={`policies-${org}`}
               id="policies"
               title="Policies"
+              save="Save policies"
               help='Statements evaluated in order, e.g. [{ "action": "provider.use", "effect": "deny", "resource": "openai/*" }].'
               value={current.policies ?? []}
               editable={admin}
@@ -278,6 +280,7 @@ export function SettingsPage({ workspace }: PageProps) {
               key={`websearch-${org}`}
               id="websearch"
               title="Web search"
+              save="Save web search"
               help='{ "providerID": "…" } to offer hosted web search to members; null to turn it off.'
               value={current.websearch ?? null}
               editable={admin}
@@ -287,6 +290,7 @@ export function SettingsPage({ workspace }: PageProps) {
               key={`mcp-${org}`}
               id="mcp"
               title="MCP servers"
+              save="Save MCP servers"
               help='{ "servers": { "<name>": { "url": "https://…" } } }; null to remove.'
               value={current.mcp ?? null}
               editable={admin}
