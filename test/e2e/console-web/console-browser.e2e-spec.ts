@@ -95,8 +95,14 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     org = new URL(page.url()).searchParams.get('org')!;
     expect(org).toMatch(/^org_/);
 
-    await page.getByLabel('Service account name').fill('ci');
+    await page.getByLabel('Service account name').fill('builder');
     await page.getByRole('button', { name: 'Add service account' }).click();
+    await page.getByRole('region', { name: 'builder' }).waitFor();
+    // Renamed in the page.
+    await page.getByRole('button', { name: 'Rename builder' }).click();
+    await page.getByLabel('New name of builder').fill('ci');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('builder is now ci.').waitFor();
     const account = page.getByRole('region', { name: 'ci' });
     await account.getByRole('heading', { name: 'ci' }).waitFor();
 
@@ -213,6 +219,7 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     for (const action of [
       'workspace.created',
       'service_account.created',
+      'service_account.renamed',
       'key.created',
       'key.revoked',
       'member.invited',

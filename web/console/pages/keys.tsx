@@ -142,11 +142,74 @@ function NewCredentialForm(props: {
   );
 }
 
+function RenameForm(props: {
+  org: string;
+  account: Schemas['ServiceAccountDto'];
+  onRenamed: (name: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState(props.account.name);
+  const action = useAction();
+  if (!open) {
+    return (
+      <button
+        type="button"
+        class="secondary"
+        aria-label={`Rename ${props.account.name}`}
+        onClick={() => setOpen(true)}
+      >
+        Rename
+      </button>
+    );
+  }
+  const id = `rename-${props.account.id}`;
+  return (
+    <form
+      class="row"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const ok = await action.run(() =>
+          call(
+            api.PATCH('/console/api/orgs/{org}/service-accounts/{sa}', {
+              params: { path: { org: props.org, sa: props.account.id } },
+              body: { name: name.trim() },
+            }),
+          ),
+        );
+        if (ok) {
+          setOpen(false);
+          props.onRenamed(name.trim());
+        }
+      }}
+    >
+      <div>
+        <label for={id}>New name of {props.account.name}</label>
+        <input
+          id={id}
+          type="text"
+          required
+          maxLength={200}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+      </div>
+      <button type="submit" disabled={action.busy}>
+        Save name
+      </button>
+      <button type="button" class="secondary" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      <ErrorText message={action.error} />
+    </form>
+  );
+}
+
 function ServiceAccount(props: {
   org: string;
   account: Schemas['ServiceAccountDto'];
   onCreated: (created: Created) => void;
   onRemoved: (message: string) => void;
+  onRenamed: (message: string) => void;
 }) {
   const { org, account } = props;
   const keys = useLoad(
@@ -201,6 +264,11 @@ function ServiceAccount(props: {
         }}
       />
       <p>
+        <RenameForm
+          org={org}
+          account={account}
+          onRenamed={(name) => props.onRenamed(`${account.name} is now ${name}.`)}
+        />{' '}
         <ConfirmButton
           label="Remove service account"
           ariaLabel={`Remove service account ${account.name}`}
@@ -287,6 +355,10 @@ function ServiceAccounts({ org, onCreated }: { org: string; onCreated: (created:
                   account={account}
                   onCreated={onCreated}
                   onRemoved={(message) => {
+                    setNotice(message);
+                    accounts.reload();
+                  }}
+                  onRenamed={(message) => {
                     setNotice(message);
                     accounts.reload();
                   }}
