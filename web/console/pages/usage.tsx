@@ -5,9 +5,23 @@ import { Loading, useLoad } from '../ui';
 
 type Row = Schemas['UsageRowDto'];
 
+const EMPTY_DAY = { spent_micro_cents: '0', requests: 0, input_tokens: 0, output_tokens: 0 };
+
+/** Every day of the month (`YYYY-MM`), with the recorded rows and zero for the others. */
+function monthDays(month: string, rows: Row[]): Row[] {
+  const byDay = new Map(rows.map((row) => [row.key, row]));
+  const [year, number] = month.split('-').map(Number);
+  const days = new Date(Date.UTC(year, number, 0)).getUTCDate();
+  return Array.from({ length: days }, (_, i) => {
+    const key = `${month}-${String(i + 1).padStart(2, '0')}`;
+    return byDay.get(key) ?? { key, ...EMPTY_DAY };
+  });
+}
+
 /** Spend per day as SVG bars: no chart library, no external asset. */
-function DailyChart({ rows }: { rows: Row[] }) {
-  if (rows.length === 0) return <p class="muted">No usage recorded this month yet.</p>;
+function DailyChart({ rows: recorded, month }: { rows: Row[]; month: string }) {
+  if (recorded.length === 0) return <p class="muted">No usage recorded in this month.</p>;
+  const rows = monthDays(month, recorded);
   const width = 640;
   const height = 160;
   const max = Math.max(...rows.map((row) => microToNumber(row.spent_micro_cents)), 0.01);
@@ -25,13 +39,24 @@ function DailyChart({ rows }: { rows: Row[] }) {
           const h = Math.max(1, (value / max) * height);
           return (
             <g key={row.key}>
-              <rect x={i * step + 2} y={height - h} width={Math.max(2, step - 4)} height={h} fill="#2f5bd3">
+              <rect
+                x={i * step + 2}
+                y={height - h}
+                width={Math.max(2, step - 4)}
+                height={h}
+                fill={value > 0 ? '#2f5bd3' : '#d8d8d8'}
+              >
                 <title>
                   {row.key}: {dollars(row.spent_micro_cents)}, {row.requests} requests
                 </title>
               </rect>
-              {rows.length <= 16 || i % Math.ceil(rows.length / 8) === 0 ? (
-                <text x={i * step + step / 2} y={height + 14} font-size="10" text-anchor="middle">
+              {i % 5 === 0 ? (
+                <text
+                  x={i === 0 ? 2 : i * step + step / 2}
+                  y={height + 14}
+                  font-size="10"
+                  text-anchor={i === 0 ? 'start' : 'middle'}
+                >
                   {row.key.slice(5)}
                 </text>
               ) : null}
@@ -74,9 +99,9 @@ function UsageTable({
             <tr key={row.key}>
               <td>{name(row.key)}</td>
               <td>{dollars(row.spent_micro_cents)}</td>
-              <td>{row.requests}</td>
-              <td>{row.input_tokens}</td>
-              <td>{row.output_tokens}</td>
+              <td>{row.requests.toLocaleString('en-US')}</td>
+              <td>{row.input_tokens.toLocaleString('en-US')}</td>
+              <td>{row.output_tokens.toLocaleString('en-US')}</td>
             </tr>
           ))}
         </tbody>
@@ -98,14 +123,29 @@ export function UsagePage({ workspace }: PageProps) {
           params: { path: { org }, query: { group_by, from, to: next.toISOString() } },
         }),
       ).then((r) => r.data);
-    const [days, members, keys, models, people] = await Promise.all([
+    const [days, members, keys, models, people, accounts] = await Promise.all([
       report('day'),
       report('member'),
       report('key'),
       report('model'),
       call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
+      call(api.GET('/console/api/orgs/{org}/service-accounts', { params: { path: { org } } })),
     ]);
-    return { days, members, keys, models, people };
+    // Key ids as "account / key name", for the keys that spent.
+    const keyNames = new Map<string, string>();
+    if (keys.length > 0) {
+      const lists = await Promise.all(
+        accounts.map((account) =>
+          call(
+            api.GET('/console/api/orgs/{org}/service-accounts/{sa}/keys', {
+              params: { path: { org, sa: account.id } },
+            }),
+          ).then((list) => list.map((key) => [key.id, `${account.name} / ${key.name}`] as const)),
+        ),
+      );
+      for (const [id, name] of lists.flat()) keyNames.set(id, name);
+    }
+    return { days, members, keys, models, people, keyNames };
   }, [org, month]);
   if (!isAdmin(workspace.role))
     return <p class="muted">Only owners and admins of {workspace.name} see its usage.</p>;
@@ -123,19 +163,19 @@ export function UsagePage({ workspace }: PageProps) {
         </div>
       </div>
       <Loading state={state}>
-        {({ days, members, keys, models, people }) => {
+        {({ days, members, keys, models, people, keyNames }) => {
           const names = new Map(people.map((person) => [person.user_id, person.name]));
           return (
             <>
               <h2>Per day</h2>
-              <DailyChart rows={days} />
+              <DailyChart rows={days} month={month} />
               <h2>By member</h2>
               <UsageTable rows={members} caption="Member" name={(key) => names.get(key) ?? key} />
               <h2>By key</h2>
               <UsageTable
                 rows={keys}
                 caption="Key"
-                name={(key) => (key === 'session' ? 'console sign-in' : key)}
+                name={(key) => (key === 'session' ? 'console sign-in' : (keyNames.get(key) ?? key))}
               />
               <h2>By model</h2>
               <UsageTable rows={models} caption="Model" name={(key) => key} />
