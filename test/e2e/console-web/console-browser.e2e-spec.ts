@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import { bearer } from '../../helpers/console';
+import { bearer, signup } from '../../helpers/console';
+import { pagesOf } from '../../helpers/device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-web');
@@ -277,6 +278,17 @@ describe('console pages without a browser', () => {
     const api = await t.http.get('/console/api/no-such-route');
     expect(api.headers['content-type']).toMatch(/^application\/json/);
     expect(api.body._tag).toBeDefined();
+  });
+
+  it('approving a code no sign-in has (decided, expired or mistyped) is a page saying so, not JSON', async () => {
+    const person = await signup(t);
+    const pages = pagesOf(t, person);
+    const form = await pages.get('/console/device');
+    const res = await pages.submit(form, '/console/device', { user_code: 'BCDF-GHJK', action: 'approve' });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('No pending sign-in has this code; check the code on your device');
+    expect(res.text).toContain('name="user_code"');
   });
 
   it('serves the app bundle, and nothing else of the build', async () => {
