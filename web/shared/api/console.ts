@@ -314,7 +314,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The workspace audit log, newest first (owners and admins) */
+    /** The workspace audit log, newest first (owners and admins), filtered by actor and action */
     get: operations['audit.list'];
     put?: never;
     post?: never;
@@ -2567,6 +2567,10 @@ export interface operations {
         cursor?: string;
         /** @description Entries per page, 1–200 (default 50). */
         limit?: number;
+        /** @description Only what this person or service account did (`usr_…`, `sa_…`). */
+        actor?: string;
+        /** @description Only entries of this action, e.g. `key.created`. */
+        action?: string;
       };
       header?: {
         /** @description the workspace (org_<id>); required with a user token, must match a bound key */
