@@ -598,6 +598,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/console-link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The console link, and a sign-in waiting for its approval */
+    get: operations['consoleLink.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/console-link/sign-in': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a device sign-in at a console: the code and link to approve it; the server polls */
+    post: operations['consoleLink.signIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/console-link/sign-out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sign out of the console (it revokes the device sign-in) and forget the tokens */
+    post: operations['consoleLink.signOut'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1173,6 +1224,38 @@ export interface components {
     EmptyLocationListDto: {
       data: Record<string, never>[];
       location: components['schemas']['LocationPublicInfoDto'];
+    };
+    PendingLoginDto: {
+      console: string;
+      userCode: string;
+      /** @description The console's approval page with the code filled in. */
+      url: string;
+      /** @description ISO-8601 */
+      expiresAt: string;
+    };
+    LinkStatusDto: {
+      /** @enum {string} */
+      state: 'unlinked' | 'linked' | 'signed_out';
+      /** @description The console's address */
+      console: string | null;
+      /** @description The workspace (org_…) the instance is signed in to */
+      workspace: string | null;
+      /** @description ISO-8601 */
+      since: string | null;
+      /** @description When the workspace config was last fetched (ISO-8601) */
+      configFetchedAt: string | null;
+      /** @description The last failure to reach the console, while it lasts */
+      problem: string | null;
+    };
+    ConsoleLinkViewDto: {
+      pending: components['schemas']['PendingLoginDto'] | null;
+      /** @description Why the last sign-in started here did not complete */
+      error: string | null;
+      link: components['schemas']['LinkStatusDto'];
+    };
+    ConsoleSignInDto: {
+      /** Format: uri */
+      console: string;
     };
     TaggedError: {
       _tag: string;
@@ -2978,6 +3061,130 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['EmptyLocationListDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'consoleLink.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsoleLinkViewDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'consoleLink.signIn': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConsoleSignInDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsoleLinkViewDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description ServiceUnavailableError: The console did not start a sign-in */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'consoleLink.signOut': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsoleLinkViewDto'];
         };
       };
       /** @description InvalidRequestError */
