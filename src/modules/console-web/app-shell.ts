@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Html, html } from './html';
 
 /** The pages of the console app (web/console): one shell, the app draws the page named by the path. */
@@ -28,24 +26,5 @@ export function appBody(pagePath: string): Html {
   return html`${consoleNav(pagePath)}
     <div id="app" data-page="${pagePath}"><p>Loading…</p></div>
     <noscript><p class="error">This page needs JavaScript.</p></noscript>
-    <script type="module" src="/console/assets/console/main.js"></script>`;
-}
-
-/** Files of `npm run build`'s dist/web the console serves; nothing else is readable through it. */
-const ASSETS: Record<string, string> = {
-  'console/main.js': 'application/javascript; charset=utf-8',
-  'console/main.js.map': 'application/json; charset=utf-8',
-};
-
-// src/modules/console-web and dist/modules/console-web both sit three levels below the repository.
-const WEB_DIST = join(__dirname, '..', '..', '..', 'dist', 'web');
-
-export async function readAsset(name: string): Promise<{ body: Buffer; type: string } | undefined> {
-  const type = ASSETS[name];
-  if (!type) return undefined;
-  try {
-    return { body: await readFile(join(WEB_DIST, name)), type };
-  } catch {
-    return undefined;
-  }
+    <script type="module" src="/web/console/main.js"></script>`;
 }

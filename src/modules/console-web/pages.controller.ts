@@ -12,7 +12,7 @@ import { SignedInPerson } from '../identity/sessions.service';
 import { Actor } from '../keys/access/actor';
 import { InvitesService } from '../workspaces/invites.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { APP_PAGES, appBody, consoleNav, readAsset } from './app-shell';
+import { APP_PAGES, appBody, consoleNav } from './app-shell';
 import { CsrfService } from './csrf.service';
 import { Html, html, page } from './html';
 import { approvalForm, codeForm, homeBody, inviteBody, loginForm, signupForm } from './views';
@@ -142,15 +142,6 @@ export class PagesController {
     this.render(request, response, person, 200, { title: current.title, wide: true }, () =>
       appBody(current.path),
     );
-  }
-
-  @Get('assets/console/:file')
-  async asset(@Res() response: HttpReply, @Param('file') file: string) {
-    const asset = await readAsset(`console/${file}`);
-    if (!asset) {
-      return this.send(response, 404, page({ title: 'Not found', error: 'There is no such file.' }, html``));
-    }
-    response.status(200).header('Cache-Control', 'no-cache').type(asset.type).send(asset.body);
   }
 
   @Get('login')
