@@ -16,14 +16,17 @@ export class AuditController {
   @OrgRole('admin')
   @ApiOperation({
     operationId: 'audit.list',
-    summary: 'The workspace audit log, newest first (owners and admins)',
+    summary: 'The workspace audit log, newest first (owners and admins), filtered by actor and action',
   })
   async list(
     @Param('org') _org: string,
     @Query() query: AuditQueryDto,
     @CurrentPrincipal() principal: ConsolePrincipal,
   ): Promise<AuditPageDto> {
-    const page = await this.audit.list(principal.workspaceId!, query.cursor, query.limit ?? 50);
+    const page = await this.audit.list(principal.workspaceId!, query.cursor, query.limit ?? 50, {
+      actorId: query.actor,
+      action: query.action,
+    });
     return {
       entries: page.entries.map((entry) => ({
         id: entry.id,

@@ -45,9 +45,19 @@ export class AuditService {
   }
 
   /** Newest first; `cursor` is the id of the last entry of the previous page. */
-  async list(workspaceId: string, cursor: string | undefined, limit: number): Promise<AuditPage> {
+  async list(
+    workspaceId: string,
+    cursor: string | undefined,
+    limit: number,
+    filter: { actorId?: string; action?: string } = {},
+  ): Promise<AuditPage> {
     const rows = await this.entries.find({
-      where: { workspaceId, ...(cursor ? { id: LessThan(cursor) } : {}) },
+      where: {
+        workspaceId,
+        ...(cursor ? { id: LessThan(cursor) } : {}),
+        ...(filter.actorId ? { actorId: filter.actorId } : {}),
+        ...(filter.action ? { action: filter.action } : {}),
+      },
       order: { id: 'DESC' },
       take: limit + 1,
     });

@@ -39,7 +39,19 @@ button{padding:.5rem 1rem;font-size:1rem;margin:.75rem .5rem 0 0;cursor:pointer}
 .error{color:#a40000;border-left:4px solid #a40000;padding-left:.75rem}.notice{border-left:4px solid #05610f;padding-left:.75rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem;border-bottom:1px solid #ddd}
 fieldset{border:1px solid #ccc;margin-top:1rem}fieldset label{display:inline;font-weight:400}
-nav form{display:inline}`;
+nav form{display:inline}
+body.wide{max-width:72rem}.tabs{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:1rem 0;padding:.5rem 0;border-bottom:1px solid #ddd}
+.tabs a[aria-current=page]{font-weight:700;color:#1b1b1b;text-decoration:none}
+select,input[type=date],input[type=month],input[type=number],input[type=url],textarea{padding:.45rem;font-size:1rem;max-width:100%;box-sizing:border-box}
+textarea{width:100%;font-family:ui-monospace,monospace;font-size:.9rem}
+.row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}.row label{margin-top:0}.row button{margin-top:0}
+.panel{border:1px solid #ccc;border-radius:6px;padding:.25rem 1rem 1rem;margin:1rem 0}
+.secret{font-family:ui-monospace,monospace;word-break:break-all;background:#f4f4f4;padding:.5rem;border:1px solid #ccc}
+.muted{color:#555}.small{font-size:.9rem}.danger{color:#fff;background:#a40000;border:1px solid #a40000}
+.bar{background:#e6e6e6;height:.6rem;min-width:6rem;border-radius:3px;overflow:hidden}.bar>span{display:block;height:100%;background:#2f5bd3}
+.bar.over>span{background:#a40000}.scroll{overflow-x:auto}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+@media (max-width:600px){body{margin:1rem auto}th,td{padding:.3rem .25rem;font-size:.9rem}}`;
 
 export interface PageOptions {
   title: string;
@@ -47,6 +59,8 @@ export interface PageOptions {
   signedInAs?: { email: string; csrf: string };
   error?: string;
   notice?: string;
+  /** Pages with wide tables (the console app) use more of the screen. */
+  wide?: boolean;
 }
 
 export function page(options: PageOptions, body: Html): string {
@@ -64,7 +78,7 @@ export function page(options: PageOptions, body: Html): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(options.title)} · Outpost</title><style>${STYLE}</style></head>
-<body><header>${nav.value}</header><main><h1>${escape(options.title)}</h1>${error.value}${notice.value}${body.value}</main></body></html>`;
+<body${options.wide ? ' class="wide"' : ''}><header>${nav.value}</header><main><h1>${escape(options.title)}</h1>${error.value}${notice.value}${body.value}</main></body></html>`;
 }
 
 export function csrfField(token: string): Html {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
 import { Public } from '../../common/auth';
@@ -12,6 +12,7 @@ import { SignedInPerson } from '../identity/sessions.service';
 import { Actor } from '../keys/access/actor';
 import { InvitesService } from '../workspaces/invites.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { APP_PAGES, appBody, consoleNav } from './app-shell';
 import { CsrfService } from './csrf.service';
 import { Html, html, page } from './html';
 import { approvalForm, codeForm, homeBody, inviteBody, loginForm, signupForm } from './views';
@@ -69,7 +70,7 @@ export class PagesController {
     response: HttpReply,
     person: SignedInPerson,
     status: number,
-    options: { title: string; error?: string; notice?: string },
+    options: { title: string; error?: string; notice?: string; wide?: boolean },
     body: (csrf: string) => Html,
   ): void {
     const csrf = this.csrf.token(request, response);
@@ -124,7 +125,22 @@ export class PagesController {
       person,
       200,
       { title: 'Your console', notice: notices[notice ?? ''] },
-      (csrf) => homeBody(csrf, workspaces, devices),
+      (csrf) => html`${consoleNav('overview')}${homeBody(csrf, workspaces, devices)}`,
+    );
+  }
+
+  /** The console app's pages: the shell for a signed-in person, the sign-in page for anyone else. */
+  @Get(APP_PAGES.map((item) => item.path))
+  async appPage(@Req() request: HttpRequest, @Res() response: HttpReply) {
+    const person = await this.person(request);
+    if (!person) return this.toLogin(request, response);
+    const path = request.url
+      .split('?')[0]
+      .replace(/^\/console\//, '')
+      .replace(/\/$/, '');
+    const current = APP_PAGES.find((item) => item.path === path) ?? APP_PAGES[0];
+    this.render(request, response, person, 200, { title: current.title, wide: true }, () =>
+      appBody(current.path),
     );
   }
 
@@ -167,6 +183,17 @@ export class PagesController {
     if (await this.person(request)) return response.redirect(target, 303);
     const csrf = this.csrf.token(request, response);
     const token = typeof invite === 'string' ? invite : (INVITE_PATH.exec(target)?.[1] ?? '');
+    const mode = this.identity.signupMode;
+    if (mode === 'closed' || (mode === 'invite' && !token)) {
+      const error =
+        mode === 'closed'
+          ? 'Sign-up is closed on this console. Ask its administrator for an account.'
+          : 'Sign-up on this console needs an invitation. Open the invitation link you were sent.';
+      const signIn = html`<p>
+        Have an account? <a href="/console/login?next=${encodeURIComponent(target)}">Sign in</a>.
+      </p>`;
+      return this.send(response, 200, page({ title: 'Create an account', error }, signIn));
+    }
     this.send(response, 200, page({ title: 'Create an account' }, signupForm(csrf, target, token)));
   }
 
@@ -285,9 +312,9 @@ export class PagesController {
         () => html`<p><a href="/console">Back to your console</a></p>`,
       );
     } catch (failure) {
-      if (!(failure instanceof TaggedError) || failure.status !== 403) throw failure;
+      if (!(failure instanceof TaggedError)) throw failure;
       await this.showApproval(request, response, person, form.user_code, {
-        status: 403,
+        status: failure.status,
         message: failure.message,
       });
     }
@@ -363,5 +390,22 @@ export class PagesController {
         () => html`<p><a href="/console">Back to your console</a></p>`,
       );
     }
+  }
+
+  /**
+   * Any other page under /console is a page saying so, never a JSON 404. The API prefixes keep their JSON
+   * answer (credentials first, as for every unknown route there).
+   */
+  @Get('*')
+  notFound(@Req() request: HttpRequest, @Res() response: HttpReply) {
+    if (/^\/console\/(api|auth)(\/|$)/.test(request.url)) throw new NotFoundException();
+    this.send(
+      response,
+      404,
+      page(
+        { title: 'Page not found', error: 'There is no such page in the console.' },
+        html`<p><a href="/console">Go to your console</a></p>`,
+      ),
+    );
   }
 }

@@ -4,7 +4,8 @@ import { HttpReply } from '../../common/http/http';
 import metadata from '../../metadata';
 import { ERROR_EXTENSION_PREFIX } from './api-error.decorator';
 
-type Operation = { responses?: Record<string, unknown>; operationId?: string };
+type Parameter = { name: string; in: string };
+type Operation = { responses?: Record<string, unknown>; operationId?: string; parameters?: Parameter[] };
 
 const INSTANCE_PREFIXES = ['/api/', '/auth/connect/'];
 const ERROR_SCHEMA = {
@@ -63,6 +64,30 @@ function withReachableSchemas(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/**
+ * Every `{name}` of a path is a declared path parameter, also where the controller takes it from the route (a
+ * guard reads `{org}`) rather than through `@Param`: clients generated from the document must be able to fill it.
+ */
+function withPathParameters(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, item] of Object.entries(document.paths)) {
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    for (const operation of Object.values(item) as Operation[]) {
+      if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
+      for (const name of names) {
+        if (operation.parameters?.some((parameter) => parameter.in === 'path' && parameter.name === name))
+          continue;
+        (operation.parameters ??= []).unshift({
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+        } as Parameter);
+      }
+    }
+  }
+  return document;
+}
+
 function pick(document: OpenAPIObject, keep: (path: string) => boolean): OpenAPIObject['paths'] {
   return Object.fromEntries(Object.entries(document.paths).filter(([path]) => keep(path)));
 }
@@ -102,9 +127,11 @@ export function buildDocuments(app: INestApplication): { instance: OpenAPIObject
 
   const finish = (base: Omit<OpenAPIObject, 'paths'>, paths: OpenAPIObject['paths'], tag: string) =>
     withReachableSchemas(
-      withCommonErrors(
-        { ...base, openapi: '3.1.0', paths, components: { ...all.components, ...base.components } },
-        tag,
+      withPathParameters(
+        withCommonErrors(
+          { ...base, openapi: '3.1.0', paths, components: { ...all.components, ...base.components } },
+          tag,
+        ),
       ),
     );
   return {

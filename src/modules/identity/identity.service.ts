@@ -115,6 +115,11 @@ export class IdentityService {
     return this.sessions.end(cookieValue);
   }
 
+  /** `OUTPOST_CONSOLE_SIGNUP`: whether the sign-up page shows its form. */
+  get signupMode(): 'open' | 'invite' | 'closed' {
+    return this.config.signup;
+  }
+
   get sessionLifetimeMs(): number {
     return this.sessions.lifetimeMs;
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Clock } from '../../common/clock';
 import { CurrentPrincipal } from '../../common/auth';
@@ -7,7 +7,7 @@ import { OrgRole, SignedInOnly } from './access/console-access.decorators';
 import { ConsolePrincipal } from './access/console-principal';
 import { ApiKeysService } from './api-keys.service';
 import { CreateKeyDto } from './dto/create-key.dto';
-import { CreateServiceAccountDto } from './dto/create-service-account.dto';
+import { CreateServiceAccountDto, UpdateServiceAccountDto } from './dto/create-service-account.dto';
 import { CreatedKeyDto, KeyDto, ServiceAccountDto } from './dto/key.dto';
 import { createdKeyView, keyView, serviceAccountView } from './key-views';
 import { ServiceAccountsService } from './service-accounts.service';
@@ -40,6 +40,21 @@ export class ServiceAccountsController {
   @ApiOperation({ operationId: 'serviceAccount.list' })
   async list(@Param('org') org: string): Promise<ServiceAccountDto[]> {
     return (await this.accounts.list(org)).map(serviceAccountView);
+  }
+
+  @Patch(':sa')
+  @OrgRole('admin')
+  @ApiOperation({
+    operationId: 'serviceAccount.update',
+    summary: 'Rename a service account (owners and admins)',
+  })
+  async rename(
+    @Param('org') org: string,
+    @Param('sa') sa: string,
+    @Body() body: UpdateServiceAccountDto,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+  ): Promise<ServiceAccountDto> {
+    return serviceAccountView(await this.accounts.rename(actorOf(principal), org, sa, body.name));
   }
 
   @Delete(':sa')

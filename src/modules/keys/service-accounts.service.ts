@@ -54,6 +54,25 @@ export class ServiceAccountsService {
     return account;
   }
 
+  /** Renames a live account; its keys, usage and budget stay. */
+  async rename(actor: Actor, workspaceId: string, id: string, name: string): Promise<ServiceAccountEntity> {
+    return this.db.transaction(async (manager) => {
+      const account = await manager
+        .getRepository(ServiceAccountEntity)
+        .findOne({ where: { id, workspaceId, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+      if (!account) throw new ConsoleNotFoundError(`Service account not found: ${id}`);
+      if (account.name === name) return account;
+      await manager.update(ServiceAccountEntity, { id }, { name });
+      await this.audit.record(manager, actor, {
+        workspaceId,
+        action: 'service_account.renamed',
+        target: { type: 'service_account', id },
+        details: { name, previous_name: account.name },
+      });
+      return { ...account, name };
+    });
+  }
+
   /** Removes the account and revokes all its keys in one transaction. */
   async remove(actor: Actor, workspaceId: string, id: string): Promise<void> {
     const now = new Date(this.clock.now());

@@ -104,6 +104,25 @@ describe('API documents: every operation complete, and the typed clients generat
     expect(problems).toEqual([]);
   });
 
+  it('every {name} of a path is a declared path parameter (a generated client must fill it)', () => {
+    const problems: string[] = [];
+    for (const document of Object.values(documents)) {
+      for (const [path, item] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(item)) {
+          const declared = (
+            (operation as { parameters?: Array<{ in: string; name: string }> }).parameters ?? []
+          )
+            .filter((parameter) => parameter.in === 'path')
+            .map((parameter) => parameter.name);
+          for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
+            if (!declared.includes(name)) problems.push(`${method} ${path}: {${name}}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('operation ids are unique in each document (the generated clients key operations by them)', () => {
     for (const document of Object.values(documents)) {
       const ids = operations(document).map(({ operation }) => operation.operationId);

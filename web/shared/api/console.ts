@@ -203,7 +203,8 @@ export interface paths {
     delete: operations['serviceAccount.remove'];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Rename a service account (owners and admins) */
+    patch: operations['serviceAccount.update'];
     trace?: never;
   };
   '/console/api/orgs/{org}/service-accounts/{sa}/keys': {
@@ -313,7 +314,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The workspace audit log, newest first (owners and admins) */
+    /** The workspace audit log, newest first (owners and admins), filtered by actor and action */
     get: operations['audit.list'];
     put?: never;
     post?: never;
@@ -792,6 +793,10 @@ export interface components {
       id: string;
       name: string;
       created_at: string;
+    };
+    UpdateServiceAccountDto: {
+      /** @description The new name; keys, usage and budget stay with the account. */
+      name: string;
     };
     CreateKeyDto: {
       name: string;
@@ -1979,6 +1984,71 @@ export interface operations {
       };
     };
   };
+  'serviceAccount.update': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+        sa: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateServiceAccountDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceAccountDto'];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'serviceAccount.key.list': {
     parameters: {
       query?: never;
@@ -2497,6 +2567,10 @@ export interface operations {
         cursor?: string;
         /** @description Entries per page, 1–200 (default 50). */
         limit?: number;
+        /** @description Only what this person or service account did (`usr_…`, `sa_…`). */
+        actor?: string;
+        /** @description Only entries of this action, e.g. `key.created`. */
+        action?: string;
       };
       header?: {
         /** @description the workspace (org_<id>); required with a user token, must match a bound key */
@@ -3367,7 +3441,9 @@ export interface operations {
         /** @description the workspace (org_<id>); required with a user token, must match a bound key */
         'x-org-id'?: string;
       };
-      path?: never;
+      path: {
+        org: string;
+      };
       cookie?: never;
     };
     requestBody?: never;

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export class AuditQueryDto {
   /** `next_cursor` of the previous page. */
@@ -14,4 +14,15 @@ export class AuditQueryDto {
   @Min(1)
   @Max(200)
   limit?: number;
+
+  /** Only what this person or service account did (`usr_…`, `sa_…`). */
+  @IsOptional()
+  @Matches(/^(usr|sa)_[0-9A-Za-z]{1,40}$/)
+  actor?: string;
+
+  /** Only entries of this action, e.g. `key.created`. */
+  @IsOptional()
+  @MaxLength(100)
+  @Matches(/^[a-z_]+\.[a-z_]+$/)
+  action?: string;
 }

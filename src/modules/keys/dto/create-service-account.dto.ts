@@ -6,3 +6,10 @@ export class CreateServiceAccountDto {
   @Length(1, 200)
   name!: string;
 }
+
+export class UpdateServiceAccountDto {
+  /** The new name; keys, usage and budget stay with the account. */
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+}

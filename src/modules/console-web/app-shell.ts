@@ -1,0 +1,30 @@
+import { Html, html } from './html';
+
+/** The pages of the console app (web/console): one shell, the app draws the page named by the path. */
+export const APP_PAGES = [
+  { path: 'keys', title: 'Keys' },
+  { path: 'members', title: 'Members' },
+  { path: 'budgets', title: 'Budgets' },
+  { path: 'usage', title: 'Usage' },
+  { path: 'settings', title: 'Settings' },
+  { path: 'audit', title: 'Audit log' },
+  { path: 'devices', title: 'Devices' },
+] as const;
+
+/** The console's navigation, on the app pages and the overview. */
+export function consoleNav(current?: string): Html {
+  const link = (href: string, label: string, name: string | undefined) =>
+    html`<a href="${href}" ${name === current ? html`aria-current="page"` : html``}>${label}</a>`;
+  return html`<nav class="tabs" aria-label="Console">
+    ${link('/console', 'Overview', 'overview')}
+    ${APP_PAGES.map((item) => link(`/console/${item.path}`, item.title, item.path))}
+  </nav>`;
+}
+
+/** The app's mount point; without JavaScript the page says what it needs. */
+export function appBody(pagePath: string): Html {
+  return html`${consoleNav(pagePath)}
+    <div id="app" data-page="${pagePath}"><p>Loading…</p></div>
+    <noscript><p class="error">This page needs JavaScript.</p></noscript>
+    <script type="module" src="/web/console/main.js"></script>`;
+}

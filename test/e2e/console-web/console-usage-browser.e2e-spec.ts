@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Browser, chromium } from 'playwright-core';
+import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { createTestApp, TestApp } from '../../helpers/test-app';
+
+const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-web');
+
+/** $1 / $2 per million input / output tokens. */
+function catalogue(upstream: ScriptedModelServer): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'outpost-usage-')), 'gateway.yaml');
+  writeFileSync(
+    file,
+    `providers:
+  scripted:
+    base_url: ${upstream.baseURL}
+    schema: openai-chat
+    api_key_env: SCRIPTED_OPENAI_KEY
+    models:
+      small: { prices: { input: 1, output: 2 } }
+`,
+  );
+  return file;
+}
+
+describe('usage and budgets pages show what the gateway recorded', () => {
+  let t: TestApp;
+  let upstream: ScriptedModelServer;
+  let browser: Browser;
+  let owner: Person;
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    t = await createTestApp({
+      env: { OUTPOST_GATEWAY_CONFIG: catalogue(upstream), SCRIPTED_OPENAI_KEY: 'sk-upstream-0000' },
+    });
+    owner = await signup(t, 'owner@example.com');
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+    await upstream.close();
+  });
+
+  it('two calls of $2.00 each with a service-account key: $4.00 by member, key, model and day, and on the budget bar', async () => {
+    const { sa, keyId, key } = await serviceAccountKey(owner, owner.org, 'inference');
+    for (let i = 0; i < 2; i++) {
+      upstream.script({ text: 'hi', usage: { input: 1_000_000, output: 500_000 } });
+      const res = await fetch(`${t.url}/inference/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: bearer(key), 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'scripted/small', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status).toBe(200);
+    }
+    // Usage is settled in batches: wait until the ledger has both.
+    for (let i = 0; i < 100; i++) {
+      const res = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=member`);
+      if (res.body.data?.[0]?.spent_micro_cents === '400000000') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.addCookies([{ name: 'outpost_console', value: owner.cookie.split('=')[1], url: t.url }]);
+    const page = await context.newPage();
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(t.url)) outside.push(request.url());
+    });
+    await page.goto(`${t.url}/console/usage?org=${owner.org}`);
+    await page.getByRole('img', { name: 'Spend per day this month' }).waitFor();
+    const main = await page.locator('main').innerText();
+    expect(main).toContain('ci');
+    expect(main).toContain('ci / deploy');
+    expect(keyId).toMatch(/^key_/);
+    expect(main).toContain('scripted/small');
+    expect(main.match(/\$4\.00/g)?.length).toBeGreaterThanOrEqual(3);
+    // Every day of the month is a bar; one of them has spend.
+    expect(await page.locator('svg rect').count()).toBeGreaterThanOrEqual(28);
+    expect(await page.locator('svg rect[fill="#2f5bd3"]').count()).toBe(1);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, '20-usage-with-spend.png'), fullPage: true });
+
+    // The budget bar of the service account: $4.00 of a $5.00 limit.
+    await owner
+      .put(`/console/api/v1/budgets/members/${sa}`, { budget_dollars: 5 })
+      .set('x-org-id', owner.org)
+      .expect(204);
+    await page.getByRole('link', { name: 'Budgets' }).click();
+    const row = page.getByRole('row', { name: /ci/ });
+    await row.getByText('$5.00', { exact: true }).waitFor();
+    expect(await row.innerText()).toContain('$4.00');
+    expect(await row.getByRole('meter').getAttribute('aria-valuenow')).toBe('4');
+    await page.screenshot({ path: join(ARTIFACTS, '21-budgets-with-spend.png'), fullPage: true });
+    expect(outside).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,171 @@
+import { useState } from 'preact/hooks';
+import { api, call, isAdmin, type Schemas, when } from '../api';
+import type { PageProps } from '../main';
+import { ErrorText, Loading, useAction, useLoad } from '../ui';
+
+type Entry = Schemas['AuditEntryDto'];
+
+/** What a detail may show: names, roles, permissions, amounts; never anything that looks like a secret. */
+function detailText(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .filter(
+      ([key, value]) =>
+        !/secret|token|credential|password|key_value|hash/i.test(key) &&
+        value !== null &&
+        typeof value !== 'object',
+    )
+    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`)
+    .join(', ');
+}
+
+/** The actions the console records, for the filter. */
+const ACTIONS = [
+  'workspace.created',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'invite.revoked',
+  'service_account.created',
+  'service_account.renamed',
+  'service_account.deleted',
+  'key.created',
+  'key.revoked',
+  'token.created',
+  'token.revoked',
+  'budget.member_set',
+  'budget.member_cleared',
+  'budget.default_set',
+  'budget.workspace_set',
+  'config.updated',
+  'connection.created',
+  'connection.updated',
+  'connection.deleted',
+  'device.signed_in',
+  'device.signed_out',
+];
+
+export function AuditPage({ workspace }: PageProps) {
+  const org = workspace.id;
+  const [actor, setActor] = useState('');
+  const [action, setAction] = useState('');
+  const [older, setOlder] = useState<{ entries: Entry[]; cursor: string | null }>();
+  const more = useAction();
+  const filter = { ...(actor ? { actor } : {}), ...(action ? { action } : {}) };
+  const first = useLoad(async () => {
+    setOlder(undefined);
+    const [page, members] = await Promise.all([
+      call(
+        api.GET('/console/api/orgs/{org}/audit', {
+          params: { path: { org }, query: { limit: 50, ...filter } },
+        }),
+      ),
+      call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
+    ]);
+    return { page, members };
+  }, [org, actor, action]);
+  if (!isAdmin(workspace.role))
+    return <p class="muted">Only owners and admins of {workspace.name} read its audit log.</p>;
+  return (
+    <>
+      <div class="row">
+        <div>
+          <label for="filter-actor">Actor</label>
+          <select id="filter-actor" value={actor} onChange={(e) => setActor(e.currentTarget.value)}>
+            <option value="">Anyone</option>
+            {(first.data?.members ?? []).map((member) => (
+              <option key={member.user_id} value={member.user_id}>
+                {member.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="filter-action">Action</label>
+          <select id="filter-action" value={action} onChange={(e) => setAction(e.currentTarget.value)}>
+            <option value="">Any action</option>
+            {ACTIONS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <Loading state={first}>
+        {({ page, members }) => {
+          const names = new Map(members.map((member) => [member.user_id, member.name]));
+          const who = (entry: Entry) =>
+            entry.actor.type === 'system'
+              ? 'Outpost'
+              : (names.get(entry.actor.id ?? '') ?? entry.actor.id ?? 'unknown');
+          const entries = [...page.entries, ...(older?.entries ?? [])];
+          const cursor = older ? older.cursor : page.next_cursor;
+          return (
+            <>
+              <p class="muted small" role="status">
+                {entries.length === 0
+                  ? 'No entry matches.'
+                  : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}${cursor ? '; older ones below' : ''}.`}
+              </p>
+              <div class="scroll">
+                <table>
+                  <caption class="sr">Audit log</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Actor</th>
+                      <th scope="col">Action</th>
+                      <th scope="col">Target</th>
+                      <th scope="col">Details</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {entries.map((entry) => (
+                      <tr key={entry.id}>
+                        <td>{when(entry.time)}</td>
+                        <td>{who(entry)}</td>
+                        <td>
+                          <code>{entry.action}</code>
+                        </td>
+                        <td>
+                          {entry.target.type} {names.get(entry.target.id) ?? entry.target.id}
+                        </td>
+                        <td class="small">
+                          {detailText(entry.details)}
+                          {entry.source_address ? <div class="muted">from {entry.source_address}</div> : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {cursor ? (
+                <button
+                  type="button"
+                  disabled={more.busy}
+                  onClick={() =>
+                    more.run(async () => {
+                      const next = await call(
+                        api.GET('/console/api/orgs/{org}/audit', {
+                          params: { path: { org }, query: { cursor, limit: 50, ...filter } },
+                        }),
+                      );
+                      setOlder({
+                        entries: [...(older?.entries ?? []), ...next.entries],
+                        cursor: next.next_cursor,
+                      });
+                    })
+                  }
+                >
+                  Load older entries
+                </button>
+              ) : null}
+              <ErrorText message={more.error} />
+            </>
+          );
+        }}
+      </Loading>
+    </>
+  );
+}

@@ -1,0 +1,242 @@
+import { useState } from 'preact/hooks';
+import { api, call, day, dollars, inOrg, isAdmin, microToNumber, type Schemas } from '../api';
+import type { PageProps } from '../main';
+import { Bar, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
+
+/** Dollars typed by a person: a number with at most two decimals. */
+function parseDollars(text: string): number | undefined {
+  const value = Number(text.trim());
+  return text.trim() !== '' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function LimitForm(props: {
+  id: string;
+  label: string;
+  onSet: (value: number) => Promise<unknown>;
+  onClear?: () => Promise<unknown>;
+  clearLabel: string;
+}) {
+  const [text, setText] = useState('');
+  const [invalid, setInvalid] = useState<string>();
+  return (
+    <form
+      class="row"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const value = parseDollars(text);
+        if (value === undefined) return setInvalid('Enter an amount in US dollars, e.g. 50 or 12.50.');
+        setInvalid(undefined);
+        await props.onSet(value);
+        setText('');
+      }}
+    >
+      <div>
+        <label for={props.id}>{props.label}</label>
+        <input
+          id={props.id}
+          type="text"
+          inputMode="decimal"
+          size={8}
+          placeholder="USD"
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+        />
+      </div>
+      <button type="submit">Set</button>
+      {props.onClear ? (
+        <button type="button" class="secondary" onClick={() => props.onClear!()}>
+          {props.clearLabel}
+        </button>
+      ) : null}
+      <ErrorText message={invalid} />
+    </form>
+  );
+}
+
+function MemberRow({
+  member,
+  org,
+  onChanged,
+}: {
+  member: Schemas['BudgetMemberDto'];
+  org: string;
+  onChanged: (message: string) => void;
+}) {
+  const action = useAction();
+  const spent = microToNumber(member.spent_micro_cents);
+  const limit = member.limit_micro_cents === null ? null : microToNumber(member.limit_micro_cents);
+  return (
+    <tr>
+      <td>
+        {member.name}
+        <div class="muted small">{member.kind === 'person' ? member.email : 'service account'}</div>
+      </td>
+      <td data-testid={`limit-${member.user_id}`}>
+        {dollars(member.limit_micro_cents)}
+        {member.source === 'default' ? <span class="muted small"> (workspace default)</span> : null}
+      </td>
+      <td>
+        <Bar value={spent} max={limit} label={`Spent by ${member.name} this month`} />
+        <span class="small">{dollars(member.spent_micro_cents)}</span>
+      </td>
+      <td>{member.exceeded ? <strong class="error">exceeded</strong> : 'within'}</td>
+      <td>{day(member.resets_at)}</td>
+      <td>
+        <LimitForm
+          id={`limit-input-${member.user_id}`}
+          label={`Monthly limit of ${member.name}`}
+          clearLabel="Clear"
+          onSet={(value) =>
+            action.run(async () => {
+              await call(
+                api.PUT('/console/api/v1/budgets/members/{user_id}', {
+                  params: { ...inOrg(org), path: { user_id: member.user_id } },
+                  body: { budget_dollars: value },
+                }),
+              );
+              onChanged(`${member.name} may spend $${value.toFixed(2)} a month.`);
+            })
+          }
+          onClear={
+            member.source === 'custom'
+              ? () =>
+                  action.run(async () => {
+                    await call(
+                      api.DELETE('/console/api/v1/budgets/members/{user_id}', {
+                        params: { ...inOrg(org), path: { user_id: member.user_id } },
+                      }),
+                    );
+                    onChanged(`${member.name}'s own limit was cleared.`);
+                  })
+              : undefined
+          }
+        />
+        <ErrorText message={action.error} />
+      </td>
+    </tr>
+  );
+}
+
+export function BudgetsPage({ workspace }: PageProps) {
+  const org = workspace.id;
+  const state = useLoad(
+    async () => ({
+      workspace: await call(api.GET('/console/api/v1/budgets/workspace', { params: inOrg(org) })),
+      fallback: await call(api.GET('/console/api/v1/budgets/default', { params: inOrg(org) })),
+      members: await call(api.GET('/console/api/v1/budgets/members', { params: inOrg(org) })),
+    }),
+    [org],
+  );
+  const [notice, setNotice] = useState<string>();
+  const action = useAction();
+  if (!isAdmin(workspace.role))
+    return <p class="muted">Only owners and admins of {workspace.name} see and set budgets.</p>;
+  const changed = (message: string) => {
+    setNotice(message);
+    state.reload();
+  };
+  return (
+    <Loading state={state}>
+      {({ workspace: whole, fallback, members }) => (
+        <>
+          <Notice message={notice} />
+          <ErrorText message={action.error} />
+          <section class="panel" aria-labelledby="whole">
+            <h2 id="whole">Workspace budget</h2>
+            <p>
+              {dollars(whole.spent_micro_cents)} spent this month of {dollars(whole.limit_micro_cents)}
+              {whole.exceeded ? <strong class="error"> (exceeded)</strong> : null}; resets{' '}
+              {day(whole.resets_at)}.
+            </p>
+            <Bar
+              value={microToNumber(whole.spent_micro_cents)}
+              max={whole.limit_micro_cents === null ? null : microToNumber(whole.limit_micro_cents)}
+              label="Spent by the workspace this month"
+            />
+            <LimitForm
+              id="workspace-limit"
+              label="Monthly limit of the whole workspace (USD)"
+              clearLabel="No limit"
+              onSet={(value) =>
+                action.run(async () => {
+                  await call(
+                    api.PUT('/console/api/v1/budgets/workspace', {
+                      params: inOrg(org),
+                      body: { budget_dollars: value },
+                    }),
+                  );
+                  changed(`The workspace may spend $${value.toFixed(2)} a month.`);
+                })
+              }
+              onClear={() =>
+                action.run(async () => {
+                  await call(
+                    api.PUT('/console/api/v1/budgets/workspace', {
+                      params: inOrg(org),
+                      body: { budget_dollars: null },
+                    }),
+                  );
+                  changed('The workspace has no monthly limit.');
+                })
+              }
+            />
+          </section>
+          <section class="panel" aria-labelledby="default">
+            <h2 id="default">Default member budget</h2>
+            <p>
+              Applies to every member and service account without a limit of their own:{' '}
+              {dollars(fallback.limit_micro_cents)}.
+            </p>
+            <LimitForm
+              id="default-limit"
+              label="Default monthly limit per member (USD)"
+              clearLabel="No default"
+              onSet={(value) =>
+                action.run(async () => {
+                  await call(
+                    api.PUT('/console/api/v1/budgets/default', {
+                      params: inOrg(org),
+                      body: { budget_dollars: value },
+                    }),
+                  );
+                  changed(`Members without a limit of their own may spend $${value.toFixed(2)} a month.`);
+                })
+              }
+              onClear={() =>
+                action.run(async () => {
+                  await call(
+                    api.PUT('/console/api/v1/budgets/default', {
+                      params: inOrg(org),
+                      body: { budget_dollars: null },
+                    }),
+                  );
+                  changed('There is no default member budget.');
+                })
+              }
+            />
+          </section>
+          <h2>Members and service accounts</h2>
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Who</th>
+                  <th scope="col">Limit</th>
+                  <th scope="col">Spent this month</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Resets</th>
+                  <th scope="col">Set a limit</th>
+                </tr>
+              </thead>
+              <tbody>
+                {members.map((member) => (
+                  <MemberRow key={member.user_id} member={member} org={org} onChanged={changed} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </Loading>
+  );
+}

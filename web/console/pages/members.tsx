@@ -1,0 +1,264 @@
+import { useState } from 'preact/hooks';
+import { api, call, day, isAdmin, type Role, type Schemas } from '../api';
+import type { PageProps } from '../main';
+import { ConfirmButton, ErrorText, Loading, Notice, ShownOnce, useAction, useLoad } from '../ui';
+
+const ROLES: Role[] = ['owner', 'admin', 'member'];
+
+function RoleSelect(props: { member: Schemas['MemberDto']; mine: Role; onChange: (role: Role) => void }) {
+  const id = `role-${props.member.user_id}`;
+  return (
+    <>
+      <label for={id} class="sr">
+        Role of {props.member.name}
+      </label>
+      <select
+        id={id}
+        value={props.member.role}
+        onChange={(e) => props.onChange(e.currentTarget.value as Role)}
+      >
+        {ROLES.filter(
+          (role) => role !== 'owner' || props.mine === 'owner' || props.member.role === 'owner',
+        ).map((role) => (
+          <option value={role} key={role}>
+            {role}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+function Invitations({ org, role }: { org: string; role: Role }) {
+  const pending = useLoad(
+    () => call(api.GET('/console/api/orgs/{org}/invites', { params: { path: { org } } })),
+    [org],
+  );
+  const [email, setEmail] = useState('');
+  const [inviteRole, setInviteRole] = useState<Role>('member');
+  const [link, setLink] = useState<{ email: string; url: string }>();
+  const action = useAction();
+  return (
+    <section aria-labelledby="invite">
+      <h2 id="invite">Invite someone</h2>
+      {link ? (
+        <ShownOnce
+          title={`Invitation for ${link.email}`}
+          secret={link.url}
+          what="link"
+          onDone={() => setLink(undefined)}
+        />
+      ) : null}
+      <form
+        class="row"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          await action.run(async () => {
+            const invite = await call(
+              api.POST('/console/api/orgs/{org}/invites', {
+                params: { path: { org } },
+                body: { email: email.trim(), role: inviteRole },
+              }),
+            );
+            setLink({ email: email.trim(), url: invite.url });
+            setEmail('');
+            pending.reload();
+          });
+        }}
+      >
+        <div>
+          <label for="invite-email">Email</label>
+          <input
+            id="invite-email"
+            type="email"
+            required
+            maxLength={320}
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+        </div>
+        <div>
+          <label for="invite-role">Role</label>
+          <select
+            id="invite-role"
+            value={inviteRole}
+            onChange={(e) => setInviteRole(e.currentTarget.value as Role)}
+          >
+            {ROLES.filter((r) => r !== 'owner' || role === 'owner').map((r) => (
+              <option value={r} key={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" disabled={action.busy}>
+          Invite
+        </button>
+      </form>
+      <ErrorText message={action.error} />
+      <h2>Pending invitations</h2>
+      <Loading state={pending}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">No pending invitation.</p>
+          ) : (
+            <div class="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Sent</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">
+                      <span class="sr">Action</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((invite) => (
+                    <tr key={invite.id}>
+                      <td>{invite.email}</td>
+                      <td>{invite.role}</td>
+                      <td>{day(invite.created_at)}</td>
+                      <td>{day(invite.expires_at)}</td>
+                      <td>
+                        <ConfirmButton
+                          label="Revoke"
+                          ariaLabel={`Revoke the invitation of ${invite.email}`}
+                          question={`Revoke the invitation of ${invite.email}?`}
+                          confirm="Yes, revoke"
+                          onConfirm={() =>
+                            action.run(async () => {
+                              await call(
+                                api.DELETE('/console/api/orgs/{org}/invites/{id}', {
+                                  params: { path: { org, id: invite.id } },
+                                }),
+                              );
+                              pending.reload();
+                            })
+                          }
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loading>
+    </section>
+  );
+}
+
+export function MembersPage({ workspace, me }: PageProps) {
+  const org = workspace.id;
+  const admin = isAdmin(workspace.role);
+  const members = useLoad(
+    () => call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
+    [org],
+  );
+  const [notice, setNotice] = useState<string>();
+  const action = useAction();
+  const change = (member: Schemas['MemberDto'], role: Role) =>
+    action.run(async () => {
+      setNotice(undefined);
+      try {
+        await call(
+          api.PATCH('/console/api/orgs/{org}/members/{user_id}', {
+            params: { path: { org, user_id: member.user_id } },
+            body: { role },
+          }),
+        );
+        setNotice(`${member.name} is now ${role === 'admin' ? 'an' : 'a'} ${role}.`);
+      } finally {
+        members.reload();
+      }
+    });
+  return (
+    <>
+      <h2>Members of {workspace.name}</h2>
+      <Notice message={notice} />
+      <ErrorText message={action.error} />
+      <Loading state={members}>
+        {(list) => (
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">
+                    <span class="sr">Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((member) => {
+                  const person = member.kind === 'person';
+                  const self = member.user_id === me.id;
+                  return (
+                    <tr key={member.user_id}>
+                      <td>
+                        {member.name}
+                        {self ? ' (you)' : ''}
+                        {person ? '' : <span class="muted small"> service account</span>}
+                      </td>
+                      <td>{member.email ?? '—'}</td>
+                      <td>
+                        {admin && person ? (
+                          <RoleSelect
+                            member={member}
+                            mine={workspace.role}
+                            onChange={(role) => change(member, role)}
+                          />
+                        ) : (
+                          member.role
+                        )}
+                      </td>
+                      <td>
+                        {person && (admin || self) ? (
+                          <ConfirmButton
+                            label={self ? 'Leave' : 'Remove'}
+                            ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
+                            question={
+                              self
+                                ? `Leave ${workspace.name}?`
+                                : `Remove ${member.name} from ${workspace.name}?`
+                            }
+                            confirm={self ? 'Yes, leave' : 'Yes, remove'}
+                            onConfirm={() =>
+                              action.run(async () => {
+                                await call(
+                                  api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
+                                    params: { path: { org, user_id: member.user_id } },
+                                  }),
+                                );
+                                if (self) location.assign('/console');
+                                else {
+                                  setNotice(`${member.name} was removed.`);
+                                  members.reload();
+                                }
+                              })
+                            }
+                          />
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loading>
+      {admin ? (
+        <Invitations org={org} role={workspace.role} />
+      ) : (
+        <p class="muted">Only owners and admins invite people and change roles.</p>
+      )}
+    </>
+  );
+}

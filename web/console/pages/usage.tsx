@@ -1,0 +1,188 @@
+import { useState } from 'preact/hooks';
+import { api, call, dollars, isAdmin, microToNumber, type Schemas } from '../api';
+import type { PageProps } from '../main';
+import { Loading, useLoad } from '../ui';
+
+type Row = Schemas['UsageRowDto'];
+
+const EMPTY_DAY = { spent_micro_cents: '0', requests: 0, input_tokens: 0, output_tokens: 0 };
+
+/** Every day of the month (`YYYY-MM`), with the recorded rows and zero for the others. */
+function monthDays(month: string, rows: Row[]): Row[] {
+  const byDay = new Map(rows.map((row) => [row.key, row]));
+  const [year, number] = month.split('-').map(Number);
+  const days = new Date(Date.UTC(year, number, 0)).getUTCDate();
+  return Array.from({ length: days }, (_, i) => {
+    const key = `${month}-${String(i + 1).padStart(2, '0')}`;
+    return byDay.get(key) ?? { key, ...EMPTY_DAY };
+  });
+}
+
+/** Spend per day as SVG bars: no chart library, no external asset. */
+function DailyChart({ rows: recorded, month }: { rows: Row[]; month: string }) {
+  if (recorded.length === 0) return <p class="muted">No usage recorded in this month.</p>;
+  const rows = monthDays(month, recorded);
+  const width = 640;
+  const height = 160;
+  const max = Math.max(...rows.map((row) => microToNumber(row.spent_micro_cents)), 0.01);
+  const step = width / rows.length;
+  return (
+    <figure>
+      <svg
+        viewBox={`0 0 ${width} ${height + 20}`}
+        width="100%"
+        role="img"
+        aria-label="Spend per day this month"
+      >
+        {rows.map((row, i) => {
+          const value = microToNumber(row.spent_micro_cents);
+          const h = Math.max(1, (value / max) * height);
+          return (
+            <g key={row.key}>
+              <rect
+                x={i * step + 2}
+                y={height - h}
+                width={Math.max(2, step - 4)}
+                height={h}
+                fill={value > 0 ? '#2f5bd3' : '#d8d8d8'}
+              >
+                <title>
+                  {row.key}: {dollars(row.spent_micro_cents)}, {row.requests} requests
+                </title>
+              </rect>
+              {i % 5 === 0 ? (
+                <text
+                  x={i === 0 ? 2 : i * step + step / 2}
+                  y={height + 14}
+                  font-size="10"
+                  text-anchor={i === 0 ? 'start' : 'middle'}
+                >
+                  {row.key.slice(5)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption class="muted small">
+        Spend per UTC day (highest: {dollars(String(Math.round(max * 100_000_000)))}).
+      </figcaption>
+    </figure>
+  );
+}
+
+function UsageTable({
+  rows,
+  caption,
+  name,
+}: {
+  rows: Row[];
+  caption: string;
+  name: (key: string) => string;
+}) {
+  if (rows.length === 0) return <p class="muted">Nothing yet.</p>;
+  return (
+    <div class="scroll">
+      <table>
+        <caption class="sr">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{caption}</th>
+            <th scope="col">Spent</th>
+            <th scope="col">Requests</th>
+            <th scope="col">Input tokens</th>
+            <th scope="col">Output tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>{name(row.key)}</td>
+              <td>{dollars(row.spent_micro_cents)}</td>
+              <td>{row.requests.toLocaleString('en-US')}</td>
+              <td>{row.input_tokens.toLocaleString('en-US')}</td>
+              <td>{row.output_tokens.toLocaleString('en-US')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function UsagePage({ workspace }: PageProps) {
+  const org = workspace.id;
+  const [month, setMonth] = useState(() => new Date().toISOString().slice(0, 7));
+  const state = useLoad(async () => {
+    const from = `${month}-01T00:00:00.000Z`;
+    const next = new Date(from);
+    next.setUTCMonth(next.getUTCMonth() + 1);
+    const report = (group_by: 'day' | 'member' | 'key' | 'model') =>
+      call(
+        api.GET('/console/api/orgs/{org}/usage', {
+          params: { path: { org }, query: { group_by, from, to: next.toISOString() } },
+        }),
+      ).then((r) => r.data);
+    const [days, members, keys, models, people, accounts] = await Promise.all([
+      report('day'),
+      report('member'),
+      report('key'),
+      report('model'),
+      call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
+      call(api.GET('/console/api/orgs/{org}/service-accounts', { params: { path: { org } } })),
+    ]);
+    // Key ids as "account / key name", for the keys that spent.
+    const keyNames = new Map<string, string>();
+    if (keys.length > 0) {
+      const lists = await Promise.all(
+        accounts.map((account) =>
+          call(
+            api.GET('/console/api/orgs/{org}/service-accounts/{sa}/keys', {
+              params: { path: { org, sa: account.id } },
+            }),
+          ).then((list) => list.map((key) => [key.id, `${account.name} / ${key.name}`] as const)),
+        ),
+      );
+      for (const [id, name] of lists.flat()) keyNames.set(id, name);
+    }
+    return { days, members, keys, models, people, keyNames };
+  }, [org, month]);
+  if (!isAdmin(workspace.role))
+    return <p class="muted">Only owners and admins of {workspace.name} see its usage.</p>;
+  return (
+    <>
+      <div class="row">
+        <div>
+          <label for="month">Month</label>
+          <input
+            id="month"
+            type="month"
+            value={month}
+            onInput={(e) => e.currentTarget.value && setMonth(e.currentTarget.value)}
+          />
+        </div>
+      </div>
+      <Loading state={state}>
+        {({ days, members, keys, models, people, keyNames }) => {
+          const names = new Map(people.map((person) => [person.user_id, person.name]));
+          return (
+            <>
+              <h2>Per day</h2>
+              <DailyChart rows={days} month={month} />
+              <h2>By member</h2>
+              <UsageTable rows={members} caption="Member" name={(key) => names.get(key) ?? key} />
+              <h2>By key</h2>
+              <UsageTable
+                rows={keys}
+                caption="Key"
+                name={(key) => (key === 'session' ? 'console sign-in' : (keyNames.get(key) ?? key))}
+              />
+              <h2>By model</h2>
+              <UsageTable rows={models} caption="Model" name={(key) => key} />
+            </>
+          );
+        }}
+      </Loading>
+    </>
+  );
+}
