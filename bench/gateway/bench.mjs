@@ -56,16 +56,9 @@ const upstream = createServer((req, res) => {
 });
 const upstreamPort = await listen(upstream);
 
-// A bare relay: what any proxy costs at least (read the request, forward with undici, pipe the answer back).
-const relay = createServer(async (req, res) => {
-  const chunks = [];
-  for await (const c of req) chunks.push(c);
-  const up = await request(`http://127.0.0.1:${upstreamPort}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-  res.writeHead(up.statusCode, { 'content-type': up.headers['content-type'] });
-  for await (const c of up.body) res.write(c);
-  res.end();
-});
-const relayPort = await listen(relay);
+// A bare relay in its own process (bench/gateway/relay.mjs), so its CPU time per request can be compared with Outpost's.
+const relay = spawn(process.execPath, [join(import.meta.dirname, 'relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const relayPort = Number(await new Promise((resolve) => relay.stdout.once('data', (d) => resolve(String(d).trim()))));
 
 const name = `outpost_bench_gateway_${process.pid}`;
 const admin = new pg.Client({ connectionString: adminUrl });
@@ -100,8 +93,8 @@ const targets = {
   relay: { url: `http://127.0.0.1:${relayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   outpost: { url: `${base}/inference/openai/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } },
 };
-const run = (target, connections) =>
-  autocannon({ url: target.url, method: 'POST', headers: target.headers, body, connections, duration, warmup: { connections, duration: 2 } });
+const run = (target, connections, seconds = duration) =>
+  autocannon({ url: target.url, method: 'POST', headers: target.headers, body, connections, duration: seconds });
 
 /** Concurrency 1: `count` requests one after another on one kept-alive connection, each timed. */
 async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ?? 3000)) {
@@ -121,13 +114,24 @@ async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ??
   return { p50: at(0.5), p99: at(0.99), failed };
 }
 
+/** CPU seconds (user + system) a process has used: a figure the machine's other load does not inflate. */
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const serverPid = { relay: relay.pid, outpost: outpost.pid };
+
 const results = { date: new Date().toISOString(), load_average: loadavg().map((n) => Number(n.toFixed(2))), duration_s: duration, rows: {} };
 for (const [label, target] of Object.entries(targets)) {
   const one = await sequential(target);
+  await run(target, 10, 2); // warm-up, outside the CPU window
+  const cpuBefore = serverPid[label] && cpuSeconds(serverPid[label]);
   const ten = await run(target, 10);
+  const cpuUs = serverPid[label] && Math.round(((cpuSeconds(serverPid[label]) - cpuBefore) * 1e6) / ten.requests.total);
   results.rows[label] = {
     c1_p50_ms: one.p50, c1_p99_ms: one.p99,
     c10_rps: Math.round(ten.requests.average), non2xx: one.failed + ten.non2xx,
+    ...(cpuUs ? { server_cpu_us_per_request: cpuUs } : {}),
   };
   console.log(label, results.rows[label]);
 }
@@ -203,16 +207,16 @@ await sleep(1000);
 await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 await admin.end();
 upstream.close();
-relay.close();
+relay.kill();
 writeFileSync(join(root, 'bench', 'results', 'gateway.json'), JSON.stringify(results, null, 2) + '\n');
 writeFileSync(
   join(root, 'bench', 'results', 'gateway.md'),
   `# bench:gateway (${results.date}, load ${results.load_average.join(' / ')})\n\n` +
-    `| path | c=1 p50 | c=1 p99 | c=10 req/s |\n|---|---:|---:|---:|\n` +
-    Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c10_rps} |`).join('\n') +
+    `| path | c=1 p50 | c=1 p99 | c=10 req/s | server CPU per request at c=10 |\n|---|---:|---:|---:|---:|\n` +
+    Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c10_rps} | ${v.server_cpu_us_per_request ? `${v.server_cpu_us_per_request} µs` : '–'} |`).join('\n') +
     `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay; ` +
     `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms (added ${results.added.stream_ttfb_p50_ms} ms).\n\n` +
-    `1,000 concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
+    `${results.slow_streams.streams} concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
     `longest pause between chunks p50 ${results.slow_streams.longest_pause_p50_ms} ms, max ${results.slow_streams.longest_pause_max_ms} ms; ${results.slow_streams.stalled_over_2s} stalled over 2 s; ` +
     `server RSS ${results.slow_streams.server_rss_idle_mb} MB before, ${results.slow_streams.server_rss_peak_mb} MB at most.\n`,
 );

@@ -3,8 +3,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../common/auth';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { html, page } from '../console-web/html';
+import { appShell } from './web-page';
 
-/** `GET /`: where a person who opens the server's address lands: a page, never a JSON 404. */
+/**
+ * `GET /`: where a person who opens the server's address lands. With the instance surface, the instance web app
+ * (it signs the person in itself); without it, a page that says what this server offers. Never a JSON 404.
+ */
 @ApiExcludeController()
 @Controller()
 export class HomeController {
@@ -16,12 +20,12 @@ export class HomeController {
   @Header('cache-control', 'no-store')
   home(): string {
     const surfaces = this.config.surfaces;
+    if (surfaces.includes('instance')) return appShell();
     return page(
       { title: 'Outpost' },
       html`<p>A self-hostable server for a coding assistant.</p>
         <ul>
           ${surfaces.includes('console') ? html`<li><a href="/console">The console</a>: people, workspaces, keys, budgets.</li>` : html``}
-          ${surfaces.includes('instance') ? html`<li>The instance API under <code>/api</code>: pair a client with <code>npx outpost pair</code>.</li>` : html``}
           ${surfaces.includes('inference') ? html`<li>The inference gateway under <code>/inference</code>.</li>` : html``}
           <li><a href="/docs">API documents</a> (Swagger UI).</li>
         </ul>`,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { HomeController } from './home.controller';
+import { WebAssetsController } from './web-assets.controller';
 
-/** The page at `/` (the instance web app takes it over once it exists). */
-@Module({ controllers: [HomeController] })
+/** The page at `/` (the instance web app when the instance surface is on) and the web bundles under `/web/`. */
+@Module({ controllers: [HomeController, WebAssetsController] })
 export class HomeModule {}

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BrowserSignInController } from './browser-sign-in.controller';
+import { BrowserSignInService } from './browser-sign-in.service';
 import { FailedAttemptsLimiter } from './failed-attempts.limiter';
 import { instanceAuthConfig } from './instance-auth.config';
 import { InstanceAuthenticator } from './instance.authenticator';
@@ -10,7 +12,14 @@ import { SessionTokensService } from './session-tokens.service';
 
 @Module({
   imports: [ConfigModule.forFeature(instanceAuthConfig), TypeOrmModule.forFeature([SessionTokenEntity])],
-  providers: [ServerPasswordService, SessionTokensService, FailedAttemptsLimiter, InstanceAuthenticator],
+  controllers: [BrowserSignInController],
+  providers: [
+    BrowserSignInService,
+    ServerPasswordService,
+    SessionTokensService,
+    FailedAttemptsLimiter,
+    InstanceAuthenticator,
+  ],
   exports: [ServerPasswordService, SessionTokensService, FailedAttemptsLimiter, InstanceAuthenticator],
 })
 export class InstanceAuthModule {}

@@ -8,9 +8,15 @@ import { SessionTokensService } from './session-tokens.service';
 
 export const INSTANCE_PREFIXES = ['/api/', '/auth/connect/'];
 
-function unauthorized(): UnauthorizedError {
+/**
+ * The 401 of a request without good credentials. A page's own script (`fetch`, `EventSource`: `Sec-Fetch-Mode`
+ * other than `navigate`) gets no Basic challenge, which would make the browser open its password dialog over the
+ * web app's sign-in form.
+ */
+function unauthorized(request: AuthenticatedRequest): UnauthorizedError {
   const error = new UnauthorizedError();
-  error.headers['WWW-Authenticate'] = 'Basic realm="Outpost"';
+  const mode = request.headers['sec-fetch-mode'];
+  if (mode === undefined || mode === 'navigate') error.headers['WWW-Authenticate'] = 'Basic realm="Outpost"';
   return error;
 }
 
@@ -41,7 +47,7 @@ export class InstanceAuthenticator implements Authenticator, OnModuleInit {
     const credentials = presentedCredentials(request);
     removeAuthToken(request);
     const cookie = sessionCookie(request);
-    if (!credentials && !cookie) throw unauthorized();
+    if (!credentials && !cookie) throw unauthorized(request);
     const address = clientAddress(request);
     await this.limiter.check(address);
     const accepted = credentials && this.password.accepts(credentials.user, credentials.pass);
@@ -51,6 +57,6 @@ export class InstanceAuthenticator implements Authenticator, OnModuleInit {
     }
     if (cookie && (await this.tokens.verify(cookie))) return { kind: 'instance-session' };
     await this.limiter.fail(address);
-    throw unauthorized();
+    throw unauthorized(request);
   }
 }

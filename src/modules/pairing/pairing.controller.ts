@@ -11,13 +11,12 @@ import { PairingLinkExpiredError } from './pairing-link-expired.error';
 import { PairingService } from './pairing.service';
 import { setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, requestOrigin } from '../../common/http/http';
+import { messagePage } from '../home/web-page';
 
-const EXPIRED_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Pairing link expired</title></head>
-<body><h1>This pairing link expired or was already used</h1>
-<p>Ask for a new one: run <code>outpost pair</code> on the server, or use “Pair device” in a connected client.</p>
-</body></html>
-`;
+const EXPIRED_PAGE = messagePage('This pairing link expired or was already used', [
+  'A pairing link works once, for a few minutes. Ask for a new one: run <code>outpost pair</code> on the server, or use “Pair another device” on the server page of a connected browser.',
+  'Already paired on this browser? <a href="/">Open Outpost</a>.',
+]);
 
 @ApiTags('server')
 @Controller()

@@ -41,12 +41,11 @@ describe('health and API documents', () => {
     expect(res.body).toEqual({ status: 'ok', database: 'up' });
   });
 
-  it('GET / is a page linking the console and the docs, never a JSON 404', async () => {
+  it('GET / is a page (the instance web app when the instance surface is on), never a JSON 404', async () => {
     const res = await t.http.get('/');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.text).toContain('href="/console"');
-    expect(res.text).toContain('href="/docs"');
+    expect(res.text).toContain('src="/web/app/main.js"');
   });
 
   it('serves Swagger UI at /docs', async () => {

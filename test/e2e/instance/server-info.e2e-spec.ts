@@ -14,7 +14,7 @@ describe('server.info: GET /api/info', () => {
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());
 
-  it('tells the version, pid, the URLs it listens on, its paths, and that it is ready', async () => {
+  it('tells the version, pid, the URLs it listens on, its paths, that it is ready, and that it is not signed in to a console', async () => {
     const res = await t.http.get('/api/info').set('authorization', basic());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -23,6 +23,14 @@ describe('server.info: GET /api/info', () => {
       urls: [t.url],
       paths: { tmp: tmpdir(), home: homedir(), data: t.dataDir, config: join(t.dataDir, 'config') },
       ready: true,
+      console: {
+        state: 'unlinked',
+        console: null,
+        workspace: null,
+        since: null,
+        configFetchedAt: null,
+        problem: null,
+      },
     });
   });
 

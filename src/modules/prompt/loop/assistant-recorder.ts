@@ -155,10 +155,10 @@ export class AssistantRecorder {
     this.timer = undefined;
   }
 
-  /** Writes the message within `SAVE_AFTER_MS`, together with whatever else changes meanwhile. */
-  private saveSoon(): void {
+  /** Writes the message within `delayMs`, together with whatever else changes meanwhile. */
+  private saveSoon(delayMs = SAVE_AFTER_MS): void {
     if (this.timer || this.closed) return;
-    this.timer = setTimeout(() => this.save(), SAVE_AFTER_MS);
+    this.timer = setTimeout(() => this.save(), delayMs);
   }
 
   /** The message has been announced: the events held meanwhile go out, in order, and later ones at once. */
@@ -203,8 +203,12 @@ export class AssistantRecorder {
   private delta(index: number, type: 'text' | 'reasoning' | 'tool-input', delta: string): void {
     const data = { sessionID: this.sessionID, messageID: this.message.id, index, type, delta };
     this.emit(() => this.events.publish('session.message.part.delta', data, this.location));
-    // A call's arguments are written when the call is complete; text and reasoning as they grow.
-    if (type !== 'tool-input' && Date.now() - this.lastSave >= SAVE_EVERY_MS) this.save();
+    // A call's arguments are written when the call is complete; text and reasoning as they grow, the last of a
+    // burst too (a reader who loads the transcript while the model pauses sees all that was streamed).
+    if (type === 'tool-input') return;
+    const since = Date.now() - this.lastSave;
+    if (since >= SAVE_EVERY_MS) this.save();
+    else this.saveSoon(SAVE_EVERY_MS - since);
   }
 }
 

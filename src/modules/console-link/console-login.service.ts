@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { ServiceUnavailableError } from '../../common/errors';
+import { ConsoleCallError } from './console-client';
+import { ConsoleLinkService, LinkStatus } from './console-link.service';
+import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';
+
+/** A device sign-in waiting for its approval in the console. */
+export interface PendingLogin {
+  console: string;
+  userCode: string;
+  /** The console's approval page with the code filled in. */
+  url: string;
+  /** ISO-8601 */
+  expiresAt: string;
+}
+
+export interface ConsoleLinkView {
+  link: LinkStatus;
+  /** The sign-in started from here and not approved yet. */
+  pending: PendingLogin | null;
+  /** Why the last sign-in started from here did not complete. */
+  error: string | null;
+}
+
+/**
+ * The web app's "Sign in to a console": the device flow `outpost login` runs, started by the server itself, which
+ * polls in the background and writes the tokens where its console link picks them up. One sign-in at a time: a new
+ * one replaces one still waiting.
+ */
+@Injectable()
+export class ConsoleLoginService {
+  private readonly logger = new Logger(ConsoleLoginService.name);
+  private pending: PendingLogin | null = null;
+  private error: string | null = null;
+  private attempt = 0;
+
+  constructor(
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    private readonly link: ConsoleLinkService,
+  ) {}
+
+  view(): ConsoleLinkView {
+    if (this.pending && Date.parse(this.pending.expiresAt) <= Date.now()) this.pending = null;
+    return { link: this.link.status(), pending: this.pending, error: this.error };
+  }
+
+  async start(consoleUrl: string): Promise<ConsoleLinkView> {
+    const attempt = ++this.attempt;
+    const origin = consoleOrigin(consoleUrl);
+    let login;
+    try {
+      login = await startDeviceLogin(origin, this.app.dataDir, () => attempt !== this.attempt);
+    } catch (error) {
+      if (error instanceof ConsoleCallError || error instanceof DeviceLoginError) {
+        throw new ServiceUnavailableError(
+          `The console at ${origin} did not start a sign-in: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+    this.pending = {
+      console: origin,
+      userCode: login.userCode,
+      url: login.link,
+      expiresAt: new Date(login.expiresAt).toISOString(),
+    };
+    this.error = null;
+    login.done.then(
+      async () => {
+        if (attempt !== this.attempt) return;
+        this.pending = null;
+        await this.link.poll();
+      },
+      (error: Error) => {
+        if (attempt !== this.attempt) return;
+        this.pending = null;
+        this.error = error.message;
+        this.logger.warn(`console sign-in at ${origin} ended: ${error.message}`);
+      },
+    );
+    return this.view();
+  }
+
+  /** Signs out (the console revokes this device sign-in when it answers); also drops a sign-in still waiting. */
+  async signOut(): Promise<ConsoleLinkView> {
+    this.attempt++;
+    this.pending = null;
+    this.error = null;
+    await signOutOfConsole(this.app.dataDir);
+    await this.link.poll();
+    return this.view();
+  }
+}

@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+
+/** Screenshots and other things a person looks at after a run (git-ignored). */
+export const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'web-app');
+
+/** Debian's chromium, headless, with nothing of its own going out to the network. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/**
+ * What a page did that it must not: requests to any other origin, Content-Security-Policy refusals, script errors.
+ * The list is checked at the end of a test (it must stay empty).
+ */
+export function watch(page: Page, origin: string): string[] {
+  const problems: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+      problems.push(`request to another origin: ${url}`);
+    }
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return problems;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

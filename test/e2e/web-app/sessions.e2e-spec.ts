@@ -1,0 +1,224 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { EventStreamsService } from '../../../src/modules/events/event-streams.service';
+import { projectDir } from '../../helpers/project-dir';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { createTestApp, TestApp } from '../../helpers/test-app';
+import { api, Api, EventLog, pollUntil, providerConfig } from '../prompt/helpers';
+import { fullInfo, fullMessages, sessionId } from '../session-transfer/fixtures';
+import { ARTIFACTS, launchBrowser, screenshot, watch } from './browser';
+
+describe('the web app: working with sessions (list, search, filter, scroll; rename, fork, move, export, delete, import)', () => {
+  let t: TestApp;
+  let server: ScriptedModelServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let a: Api;
+  let log: EventLog;
+  let here: string;
+  let there: string;
+
+  beforeAll(async () => {
+    server = await ScriptedModelServer.start();
+    t = await createTestApp();
+    a = api(t);
+    log = new EventLog(t);
+    here = projectDir({ 'outpost.json': providerConfig(server) });
+    there = projectDir({ 'outpost.json': providerConfig(server) });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    page = await context.newPage();
+    problems = watch(page, t.url);
+    const pairing = await a.post('/api/pair');
+    await page.goto(pairing.body.url);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+    await server?.close();
+  });
+
+  /** A prompt answered with `answer`, waited for until the session is idle again. */
+  async function ask(sessionID: string, text: string, answer: string): Promise<void> {
+    const from = log.events.length;
+    server.script({ text: answer, usage: { input: 10, output: 5 } });
+    expect((await a.prompt(sessionID, { text })).status).toBe(200);
+    await log.idle(sessionID, from);
+  }
+
+  const rows = () => page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
+
+  it('lists sessions newest first, more as it scrolls; search and the directory filter narrow it', async () => {
+    // The list is open: sessions created elsewhere appear on it as they come.
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    for (let i = 1; i <= 34; i++) await a.createSession(here, { title: `Batch ${i}` });
+    await a.createSession(there, { title: 'Elsewhere' });
+    await pollUntil('the new sessions, live', async () => (await rows().count()) === 35);
+    expect(await rows().first().textContent()).toContain('Elsewhere');
+
+    // Loaded afresh: the first page, then the next one when the end of the list comes into view.
+    await page.reload();
+    await pollUntil('the first page', async () => (await rows().count()) === 30);
+    expect(await rows().first().textContent()).toContain('Elsewhere');
+
+    await page.locator('.list-end').scrollIntoViewIfNeeded();
+    await pollUntil('the next page on scrolling', async () => (await rows().count()) === 35);
+    expect(await rows().last().textContent()).toContain('Batch 1');
+    await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
+
+    await page.getByLabel('Search').fill('batch 3');
+    await pollUntil('the search', async () => (await rows().count()) === 6); // 3, 30..34
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Directory').selectOption(there);
+    await pollUntil('the filter', async () => (await rows().count()) === 1);
+    expect(await rows().first().textContent()).toContain('Elsewhere');
+    await page.getByLabel('Directory').selectOption('');
+  });
+
+  it('renames, forks before a chosen message, moves, exports and deletes a session with its children', async () => {
+    const sessionID = await a.createSession(here, { title: 'Two questions' });
+    await ask(sessionID, 'first question', 'First answer.');
+    await ask(sessionID, 'second question', 'Second answer.');
+    await page.goto(`${t.url}/#/session/${sessionID}`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await transcript.getByText('Second answer.').waitFor();
+
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('Title').fill('Two questions, renamed');
+    await page.getByRole('dialog').getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('heading', { name: 'Two questions, renamed' }).waitFor();
+    expect((await a.session(sessionID)).title).toBe('Two questions, renamed');
+
+    // Fork before the second question: the copy has the first exchange only.
+    const second = transcript.getByRole('listitem').filter({ hasText: 'second question' });
+    await second.getByRole('button', { name: 'Fork the session before this message' }).click();
+    await page
+      .getByRole('dialog', { name: 'Fork the session' })
+      .getByRole('button', { name: 'Fork' })
+      .click();
+    await page.waitForURL((url) => url.hash.startsWith('#/session/') && !url.hash.endsWith(sessionID));
+    const forkID = new URL(page.url()).hash.replace('#/session/', '');
+    await transcript.getByText('First answer.').waitFor();
+    expect(await transcript.textContent()).not.toContain('second question');
+    expect(await a.session(forkID)).toMatchObject({ parentID: sessionID });
+
+    // Move the original to the other project.
+    await page.goto(`${t.url}/#/session/${sessionID}`);
+    await page.getByRole('heading', { name: 'Two questions, renamed' }).waitFor();
+    await page.getByRole('button', { name: 'Move' }).click();
+    const move = page.getByRole('dialog', { name: 'Move the session' });
+    await move.getByRole('combobox').selectOption(there);
+    await move.getByRole('button', { name: 'Move' }).click();
+    await page.getByText(there, { exact: true }).waitFor();
+    expect((await a.session(sessionID)).location).toEqual({ directory: there });
+
+    // Export: a download of the whole transcript.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${sessionID}.json`);
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(exported.info.id).toBe(sessionID);
+    expect(exported.messages.map((m: { type: string }) => m.type)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'location-switched',
+    ]);
+
+    // Delete: the dialog names the child that goes too, and both are gone.
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete the session?' });
+    await confirm.getByText('Its child session is deleted too:').waitFor();
+    expect(await confirm.getByRole('listitem').textContent()).toBe('Two questions, renamed (fork)');
+    await screenshot(page, 'delete-confirm');
+    await confirm.getByRole('button', { name: 'Delete 2 sessions' }).click();
+    await page.waitForURL((url) => url.hash === '#/');
+    expect((await a.get(`/api/session/${sessionID}`)).status).toBe(404);
+    expect((await a.get(`/api/session/${forkID}`)).status).toBe(404);
+  });
+
+  it('imports a session from a file and shows every kind of message: reasoning folded, tools with input and output, errors', async () => {
+    const id = sessionId();
+    const file = join(ARTIFACTS, 'import.json');
+    writeFileSync(file, JSON.stringify({ info: fullInfo(id, here), messages: fullMessages() }));
+    await page.goto(`${t.url}/#/server`);
+    await page.getByLabel('Import a session from a file').setInputFiles(file);
+    await page.waitForURL((url) => url.hash === `#/session/${id}`);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await transcript.getByText('Here is the file').waitFor();
+
+    const reasoning = transcript.locator('details.reasoning');
+    expect(await reasoning.getAttribute('open')).toBeNull();
+    await reasoning.locator('summary').click();
+    await reasoning.getByText('I should read it').waitFor();
+    const read = transcript.locator('.tool', { hasText: 'read' }).first();
+    expect(await read.locator('.tool-target').textContent()).toBe('/home/me/secret.txt');
+    await read.getByText('Output').click();
+    await read.getByText('secret contents').waitFor();
+    const bash = transcript.locator('.tool-error');
+    expect(await bash.locator('.command').textContent()).toBe('$ rm -rf /');
+    expect(await bash.getByRole('alert').textContent()).toBe('rm -rf / was denied');
+    expect(await transcript.textContent()).toContain('Agent switched to plan');
+    await screenshot(page, 'imported-session');
+    expect(problems).toEqual([]);
+  });
+
+  it('the prompt box: Shift+Enter is a new line, Enter sends; agent and model choosers switch; Stop interrupts', async () => {
+    const sessionID = await a.createSession(here, { title: 'Controls' });
+    await page.goto(`${t.url}/#/session/${sessionID}`);
+    await page.getByRole('heading', { name: 'Controls' }).waitFor();
+
+    await page.getByLabel('Model').selectOption({ label: 'Large (scripted)' });
+    await pollUntil('the model switch', async () => (await a.session(sessionID)).model?.id === 'large');
+    await page.getByLabel('Agent').selectOption({ label: 'Plan' });
+    await pollUntil('the agent switch', async () => (await a.session(sessionID)).agent === 'plan');
+
+    const from = log.events.length;
+    server.script({ text: 'Thinking out loud', hold: true });
+    const prompt = page.getByLabel('Prompt');
+    await prompt.click();
+    await page.keyboard.type('line one');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('line two');
+    expect(await prompt.inputValue()).toBe('line one\nline two');
+    expect(log.of(sessionID, ['session.inbox.enqueued'])).toHaveLength(0);
+    await page.keyboard.press('Enter');
+    await page.getByRole('list', { name: 'Transcript' }).getByText('Thinking out loud').waitFor();
+    expect(await prompt.inputValue()).toBe('');
+    const user = (await a.messages(sessionID)).find((m) => m.type === 'user');
+    expect(user?.text).toBe('line one\nline two');
+    expect(server.requests.at(-1)!.body.model).toBe('large');
+    await expect(page.getByTestId('session-state').textContent()).resolves.toBe('Running');
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await log.idle(sessionID, from);
+    await page.getByTestId('session-state').filter({ hasText: 'Idle' }).waitFor();
+    expect((await a.session(sessionID)).outcome).toBe('interrupted');
+    await expect(page.getByRole('button', { name: 'Stop' }).count()).resolves.toBe(0);
+  });
+
+  it('after a gap in the event stream the page reconnects by itself and catches up with what it missed', async () => {
+    const sessionID = await a.createSession(here, { title: 'Gap' });
+    await page.goto(`${t.url}/#/session/${sessionID}`);
+    await page.getByRole('heading', { name: 'Gap' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+
+    // The server drops every stream; the session runs while the page is away.
+    const streams = t.app.get(EventStreamsService) as unknown as { streams: Set<{ end(): void }> };
+    for (const stream of streams.streams) stream.end();
+    await ask(sessionID, 'asked while the page was away', 'Answered while away.');
+
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await transcript.getByText('Answered while away.').waitFor({ timeout: 20_000 });
+    expect(await transcript.textContent()).toContain('asked while the page was away');
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+});

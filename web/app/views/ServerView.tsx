@@ -1,0 +1,347 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import { Bars, DayColumns } from '../components/BarChart';
+import { Qr } from '../components/Qr';
+import { formatCost, formatCount, totalTokens } from '../format';
+import { navigate } from '../router';
+import { ConsoleLink } from './ConsoleLink';
+import type { PairingCode, ServerInfo, SessionInfo, SessionStatsInfo } from '../types';
+
+/** The server: pair another device, what it is, what it has done (stats), sessions in and out as files. */
+export function ServerView() {
+  return (
+    <section aria-labelledby="server-title" class="server">
+      <h1 id="server-title">Server</h1>
+      <div class="grid">
+        <Pairing />
+        <Info />
+      </div>
+      <ConsoleLink />
+      <Stats />
+      <Transfer />
+    </section>
+  );
+}
+
+function Pairing() {
+  const [code, setCode] = useState<PairingCode | null>(null);
+  const [left, setLeft] = useState(0);
+  const [error, setError] = useState('');
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!code) return;
+    const ends = Date.now() + code.expires_in * 1000;
+    const tick = () => setLeft(Math.max(0, Math.round((ends - Date.now()) / 1000)));
+    tick();
+    const timer = setInterval(tick, 1000);
+    return () => clearInterval(timer);
+  }, [code]);
+  const pair = async () => {
+    setError('');
+    setCopied(false);
+    try {
+      setCode(await api.post<PairingCode>('/api/pair'));
+    } catch (failure) {
+      setError((failure as ApiError).message);
+    }
+  };
+  const copy = async () => {
+    if (!code) return;
+    try {
+      await navigator.clipboard.writeText(code.url);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <article class="panel" aria-labelledby="pair-title">
+      <h2 id="pair-title">Pair another device</h2>
+      <p class="muted">
+        A link that signs one browser or client in, once, within minutes. Scan the code with a phone, or copy
+        the link.
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {code && left > 0 ? (
+        <div class="pairing">
+          <Qr text={code.url} label="QR code of the pairing link" />
+          <p>
+            <input
+              class="pair-link"
+              aria-label="Pairing link"
+              type="text"
+              readOnly
+              value={code.url}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+          </p>
+          <p class="muted small" role="timer">
+            Works once, for {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')} more.
+          </p>
+          <div class="actions">
+            <button type="button" class="secondary" onClick={() => void copy()}>
+              {copied ? 'Copied' : 'Copy link'}
+            </button>
+            <button type="button" class="secondary" onClick={() => void pair()}>
+              New link
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" onClick={() => void pair()}>
+          {code ? 'The link expired: make a new one' : 'Make a pairing link'}
+        </button>
+      )}
+    </article>
+  );
+}
+
+function Info() {
+  const [info, setInfo] = useState<ServerInfo | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    void api
+      .get<ServerInfo>('/api/info')
+      .then(setInfo)
+      .catch((failure: ApiError) => setError(failure.message));
+  }, []);
+  return (
+    <article class="panel" aria-labelledby="info-title">
+      <h2 id="info-title">This server</h2>
+      {error && <p class="error">{error}</p>}
+      {info && (
+        <dl class="facts">
+          <dt>Version</dt>
+          <dd>{info.version}</dd>
+          <dt>Status</dt>
+          <dd>{info.ready ? 'Ready' : 'Not ready'}</dd>
+          <dt>Addresses</dt>
+          <dd>
+            {info.urls.map((url) => (
+              <div key={url}>
+                <code>{url}</code>
+              </div>
+            ))}
+          </dd>
+          <dt>Data folder</dt>
+          <dd>
+            <code>{info.paths.data}</code>
+          </dd>
+        </dl>
+      )}
+    </article>
+  );
+}
+
+const RANGES = { '7': 'Last 7 days', '30': 'Last 30 days', '365': 'Last year' } as const;
+
+function Stats() {
+  const [days, setDays] = useState<keyof typeof RANGES>('30');
+  const [stats, setStats] = useState<SessionStatsInfo | null>(null);
+  const [error, setError] = useState('');
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  useEffect(() => {
+    setError('');
+    const from = Date.now() - Number(days) * 86_400_000;
+    void api
+      .get<{ data: SessionStatsInfo }>('/api/experimental/session/stats', {
+        query: { from: String(from), timezone, tools: 'detail' },
+      })
+      .then((r) => setStats(r.data))
+      .catch((failure: ApiError) => setError(failure.message));
+  }, [days]);
+  const tools = stats?.tools.mode === 'detail' ? stats.tools.usage : [];
+  return (
+    <article class="panel stats" aria-labelledby="stats-title">
+      <div class="page-head">
+        <h2 id="stats-title">Activity</h2>
+        <label class="inline">
+          <span class="sr-only">Range</span>
+          <select value={days} onChange={(e) => setDays(e.currentTarget.value as keyof typeof RANGES)}>
+            {Object.entries(RANGES).map(([value, words]) => (
+              <option key={value} value={value}>
+                {words}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {error && <p class="error">{error}</p>}
+      {stats && (
+        <>
+          <dl class="totals">
+            <div>
+              <dt>Sessions</dt>
+              <dd>{stats.sessions}</dd>
+            </div>
+            <div>
+              <dt>Prompts</dt>
+              <dd>{stats.prompts}</dd>
+            </div>
+            <div>
+              <dt>Steps</dt>
+              <dd>{stats.steps}</dd>
+            </div>
+            <div>
+              <dt>Tokens</dt>
+              <dd>{formatCount(totalTokens(stats.tokens))}</dd>
+            </div>
+            <div>
+              <dt>Cost</dt>
+              <dd>{formatCost(stats.cost)}</dd>
+            </div>
+            <div>
+              <dt>Active days</dt>
+              <dd>{stats.activeDays}</dd>
+            </div>
+          </dl>
+          <h3>Steps by day</h3>
+          <p class="muted small">Days in your time zone ({timezone}).</p>
+          <DayColumns label="Steps by day" days={fillDays(stats.activity, Number(days), timezone)} />
+          <div class="grid">
+            <div>
+              <h3>Models</h3>
+              <Bars
+                label="Cost by model"
+                rows={stats.models.map((m) => ({
+                  key: `${m.model.providerID}/${m.model.id}`,
+                  label: `${m.model.providerID}/${m.model.id}`,
+                  value: m.steps,
+                  shown: `${m.steps} steps · ${formatCost(m.cost)}`,
+                }))}
+              />
+            </div>
+            <div>
+              <h3>Tools</h3>
+              <Bars
+                label="Tool calls"
+                rows={tools.map((t) => ({
+                  key: t.name,
+                  label: t.name,
+                  value: t.calls,
+                  shown: `${t.calls} ${t.calls === 1 ? 'call' : 'calls'}${t.failed ? ` · ${t.failed} failed` : ''}`,
+                }))}
+              />
+            </div>
+          </div>
+        </>
+      )}
+    </article>
+  );
+}
+
+/** Every day of the range (oldest first), with the days the server reported and zero for the others. */
+function fillDays(activity: Array<{ date: string; steps: number }>, count: number, timeZone: string) {
+  const byDate = new Map(activity.map((a) => [a.date, a.steps]));
+  const day = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  const out: Array<{ date: string; value: number }> = [];
+  for (let i = count - 1; i >= 0; i--) {
+    const date = day.format(new Date(Date.now() - i * 86_400_000));
+    if (!out.some((d) => d.date === date)) out.push({ date, value: byDate.get(date) ?? 0 });
+  }
+  return out;
+}
+
+function Transfer() {
+  const [sessions, setSessions] = useState<SessionInfo[]>([]);
+  const [chosen, setChosen] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void api
+      .get<{ data: SessionInfo[] }>('/api/session', { query: { limit: '100' } })
+      .then((r) => {
+        setSessions(r.data);
+        setChosen(r.data[0]?.id ?? '');
+      })
+      .catch(() => undefined);
+  }, []);
+  const download = async () => {
+    setError('');
+    try {
+      const exported = await api.get<{ data: unknown }>('/api/experimental/session/{sessionID}/export', {
+        path: { sessionID: chosen },
+      });
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(
+        new Blob([JSON.stringify(exported.data, null, 2)], { type: 'application/json' }),
+      );
+      link.download = `${chosen}.json`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    } catch (failure) {
+      setError((failure as ApiError).message);
+    }
+  };
+  const upload = async (file: File) => {
+    setError('');
+    setBusy(true);
+    try {
+      let parsed: { info?: unknown; messages?: unknown };
+      try {
+        parsed = JSON.parse(await file.text()) as typeof parsed;
+      } catch {
+        throw new Error(`${file.name} is not JSON: choose a file exported from Outpost or opencode.`);
+      }
+      const imported = await api.post<{ data: SessionInfo }>('/api/experimental/session/import', {
+        info: parsed.info,
+        messages: parsed.messages,
+      });
+      navigate({ name: 'session', id: imported.data.id });
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <article class="panel" aria-labelledby="transfer-title">
+      <h2 id="transfer-title">Export and import</h2>
+      <div class="grid">
+        <div>
+          <label for="export-session">Export a session (a JSON file)</label>
+          <div class="row">
+            <select id="export-session" value={chosen} onChange={(e) => setChosen(e.currentTarget.value)}>
+              {sessions.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.title || s.id}
+                </option>
+              ))}
+            </select>
+            <button type="button" class="secondary" disabled={!chosen} onClick={() => void download()}>
+              Download
+            </button>
+          </div>
+        </div>
+        <div>
+          <label for="import-file">Import a session from a file</label>
+          <input
+            id="import-file"
+            type="file"
+            accept="application/json,.json"
+            disabled={busy}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              if (file) void upload(file);
+              e.currentTarget.value = '';
+            }}
+          />
+        </div>
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}

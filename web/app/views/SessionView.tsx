@@ -1,0 +1,620 @@
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { api, ApiError, at } from '../api';
+import { Dialog } from '../components/Dialog';
+import { LocationChooser } from '../components/LocationChooser';
+import { useEvents, useResync } from '../events';
+import { formatCost, formatCount, totalTokens } from '../format';
+import { rememberLocation, useKnownLocations } from '../locations';
+import { navigate } from '../router';
+import { transcriptReducer } from '../transcript';
+import type {
+  AgentInfo,
+  EventCatalog,
+  ModelView,
+  PermissionRequest,
+  SessionInfo,
+  SessionMessageInfo,
+} from '../types';
+import { Approvals } from './Approvals';
+import { Transcript } from './Transcript';
+
+const MESSAGE_PAGE = 200;
+const path = (sessionID: string) => ({ path: { sessionID } });
+
+async function allMessages(sessionID: string): Promise<SessionMessageInfo[]> {
+  const out: SessionMessageInfo[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await api.get<{ data: SessionMessageInfo[]; cursor: { next?: string } }>(
+      '/api/session/{sessionID}/message',
+      { ...path(sessionID), query: { limit: String(MESSAGE_PAGE), ...(cursor ? { cursor } : {}) } },
+    );
+    out.push(...page.data);
+    if (page.data.length < MESSAGE_PAGE || !page.cursor.next) return out;
+    cursor = page.cursor.next;
+  }
+}
+
+type Dialogs = 'rename' | 'move' | 'delete' | { fork: string | null } | null;
+
+/** One session: its transcript, live; approvals; the prompt box; and what can be done to the session. */
+export function SessionView({ id }: { id: string }) {
+  const [session, setSession] = useState<SessionInfo | null>(null);
+  const [messages, dispatch] = useReducer(transcriptReducer, []);
+  const [permissions, setPermissions] = useState<PermissionRequest[]>([]);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [dialog, setDialog] = useState<Dialogs>(null);
+
+  const refreshInfo = () =>
+    api
+      .get<{ data: SessionInfo }>('/api/session/{sessionID}', path(id))
+      .then((r) => setSession(r.data))
+      .catch(() => undefined);
+
+  const load = async () => {
+    try {
+      const [info, transcript, pending, active] = await Promise.all([
+        api.get<{ data: SessionInfo }>('/api/session/{sessionID}', path(id)),
+        allMessages(id),
+        api.get<{ data: PermissionRequest[] }>('/api/session/{sessionID}/permission', path(id)),
+        api.get<{ data: Record<string, unknown> }>('/api/session/active'),
+      ]);
+      setSession(info.data);
+      dispatch({ type: 'reset', messages: transcript });
+      setPermissions(pending.data);
+      setRunning(id in active.data);
+      setError('');
+    } catch (failure) {
+      if ((failure as ApiError).status === 404) setMissing(true);
+      else setError((failure as ApiError).message);
+    }
+  };
+
+  useEffect(() => void load(), [id]);
+  useResync(() => void load(), [id]);
+
+  useEvents(
+    (event) => {
+      const data = event.data as { sessionID?: string };
+      if (data.sessionID !== id) return;
+      switch (event.type) {
+        case 'session.message.created':
+        case 'session.message.updated':
+          dispatch({ type: 'upsert', message: (data as EventCatalog['session.message.created']).message });
+          return;
+        case 'session.message.part.delta':
+          dispatch({ type: 'delta', delta: data as EventCatalog['session.message.part.delta'] });
+          return;
+        case 'session.updated':
+          setSession((data as EventCatalog['session.updated']).info);
+          return;
+        case 'session.deleted':
+          setMissing(true);
+          return;
+        case 'session.execution.started':
+          setRunning(true);
+          return;
+        case 'session.step.ended':
+          void refreshInfo();
+          return;
+        case 'session.idle':
+          setRunning(false);
+          void refreshInfo();
+          return;
+        case 'permission.asked': {
+          const request = data as PermissionRequest;
+          setPermissions((before) =>
+            before.some((r) => r.id === request.id) ? before : [...before, request],
+          );
+          return;
+        }
+        case 'permission.replied': {
+          const { requestID } = data as EventCatalog['permission.replied'];
+          setPermissions((before) => before.filter((r) => r.id !== requestID));
+          return;
+        }
+        case 'session.agent.selected':
+        case 'session.model.selected':
+        case 'session.moved':
+          void refreshInfo();
+          return;
+      }
+    },
+    [id],
+  );
+
+  // Keep the newest message in view while it streams, unless the reader has scrolled up.
+  const end = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
+  useEffect(() => {
+    const onScroll = () => {
+      following.current = innerHeight + scrollY >= document.documentElement.scrollHeight - 120;
+    };
+    addEventListener('scroll', onScroll, { passive: true });
+    return () => removeEventListener('scroll', onScroll);
+  }, []);
+  useLayoutEffect(() => {
+    if (following.current) end.current?.scrollIntoView({ block: 'end' });
+  }, [messages, permissions]);
+
+  if (missing) {
+    return (
+      <div class="panel">
+        <h1>Session not found</h1>
+        <p>It was deleted, or the link is wrong.</p>
+        <p>
+          <a href="#/">Back to the sessions</a>
+        </p>
+      </div>
+    );
+  }
+  if (!session) {
+    return error ? (
+      <p class="error" role="alert">
+        {error}
+      </p>
+    ) : (
+      <p class="muted" aria-busy="true">
+        Loading the session…
+      </p>
+    );
+  }
+
+  const state = permissions.length > 0 ? 'waiting' : running ? 'running' : 'idle';
+  return (
+    <section class="session" aria-labelledby="session-title">
+      <header class="session-head">
+        <div class="session-heading">
+          <h1 id="session-title">{session.title || 'Untitled session'}</h1>
+          <p class="muted small">
+            <span title="Project directory">{session.location.directory}</span>
+            {session.parentID && (
+              <>
+                {' · '}
+                <a href={`#/session/${session.parentID}`}>
+                  {session.fork ? 'forked from' : 'child of'} parent
+                </a>
+              </>
+            )}
+          </p>
+        </div>
+        <dl class="session-stats">
+          <div>
+            <dt>State</dt>
+            <dd>
+              <span class={`badge state-${state}`} data-testid="session-state">
+                {state === 'waiting' ? 'Waiting for permission' : state === 'running' ? 'Running' : 'Idle'}
+              </span>
+            </dd>
+          </div>
+          <div>
+            <dt>Cost</dt>
+            <dd data-testid="session-cost">{formatCost(session.cost)}</dd>
+          </div>
+          <div>
+            <dt>Tokens</dt>
+            <dd
+              data-testid="session-tokens"
+              title={`input ${session.tokens.input}, output ${session.tokens.output}, reasoning ${session.tokens.reasoning}, cache read ${session.tokens.cache.read}, cache write ${session.tokens.cache.write}`}
+            >
+              {formatCount(totalTokens(session.tokens))}
+            </dd>
+          </div>
+        </dl>
+        <div class="session-actions" role="group" aria-label="Session actions">
+          <button type="button" class="secondary small" onClick={() => setDialog('rename')}>
+            Rename
+          </button>
+          <button type="button" class="secondary small" onClick={() => setDialog({ fork: null })}>
+            Fork
+          </button>
+          <button type="button" class="secondary small" onClick={() => setDialog('move')}>
+            Move
+          </button>
+          <button type="button" class="secondary small" onClick={() => void exportSession(session)}>
+            Export
+          </button>
+          <button type="button" class="danger small" onClick={() => setDialog('delete')}>
+            Delete
+          </button>
+        </div>
+      </header>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {messages.length === 0 ? (
+        <p class="muted empty">No messages yet. Ask something below.</p>
+      ) : (
+        <Transcript messages={messages} onFork={(messageID) => setDialog({ fork: messageID })} />
+      )}
+      <Approvals sessionID={id} requests={permissions} />
+      <div ref={end} />
+      <PromptBox session={session} running={running} />
+      {dialog === 'rename' && (
+        <RenameDialog session={session} onClose={() => setDialog(null)} onDone={refreshInfo} />
+      )}
+      {dialog === 'move' && (
+        <MoveDialog session={session} onClose={() => setDialog(null)} onDone={refreshInfo} />
+      )}
+      {dialog === 'delete' && <DeleteDialog session={session} onClose={() => setDialog(null)} />}
+      {dialog && typeof dialog === 'object' && (
+        <ForkDialog
+          session={session}
+          messages={messages}
+          before={dialog.fork}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function PromptBox({ session, running }: { session: SessionInfo; running: boolean }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [agents, setAgents] = useState<AgentInfo[]>([]);
+  const [models, setModels] = useState<ModelView[]>([]);
+  const directory = session.location.directory;
+
+  useEffect(() => {
+    void api
+      .get<{ data: AgentInfo[] }>('/api/agent', at(directory))
+      .then((r) => setAgents(r.data.filter((a) => a.mode !== 'subagent' && !a.hidden)))
+      .catch(() => setAgents([]));
+    void api
+      .get<{ data: ModelView[] }>('/api/model', at(directory))
+      .then((r) => setModels(r.data))
+      .catch(() => setModels([]));
+  }, [directory]);
+
+  const send = async () => {
+    const prompt = text.trim();
+    if (!prompt || busy) return;
+    setBusy(true);
+    setError('');
+    try {
+      await api.post('/api/session/{sessionID}/prompt', { text: prompt }, path(session.id));
+      setText('');
+    } catch (failure) {
+      setError((failure as ApiError).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const choose = async (kind: 'agent' | 'model', body: unknown) => {
+    setError('');
+    try {
+      await api.post(`/api/session/{sessionID}/${kind}`, body, path(session.id));
+    } catch (failure) {
+      setError((failure as ApiError).message);
+    }
+  };
+  const interrupt = () =>
+    api.post('/api/session/{sessionID}/interrupt', {}, path(session.id)).catch((failure: ApiError) => {
+      setError(failure.message);
+    });
+
+  const agent = session.agent ?? agents[0]?.id ?? '';
+  const model = session.model ? `${session.model.providerID}/${session.model.id}` : '';
+  return (
+    <form
+      class="prompt-box panel"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+    >
+      <label for="prompt" class="sr-only">
+        Prompt
+      </label>
+      <textarea
+        id="prompt"
+        rows={3}
+        placeholder="Ask or instruct… (Enter sends, Shift+Enter for a new line)"
+        value={text}
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault();
+            void send();
+          }
+        }}
+      />
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="prompt-controls">
+        <label class="inline">
+          <span>Agent</span>
+          <select
+            value={agent}
+            onChange={(event) => void choose('agent', { agent: event.currentTarget.value })}
+          >
+            {agents.length === 0 && <option value={agent}>{agent || 'default'}</option>}
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name ?? a.id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="inline">
+          <span>Model</span>
+          <select
+            value={model}
+            onChange={(event) => {
+              const [providerID, ...rest] = event.currentTarget.value.split('/');
+              void choose('model', { model: { providerID, id: rest.join('/') } });
+            }}
+          >
+            {!model && <option value="">Location default</option>}
+            {model && !models.some((m) => `${m.providerID}/${m.id}` === model) && (
+              <option value={model}>{model}</option>
+            )}
+            {models.map((m) => (
+              <option key={`${m.providerID}/${m.id}`} value={`${m.providerID}/${m.id}`}>
+                {m.name} ({m.providerID})
+              </option>
+            ))}
+          </select>
+        </label>
+        <span class="spacer" />
+        {running && (
+          <button type="button" class="danger" onClick={() => void interrupt()}>
+            Stop
+          </button>
+        )}
+        <button type="submit" disabled={busy || !text.trim()}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}
+
+async function exportSession(session: SessionInfo): Promise<void> {
+  const exported = await api.get<{ data: unknown }>(
+    '/api/experimental/session/{sessionID}/export',
+    path(session.id),
+  );
+  const blob = new Blob([JSON.stringify(exported.data, null, 2)], { type: 'application/json' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `${session.id}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+function useAction(onClose: () => void) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError('');
+    try {
+      await work();
+      onClose();
+    } catch (failure) {
+      setError((failure as ApiError).message);
+      setBusy(false);
+    }
+  };
+  const shown = error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+  return { busy, run, shown };
+}
+
+function RenameDialog({
+  session,
+  onClose,
+  onDone,
+}: {
+  session: SessionInfo;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [title, setTitle] = useState(session.title);
+  const { busy, run, shown } = useAction(onClose);
+  return (
+    <Dialog title="Rename the session" onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(async () => {
+            await api.patch('/api/session/{sessionID}', { title: title.trim() }, path(session.id));
+            onDone();
+          });
+        }}
+      >
+        <label for="rename-title">Title</label>
+        <input
+          id="rename-title"
+          type="text"
+          required
+          value={title}
+          onInput={(e) => setTitle(e.currentTarget.value)}
+        />
+        {shown}
+        <div class="actions">
+          <button type="submit" disabled={busy || !title.trim()}>
+            Rename
+          </button>
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function MoveDialog({
+  session,
+  onClose,
+  onDone,
+}: {
+  session: SessionInfo;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const known = useKnownLocations().filter((d) => d !== session.location.directory);
+  const [directory, setDirectory] = useState('');
+  const { busy, run, shown } = useAction(onClose);
+  return (
+    <Dialog title="Move the session" onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(async () => {
+            await api.post('/api/session/{sessionID}/move', { directory }, path(session.id));
+            rememberLocation(directory);
+            onDone();
+          });
+        }}
+      >
+        <p class="muted">
+          Now in {session.location.directory}. The next turn of the agent works in the new directory.
+        </p>
+        <LocationChooser
+          id="move-directory"
+          label="New directory"
+          known={known}
+          value={directory}
+          onChange={setDirectory}
+        />
+        {shown}
+        <div class="actions">
+          <button type="submit" disabled={busy || !directory.startsWith('/')}>
+            Move
+          </button>
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteDialog({ session, onClose }: { session: SessionInfo; onClose: () => void }) {
+  const [children, setChildren] = useState<SessionInfo[] | null>(null);
+  const { busy, run, shown } = useAction(onClose);
+  useEffect(() => {
+    void api
+      .get<{ data: SessionInfo[] }>('/api/session', { query: { parentID: session.id, limit: '100' } })
+      .then((r) => setChildren(r.data))
+      .catch(() => setChildren([]));
+  }, [session.id]);
+  return (
+    <Dialog title="Delete the session?" onClose={onClose}>
+      <p>
+        “{session.title || 'Untitled session'}” and its whole transcript will be deleted. This cannot be
+        undone.
+      </p>
+      {children === null ? (
+        <p class="muted">Looking for child sessions…</p>
+      ) : children.length > 0 ? (
+        <>
+          <p>
+            <strong>
+              {children.length === 1 ? 'Its child session is' : `Its ${children.length} child sessions are`}{' '}
+              deleted too:
+            </strong>
+          </p>
+          <ul>
+            {children.map((child) => (
+              <li key={child.id}>{child.title || child.id}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {shown}
+      <div class="actions">
+        <button
+          type="button"
+          class="danger"
+          disabled={busy || children === null}
+          onClick={() =>
+            void run(async () => {
+              await api.delete('/api/session/{sessionID}', path(session.id));
+              navigate({ name: 'sessions' });
+            })
+          }
+        >
+          {children && children.length > 0 ? `Delete ${children.length + 1} sessions` : 'Delete'}
+        </button>
+        <button type="button" class="secondary" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function ForkDialog({
+  session,
+  messages,
+  before,
+  onClose,
+}: {
+  session: SessionInfo;
+  messages: SessionMessageInfo[];
+  before: string | null;
+  onClose: () => void;
+}) {
+  const prompts = messages.filter(
+    (m): m is Extract<SessionMessageInfo, { type: 'user' }> => m.type === 'user',
+  );
+  const [choice, setChoice] = useState(before ?? '');
+  const { busy, run, shown } = useAction(() => undefined);
+  return (
+    <Dialog title="Fork the session" onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(async () => {
+            const forked = await api.post<{ data: SessionInfo }>(
+              '/api/session/{sessionID}/fork',
+              choice ? { before: choice } : {},
+              path(session.id),
+            );
+            onClose();
+            navigate({ name: 'session', id: forked.data.id });
+          });
+        }}
+      >
+        <p class="muted">
+          A new session starts with a copy of this one’s history up to the point you choose.
+        </p>
+        <label for="fork-before">Copy the history</label>
+        <select id="fork-before" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+          <option value="">All of it</option>
+          {prompts.map((m) => (
+            <option key={m.id} value={m.id}>
+              Before “{m.text.length > 60 ? `${m.text.slice(0, 57)}…` : m.text}”
+            </option>
+          ))}
+        </select>
+        {shown}
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Fork
+          </button>
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

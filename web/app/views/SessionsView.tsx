@@ -1,0 +1,214 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import { Dialog } from '../components/Dialog';
+import { LocationChooser } from '../components/LocationChooser';
+import { useEvents, useResync } from '../events';
+import { formatCost, formatWhen, shortPath } from '../format';
+import { rememberLocation, useKnownLocations } from '../locations';
+import { href, navigate } from '../router';
+import type { SessionInfo } from '../types';
+
+interface Page {
+  data: SessionInfo[];
+  cursor: { next?: string; previous?: string };
+}
+
+const PAGE_SIZE = 30;
+
+/** The sessions, newest first: search, a directory filter, more as the list scrolls; and a new session. */
+export function SessionsView() {
+  const known = useKnownLocations();
+  const [search, setSearch] = useState('');
+  const [directory, setDirectory] = useState('');
+  const [items, setItems] = useState<SessionInfo[]>([]);
+  const [next, setNext] = useState<string | undefined>();
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState('');
+  const [creating, setCreating] = useState(false);
+  const generation = useRef(0);
+  const sentinel = useRef<HTMLDivElement>(null);
+
+  const load = async (cursor?: string) => {
+    const mine = cursor ? generation.current : ++generation.current;
+    setLoading(true);
+    setError('');
+    try {
+      const query: Record<string, string> = cursor
+        ? { cursor, limit: String(PAGE_SIZE) }
+        : { limit: String(PAGE_SIZE), ...(search ? { search } : {}), ...(directory ? { directory } : {}) };
+      const page = await api.get<Page>('/api/session', { query });
+      if (mine !== generation.current) return;
+      setItems((before) => (cursor ? [...before, ...page.data] : page.data));
+      setNext(page.data.length < PAGE_SIZE ? undefined : page.cursor.next);
+    } catch (failure) {
+      if (mine === generation.current) setError((failure as ApiError).message);
+    } finally {
+      if (mine === generation.current) setLoading(false);
+    }
+  };
+
+  // A new search waits for a pause in typing; a new filter loads at once.
+  useEffect(() => {
+    const timer = setTimeout(() => void load(), search ? 250 : 0);
+    return () => clearTimeout(timer);
+  }, [search, directory]);
+
+  useResync(() => void load(), [search, directory]);
+
+  // More as the end of the list comes into view.
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || !next || loading) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void load(next);
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [next, loading]);
+
+  useEvents(
+    (event) => {
+      if (event.type === 'session.updated') {
+        const info = (event.data as { info: SessionInfo }).info;
+        setItems((before) => before.map((s) => (s.id === info.id ? info : s)));
+      } else if (event.type === 'session.deleted') {
+        const id = (event.data as { sessionID: string }).sessionID;
+        setItems((before) => before.filter((s) => s.id !== id));
+      } else if (event.type === 'session.created') {
+        const info = (event.data as { info: SessionInfo }).info;
+        if (search || (directory && info.location.directory !== directory)) return;
+        setItems((before) => (before.some((s) => s.id === info.id) ? before : [info, ...before]));
+      }
+    },
+    [search, directory],
+  );
+
+  return (
+    <section aria-labelledby="sessions-title">
+      <div class="page-head">
+        <h1 id="sessions-title">Sessions</h1>
+        <button type="button" onClick={() => setCreating(true)}>
+          New session
+        </button>
+      </div>
+      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+        <div>
+          <label for="session-search">Search</label>
+          <input
+            id="session-search"
+            type="search"
+            placeholder="Title contains…"
+            value={search}
+            onInput={(event) => setSearch(event.currentTarget.value)}
+          />
+        </div>
+        <div>
+          <label for="session-directory">Directory</label>
+          <select
+            id="session-directory"
+            value={directory}
+            onChange={(event) => setDirectory(event.currentTarget.value)}
+          >
+            <option value="">All directories</option>
+            {known.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <ul class="session-list" aria-label="Sessions" aria-busy={loading}>
+        {items.map((session) => (
+          <li key={session.id}>
+            <a href={href({ name: 'session', id: session.id })}>
+              <span class="session-title">{session.title || 'Untitled session'}</span>
+              <span class="session-meta muted">
+                <span title={session.location.directory}>{shortPath(session.location.directory)}</span>
+                <span>{formatWhen(session.time.updated)}</span>
+                <span>{formatCost(session.cost)}</span>
+                {session.parentID && <span>{session.fork ? 'fork' : 'child'}</span>}
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+      {!loading && items.length === 0 && !error && (
+        <p class="muted empty">
+          {search || directory ? 'No session matches.' : 'No sessions yet. Start one.'}
+        </p>
+      )}
+      <div ref={sentinel} class="list-end">
+        {loading && <p class="muted">Loading…</p>}
+        {!loading && next && (
+          <button type="button" class="secondary" onClick={() => void load(next)}>
+            Load more
+          </button>
+        )}
+      </div>
+      {creating && <NewSession known={known} onClose={() => setCreating(false)} />}
+    </section>
+  );
+}
+
+function NewSession({ known, onClose }: { known: string[]; onClose: () => void }) {
+  const [directory, setDirectory] = useState(known[0] ?? '');
+  const [title, setTitle] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const created = await api.post<{ data: SessionInfo }>('/api/session', {
+        location: { directory },
+        ...(title.trim() ? { title: title.trim() } : {}),
+      });
+      rememberLocation(directory);
+      onClose();
+      navigate({ name: 'session', id: created.data.id });
+    } catch (failure) {
+      setError((failure as ApiError).message);
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="New session" onClose={onClose}>
+      <form onSubmit={(event) => void create(event)}>
+        <LocationChooser
+          id="new-session-directory"
+          label="Project directory"
+          known={known}
+          value={directory}
+          onChange={setDirectory}
+        />
+        <label for="new-session-title">Title (optional)</label>
+        <input
+          id="new-session-title"
+          type="text"
+          value={title}
+          onInput={(e) => setTitle(e.currentTarget.value)}
+        />
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="actions">
+          <button type="submit" disabled={busy || !directory.startsWith('/')}>
+            {busy ? 'Creating…' : 'Create session'}
+          </button>
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
