@@ -1,13 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '../../common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
@@ -35,8 +28,6 @@ import {
 } from './response-schemas';
 import { SessionHistoryService } from './session-history.service';
 
-const NOT_SUPPORTED = { status: 501, description: 'NotSupportedError: the runtime cannot do this' };
-
 /**
  * The v2 operations of opencode's released SDK that read a session's transcript and a location's files, plus
  * those Outpost answers truthfully with nothing (saved permissions, questions, terminals) or a tagged 501
@@ -54,7 +45,7 @@ export class SessionHistoryController {
   @Get('session/:sessionID/message/:messageID')
   @ApiOperation({ operationId: 'session.message', summary: 'One message of the transcript' })
   @ApiOkResponse({ schema: MESSAGE_RESPONSE })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError or MessageNotFoundError' })
+  @ApiErrorResponse(404, 'MessageNotFoundError', 'no such session or message')
   async message(@Param() params: MessageParamsDto) {
     await this.sessions.get(params.sessionID);
     return { data: await this.history.message(params.sessionID, params.messageID) };
@@ -66,7 +57,7 @@ export class SessionHistoryController {
     summary: 'The messages the next model turn sees (Outpost does not compact: the whole transcript)',
   })
   @ApiOkResponse({ schema: CONTEXT_RESPONSE })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async context(@Param() params: SessionIdParamsDto) {
     return { data: await this.history.context(params.sessionID) };
   }
@@ -77,7 +68,7 @@ export class SessionHistoryController {
     summary: 'The durable session.next.* events of the transcript, numbered by seq',
   })
   @ApiOkResponse({ schema: HISTORY_RESPONSE })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   historyOf(@Param() params: SessionIdParamsDto, @Query() query: HistoryQueryDto) {
     return this.history.history(
       params.sessionID,
@@ -92,7 +83,7 @@ export class SessionHistoryController {
     summary: 'SSE of one session: its durable history (after `after`), then its live events',
   })
   @ApiOkResponse(SESSION_EVENTS_RESPONSE)
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async events(
     @Param() params: SessionIdParamsDto,
     @Query() query: SessionEventsQueryDto,
@@ -110,7 +101,7 @@ export class SessionHistoryController {
     summary: "A session's pending questions (Outpost's tools ask none)",
   })
   @ApiOkResponse({ schema: QUESTIONS_RESPONSE })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async questions(@Param() params: SessionIdParamsDto) {
     await this.sessions.get(params.sessionID);
     return { data: [] as never[] };
@@ -120,8 +111,8 @@ export class SessionHistoryController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'session.compact', summary: 'Compact the transcript (not supported: 501)' })
   @ApiNoContentResponse({ description: 'Never: Outpost does not compact' })
-  @ApiResponse(NOT_SUPPORTED)
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async compact(@Param() params: SessionIdParamsDto): Promise<void> {
     await this.sessions.get(params.sessionID);
     throw new NotSupportedError(
@@ -151,8 +142,8 @@ export class SessionHistoryController {
     },
     description: 'Never: Outpost takes no snapshots to revert to',
   })
-  @ApiResponse(NOT_SUPPORTED)
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async revertStage(@Param() params: SessionIdParamsDto, @Body() _body: RevertStageDto): Promise<never> {
     await this.sessions.get(params.sessionID);
     throw new NotSupportedError('session.revert.stage', 'the runtime takes no file snapshots to revert to');
@@ -165,8 +156,8 @@ export class SessionHistoryController {
     summary: 'Commit a staged revert (not supported: 501)',
   })
   @ApiNoContentResponse({ description: 'Never: nothing can be staged' })
-  @ApiResponse(NOT_SUPPORTED)
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async revertCommit(@Param() params: SessionIdParamsDto): Promise<void> {
     await this.sessions.get(params.sessionID);
     throw new NotSupportedError('session.revert.commit', 'the runtime takes no file snapshots to revert to');
@@ -179,7 +170,7 @@ export class SessionHistoryController {
     summary: 'Drop a staged revert (nothing is ever staged: a no-op)',
   })
   @ApiNoContentResponse({ description: 'No revert is staged any more' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async revertClear(@Param() params: SessionIdParamsDto): Promise<void> {
     await this.sessions.get(params.sessionID);
   }
@@ -200,10 +191,8 @@ export class SessionHistoryController {
     summary: 'The files and directories of a directory inside the location',
   })
   @ApiOkResponse({ schema: FS_LIST_RESPONSE })
-  @ApiBadRequestResponse({
-    description: 'InvalidRequestError: the path leads outside the location or is no directory',
-  })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'the path leads outside the location or is no directory')
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
   async list(@Query() query: FsListQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: await this.history.list(location.directory, query.path) };
@@ -212,7 +201,7 @@ export class SessionHistoryController {
   @Get('pty')
   @ApiOperation({ operationId: 'pty.list', summary: 'Pseudo-terminals of a location (Outpost runs none)' })
   @ApiOkResponse({ schema: PTY_LIST_RESPONSE })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
   async ptys(@Query() query: LocationQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: [] as never[] };

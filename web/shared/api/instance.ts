@@ -3355,12 +3355,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError or MessageNotFoundError */
+      /** @description MessageNotFoundError: no such session or message */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3426,12 +3428,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3495,12 +3499,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3545,12 +3551,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3599,12 +3607,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3644,19 +3654,23 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
       /** @description NotSupportedError: the runtime cannot do this */
       501: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3708,19 +3722,23 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
       /** @description NotSupportedError: the runtime cannot do this */
       501: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3760,19 +3778,23 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
       /** @description NotSupportedError: the runtime cannot do this */
       501: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3812,12 +3834,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError */
+      /** @description SessionNotFoundError: no such session */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3908,7 +3932,9 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
       /** @description UnauthorizedError */
       401: {
@@ -3919,12 +3945,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description LocationNotFoundError */
+      /** @description LocationNotFoundError: no such location */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
@@ -3986,12 +4014,14 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description LocationNotFoundError */
+      /** @description LocationNotFoundError: no such location */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
     };
   };
