@@ -45,11 +45,7 @@ export class SessionHistoryController {
   @Get('session/:sessionID/message/:messageID')
   @ApiOperation({ operationId: 'session.message', summary: 'One message of the transcript' })
   @ApiOkResponse({ schema: MESSAGE_RESPONSE })
-  @ApiErrorResponse(
-    404,
-    'SessionNotFoundError',
-    'no such session, or no such message in it (MessageNotFoundError)',
-  )
+  @ApiErrorResponse(404, 'MessageNotFoundError', 'no such session or message')
   async message(@Param() params: MessageParamsDto) {
     await this.sessions.get(params.sessionID);
     return { data: await this.history.message(params.sessionID, params.messageID) };

@@ -49,36 +49,46 @@ describe('opencode run --attach (the released 1.18.33 CLI) against Outpost', () 
     expect(run.code).not.toBe(0);
   });
 
-  it('runs a tool that needs permission once it is answered over the API', async () => {
+  it('a tool that needs permission runs once the CLI answers it over the API (--auto), and not when it rejects', async () => {
+    const replies: Array<{ reply: string }> = [];
     const emitter = t.app.get(EventEmitter2);
-    const answered = new Promise<string>((resolve) => {
-      const listener = (event: OutpostEvent) => {
-        if (event.type !== 'permission.asked') return;
-        emitter.off(PUBLISHED_EVENT, listener);
-        const request = event.data as { id: string; sessionID: string };
-        void t.http
-          .post(`/api/session/${request.sessionID}/permission/${request.id}/reply`)
-          .set('authorization', basic())
-          .send({ reply: 'once' })
-          .then((res) => resolve(`${res.status}`));
-      };
-      emitter.on(PUBLISHED_EVENT, listener);
-    });
-    model.script(
-      // Reading `.env` asks first (a built-in rule).
-      { toolCalls: [{ name: 'read', input: { filePath: '.env' } }] },
-      { text: 'The file says from-the-file.' },
-    );
-    const run = await opencode(
-      ['run', '--attach', t.url, '--dir', project, '--model', 'scripted/small', 'Read .env'],
-      { env: opencodeEnv(), timeoutMs: 90_000 },
-    );
-    expect(await Promise.race([answered, 'never asked'])).toBe('204');
-    expect({ code: run.code, stdout: run.stdout }).toMatchObject({
-      code: 0,
-      stdout: expect.stringContaining('The file says from-the-file.'),
-    });
-    // The model got the tool's output back.
-    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('SECRET_WORD=from-the-file');
+    const listener = (event: OutpostEvent) => {
+      if (event.type === 'permission.replied') replies.push(event.data as { reply: string });
+    };
+    emitter.on(PUBLISHED_EVENT, listener);
+    try {
+      // Reading `.env` asks first (a built-in rule); the CLI answers with POST /permission/{id}/reply.
+      model.script(
+        { toolCalls: [{ name: 'read', input: { filePath: '.env' } }] },
+        { text: 'The file says from-the-file.' },
+      );
+      const auto = await opencode(
+        ['run', '--attach', t.url, '--dir', project, '--model', 'scripted/small', '--auto', 'Read .env'],
+        { env: opencodeEnv(), timeoutMs: 90_000 },
+      );
+      expect({ code: auto.code, stdout: auto.stdout }).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining('The file says from-the-file.'),
+      });
+      expect(replies).toEqual([expect.objectContaining({ reply: 'once' })]);
+      // The model got the file's content back from the tool.
+      expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('SECRET_WORD=from-the-file');
+
+      // Without --auto the CLI rejects: the tool does not run.
+      model.script(
+        { toolCalls: [{ name: 'read', input: { filePath: '.env' } }] },
+        { text: 'I could not read it.' },
+      );
+      const before = model.requests.length;
+      const rejecting = await opencode(
+        ['run', '--attach', t.url, '--dir', project, '--model', 'scripted/small', 'Read .env'],
+        { env: opencodeEnv(), timeoutMs: 90_000 },
+      );
+      expect(replies.at(-1)).toMatchObject({ reply: 'reject' });
+      expect(JSON.stringify(model.requests.slice(before).map((r) => r.body))).not.toContain('SECRET_WORD');
+      expect(rejecting.stdout + rejecting.stderr).toMatch(/permission|reject/i);
+    } finally {
+      emitter.off(PUBLISHED_EVENT, listener);
+    }
   });
 });

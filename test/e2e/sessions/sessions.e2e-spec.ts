@@ -544,6 +544,16 @@ describe('session lifecycle', () => {
         'session.messages get /api/session/{sessionID}/message',
         'session.permission.list get /api/session/{sessionID}/permission',
         'session.permission.reply post /api/session/{sessionID}/permission/{requestID}/reply',
+        // The released SDK's reads of a transcript, and what Outpost answers with a 501 (session-history).
+        'session.message get /api/session/{sessionID}/message/{messageID}',
+        'session.context get /api/session/{sessionID}/context',
+        'session.history get /api/session/{sessionID}/history',
+        'session.events get /api/session/{sessionID}/event',
+        'session.question.list get /api/session/{sessionID}/question',
+        'session.compact post /api/session/{sessionID}/compact',
+        'session.revert.stage post /api/session/{sessionID}/revert/stage',
+        'session.revert.commit post /api/session/{sessionID}/revert/commit',
+        'session.revert.clear post /api/session/{sessionID}/revert/clear',
       ].sort(),
     );
   });

@@ -3355,7 +3355,7 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError: no such session, or no such message in it (MessageNotFoundError) */
+      /** @description MessageNotFoundError: no such session or message */
       404: {
         headers: {
           [name: string]: unknown;
