@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ConsoleLinkView, ConsoleLoginService } from './console-login.service';
+import { ConsoleLinkViewDto } from './dto/console-link-view.dto';
 import { ConsoleSignInDto } from './dto/console-sign-in.dto';
 
 /** Signing the instance in to a console from a browser (what `outpost login` and `outpost logout` do). */
@@ -14,6 +15,7 @@ export class ConsoleLinkController {
     operationId: 'consoleLink.get',
     summary: 'The console link, and a sign-in waiting for its approval',
   })
+  @ApiOkResponse({ type: ConsoleLinkViewDto })
   get(): ConsoleLinkView {
     return this.logins.view();
   }
@@ -24,9 +26,8 @@ export class ConsoleLinkController {
     operationId: 'consoleLink.signIn',
     summary: 'Start a device sign-in at a console: the code and link to approve it; the server polls',
   })
-  @ApiServiceUnavailableResponse({
-    description: 'ServiceUnavailableError: the console did not start a sign-in',
-  })
+  @ApiOkResponse({ type: ConsoleLinkViewDto })
+  @ApiBadRequestResponse({ description: 'InvalidRequestError: no http(s) URL, or no console answers there' })
   signIn(@Body() body: ConsoleSignInDto): Promise<ConsoleLinkView> {
     return this.logins.start(body.console);
   }
@@ -37,6 +38,7 @@ export class ConsoleLinkController {
     operationId: 'consoleLink.signOut',
     summary: 'Sign out of the console (it revokes the device sign-in) and forget the tokens',
   })
+  @ApiOkResponse({ type: ConsoleLinkViewDto })
   signOut(): Promise<ConsoleLinkView> {
     return this.logins.signOut();
   }

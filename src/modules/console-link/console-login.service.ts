@@ -1,26 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { appConfig, AppConfig } from '../../config/app.config';
-import { ServiceUnavailableError } from '../../common/errors';
+import { InvalidRequestError } from '../../common/errors';
 import { ConsoleCallError } from './console-client';
 import { ConsoleLinkService, LinkStatus } from './console-link.service';
+import { ConsoleLinkViewDto, PendingConsoleLoginDto } from './dto/console-link-view.dto';
 import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';
 
-/** A device sign-in waiting for its approval in the console. */
-export interface PendingLogin {
-  console: string;
-  userCode: string;
-  /** The console's approval page with the code filled in. */
-  url: string;
-  /** ISO-8601 */
-  expiresAt: string;
-}
+export type PendingLogin = PendingConsoleLoginDto;
 
-export interface ConsoleLinkView {
+export interface ConsoleLinkView extends ConsoleLinkViewDto {
   link: LinkStatus;
-  /** The sign-in started from here and not approved yet. */
-  pending: PendingLogin | null;
-  /** Why the last sign-in started from here did not complete. */
-  error: string | null;
 }
 
 /**
@@ -53,8 +42,10 @@ export class ConsoleLoginService {
       login = await startDeviceLogin(origin, this.app.dataDir, () => attempt !== this.attempt);
     } catch (error) {
       if (error instanceof ConsoleCallError || error instanceof DeviceLoginError) {
-        throw new ServiceUnavailableError(
-          `The console at ${origin} did not start a sign-in: ${error.message}`,
+        // What was typed names no console that answers: the field is wrong, not the server.
+        throw new InvalidRequestError(
+          `No console started a sign-in at ${origin}: ${error.message}`,
+          'console',
         );
       }
       throw error;
