@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
@@ -17,7 +18,7 @@ export class AgentsController {
 
   @Get()
   @ApiOperation({ operationId: 'agent.list', summary: 'The agents of a location' })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
   async list(@Query() query: LocationQueryDto): Promise<AgentListResponseDto> {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: await this.agents.list(location) };
@@ -25,7 +26,7 @@ export class AgentsController {
 
   @Get(':agentID')
   @ApiOperation({ operationId: 'agent.get', summary: 'One agent of a location' })
-  @ApiNotFoundResponse({ description: 'AgentNotFoundError or LocationNotFoundError' })
+  @ApiErrorResponse(404, 'AgentNotFoundError', 'no such agent (or LocationNotFoundError)')
   async get(@Param() params: AgentParamsDto, @Query() query: LocationQueryDto): Promise<AgentResponseDto> {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: await this.agents.get(location, params.agentID) };

@@ -38,6 +38,31 @@ function withCommonErrors(document: OpenAPIObject, unauthorizedTag: string): Ope
   return document;
 }
 
+/** Only the component schemas the document's operations reach: each document describes its own surface. */
+function withReachableSchemas(document: OpenAPIObject): OpenAPIObject {
+  const schemas = document.components?.schemas ?? {};
+  const reached = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const [key, member] of Object.entries(value)) {
+      if (key === '$ref' && typeof member === 'string' && member.startsWith('#/components/schemas/')) {
+        const name = member.slice('#/components/schemas/'.length);
+        if (!reached.has(name)) {
+          reached.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(member);
+    }
+  };
+  visit(document.paths);
+  document.components = {
+    ...document.components,
+    schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))),
+  };
+  return document;
+}
+
 function pick(document: OpenAPIObject, keep: (path: string) => boolean): OpenAPIObject['paths'] {
   return Object.fromEntries(Object.entries(document.paths).filter(([path]) => keep(path)));
 }
@@ -76,9 +101,11 @@ export function buildDocuments(app: INestApplication): { instance: OpenAPIObject
     .build();
 
   const finish = (base: Omit<OpenAPIObject, 'paths'>, paths: OpenAPIObject['paths'], tag: string) =>
-    withCommonErrors(
-      { ...base, openapi: '3.1.0', paths, components: { ...all.components, ...base.components } },
-      tag,
+    withReachableSchemas(
+      withCommonErrors(
+        { ...base, openapi: '3.1.0', paths, components: { ...all.components, ...base.components } },
+        tag,
+      ),
     );
   return {
     instance: finish(instance, pick(all, isInstance), 'UnauthorizedError'),

@@ -1,5 +1,6 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '../../common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { LocationsService } from '../locations/locations.service';
@@ -22,7 +23,7 @@ export class EventsController {
     description: 'An endless stream; `server.connected` first, `server.heartbeat` every 15 s',
     content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
   async subscribe(@Query() query: LocationQueryDto, @Res() reply: HttpReply): Promise<void> {
     const requested = query.location?.directory;
     const directory = requested ? (await this.locations.resolve(requested)).directory : undefined;

@@ -1,16 +1,39 @@
-import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '../../common/auth';
 import { BodyLimit } from '../../common/http/body-parsers';
 import { HttpReply, HttpRequest } from '../../common/http/http';
 import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
+import { GatewayModelListDto } from './dto/gateway-models.dto';
+import type { UpstreamSchema } from './gateway.config';
 import { GatewayService } from './gateway.service';
 import { InferenceErrorFilter } from './inference-error.filter';
 
 /** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
 const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
+
+/** The request and answer of a forwarded model call: the provider API's own shapes, passed through. */
+const ModelCall = (api: string) =>
+  applyDecorators(
+    ApiBody({
+      description: `A ${api} request body; \`model\` names a model the workspace may use`,
+      schema: {
+        type: 'object',
+        required: ['model'],
+        properties: { model: { type: 'string' }, stream: { type: 'boolean' } },
+        additionalProperties: true,
+      },
+    }),
+    ApiOkResponse({
+      description: `The ${api} answer, or its event stream when \`stream\` is true`,
+      content: {
+        'application/json': { schema: { type: 'object', additionalProperties: true } },
+        'text/event-stream': { schema: { type: 'string' } },
+      },
+    }),
+  );
 
 @ApiTags('inference')
 @Controller('inference')
@@ -29,6 +52,7 @@ export class InferenceController {
     operationId: 'inference.chatCompletions',
     summary: 'OpenAI-compatible chat completions, streamed or not',
   })
+  @ModelCall('OpenAI chat completions')
   async chat(
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
@@ -46,6 +70,7 @@ export class InferenceController {
     operationId: 'inference.responses',
     summary: 'OpenAI-compatible Responses API, streamed or not',
   })
+  @ModelCall('OpenAI Responses')
   async responses(
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
@@ -63,6 +88,7 @@ export class InferenceController {
     operationId: 'inference.messages',
     summary: 'Anthropic-compatible messages, streamed or not',
   })
+  @ModelCall('Anthropic messages')
   async messages(
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
@@ -72,45 +98,97 @@ export class InferenceController {
     await this.gateway.handle('anthropic', body, principal, request, reply);
   }
 
-  @Post([
-    'custom/:connection/chat/completions',
-    'custom/:connection/responses',
-    'custom/:connection/messages',
-  ])
+  @Post('custom/:connection/chat/completions')
   @AllowInferenceKeys()
   @OrgRole('member')
   @BodyLimit(INFERENCE_BODY_LIMIT)
   @ApiOperation({
-    operationId: 'inference.custom',
-    summary:
-      "A workspace connection (bring your own key): /chat/completions, /responses or /messages, forwarded with the connection's own credential",
+    operationId: 'inference.custom.chatCompletions',
+    summary: "A workspace connection (bring your own key), forwarded with the connection's own credential",
   })
-  async custom(
+  @ModelCall('OpenAI chat completions')
+  customChat(
     @Param('connection') connection: string,
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    const path = request.url.split('?')[0];
-    const schema = path.endsWith('/messages')
-      ? 'anthropic'
-      : path.endsWith('/responses')
-        ? 'openai-responses'
-        : 'openai-chat';
+    return this.custom('openai-chat', connection, body, principal, request, reply);
+  }
+
+  @Post('custom/:connection/responses')
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @BodyLimit(INFERENCE_BODY_LIMIT)
+  @ApiOperation({
+    operationId: 'inference.custom.responses',
+    summary: "A workspace connection (bring your own key), forwarded with the connection's own credential",
+  })
+  @ModelCall('OpenAI Responses')
+  customResponses(
+    @Param('connection') connection: string,
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.custom('openai-responses', connection, body, principal, request, reply);
+  }
+
+  @Post('custom/:connection/messages')
+  @AllowInferenceKeys()
+  @OrgRole('member')
+  @BodyLimit(INFERENCE_BODY_LIMIT)
+  @ApiOperation({
+    operationId: 'inference.custom.messages',
+    summary: "A workspace connection (bring your own key), forwarded with the connection's own credential",
+  })
+  @ModelCall('Anthropic messages')
+  customMessages(
+    @Param('connection') connection: string,
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.custom('anthropic', connection, body, principal, request, reply);
+  }
+
+  private async custom(
+    schema: UpstreamSchema,
+    connection: string,
+    body: Record<string, unknown>,
+    principal: ConsolePrincipal,
+    request: HttpRequest,
+    reply: HttpReply,
+  ): Promise<void> {
     await this.gateway.handle(schema, body, principal, request, reply, (model) =>
       this.gateway.connectionTarget(principal.workspaceId!, connection, model, schema),
     );
   }
 
-  @Get(['v1/models', 'openai/v1/models'])
+  @Get('v1/models')
   @Public()
   @ApiOperation({
     operationId: 'inference.models',
     summary:
       "The gateway's models in OpenAI's list shape; with a key, what the key's workspace may use (policies applied, its connections' models added)",
   })
-  async models(@Req() request: HttpRequest) {
+  @ApiOkResponse({ type: GatewayModelListDto })
+  models(@Req() request: HttpRequest): Promise<GatewayModelListDto> {
+    return this.modelList(request);
+  }
+
+  @Get('openai/v1/models')
+  @Public()
+  @ApiOperation({ operationId: 'inference.openai.models', summary: 'The same list under the OpenAI prefix' })
+  @ApiOkResponse({ type: GatewayModelListDto })
+  openaiModels(@Req() request: HttpRequest): Promise<GatewayModelListDto> {
+    return this.modelList(request);
+  }
+
+  private async modelList(request: HttpRequest): Promise<GatewayModelListDto> {
     const models = request.headers.authorization
       ? await this.gateway.modelsOf((await this.authenticator.authenticateModelCaller(request)).workspaceId!)
       : this.gateway.models();

@@ -1,5 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  EmptyLocationListDto,
+  InstanceHealthDto,
+  LocationPermissionRequestsDto,
+  ModelListDto,
+  ProviderListDto,
+} from './dto/catalog.dto';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
@@ -23,6 +30,7 @@ export class LocationCatalogController {
 
   @Get('health')
   @ApiOperation({ operationId: 'health.get', summary: 'The instance answers' })
+  @ApiOkResponse({ type: InstanceHealthDto })
   health(): { healthy: true } {
     return { healthy: true };
   }
@@ -32,6 +40,7 @@ export class LocationCatalogController {
     operationId: 'permission.request.list',
     summary: 'Pending permission requests at a location',
   })
+  @ApiOkResponse({ type: LocationPermissionRequestsDto })
   async permissionRequests(@Query() query: LocationQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: this.permissions.inLocation(location.directory) };
@@ -39,6 +48,7 @@ export class LocationCatalogController {
 
   @Get('model')
   @ApiOperation({ operationId: 'model.list', summary: "The models of a location's providers" })
+  @ApiOkResponse({ type: ModelListDto })
   async models(@Query() query: LocationQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     const registry = await this.providers.forLocation(location);
@@ -47,6 +57,7 @@ export class LocationCatalogController {
 
   @Get('provider')
   @ApiOperation({ operationId: 'provider.list', summary: 'The providers of a location' })
+  @ApiOkResponse({ type: ProviderListDto })
   async providerList(@Query() query: LocationQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     const registry = await this.providers.forLocation(location);
@@ -55,18 +66,21 @@ export class LocationCatalogController {
 
   @Get('command')
   @ApiOperation({ operationId: 'command.list', summary: 'Commands of a location (none in Outpost)' })
+  @ApiOkResponse({ type: EmptyLocationListDto })
   commands(@Query() query: LocationQueryDto) {
     return this.empty(query);
   }
 
   @Get('skill')
   @ApiOperation({ operationId: 'skill.list', summary: 'Skills of a location (none in Outpost)' })
+  @ApiOkResponse({ type: EmptyLocationListDto })
   skills(@Query() query: LocationQueryDto) {
     return this.empty(query);
   }
 
   @Get('reference')
   @ApiOperation({ operationId: 'reference.list', summary: 'References of a location (none in Outpost)' })
+  @ApiOkResponse({ type: EmptyLocationListDto })
   references(@Query() query: LocationQueryDto) {
     return this.empty(query);
   }
@@ -76,6 +90,7 @@ export class LocationCatalogController {
     operationId: 'integration.list',
     summary: 'Integrations of a location (none in Outpost)',
   })
+  @ApiOkResponse({ type: EmptyLocationListDto })
   integrations(@Query() query: LocationQueryDto) {
     return this.empty(query);
   }
@@ -85,6 +100,7 @@ export class LocationCatalogController {
     operationId: 'question.request.list',
     summary: 'Pending questions at a location (none in Outpost)',
   })
+  @ApiOkResponse({ type: EmptyLocationListDto })
   questions(@Query() query: LocationQueryDto) {
     return this.empty(query);
   }

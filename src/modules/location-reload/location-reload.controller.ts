@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationReloadService } from './location-reload.service';
 
 @ApiTags('location')
@@ -10,7 +11,8 @@ export class LocationReloadController {
   @Post('reload')
   @HttpCode(204)
   @ApiOperation({ operationId: 'location.reload', summary: 'Shut down and rebuild every loaded location' })
-  @ApiServiceUnavailableResponse({ description: 'ServiceUnavailableError while the server shuts down' })
+  @ApiErrorResponse(503, 'ServiceUnavailableError', 'while the server shuts down')
+  @ApiNoContentResponse({ description: 'Every loaded location was rebuilt' })
   async reload(): Promise<void> {
     await this.reloads.reload();
   }

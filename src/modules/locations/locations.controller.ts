@@ -1,5 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
+import { LocationPublicInfoDto } from './dto/location-public-info.dto';
 import { LocationQueryDto } from './dto/location-query.dto';
 import { LocationPublicInfo } from './location.types';
 import { LocationsService } from './locations.service';
@@ -15,7 +17,8 @@ export class LocationsController {
 
   @Get()
   @ApiOperation({ operationId: 'location.get', summary: 'Resolve a location, or the server default' })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  @ApiOkResponse({ type: LocationPublicInfoDto })
   async get(@Query() query: LocationQueryDto): Promise<LocationPublicInfo> {
     return publicInfo(await this.locations.resolve(query.location?.directory));
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
@@ -18,7 +19,7 @@ export class PluginsController {
 
   @Get()
   @ApiOperation({ operationId: 'plugin.list', summary: 'The plugins of a location, with their status' })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
   async list(@Query() query: LocationQueryDto): Promise<PluginListResponseDto> {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: await this.plugins.list(location) };
@@ -30,8 +31,12 @@ export class PluginsController {
     operationId: 'plugin.check',
     summary: 'Ask the registry whether newer versions are published',
   })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
-  @ApiServiceUnavailableResponse({ description: 'ServiceUnavailableError { service: "registry" }' })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  @ApiErrorResponse(
+    503,
+    'ServiceUnavailableError',
+    'the registry cannot be reached ({ service: "registry" })',
+  )
   async check(
     @Query() query: LocationQueryDto,
     @Body() body: PluginCheckDto,
@@ -46,8 +51,9 @@ export class PluginsController {
     operationId: 'plugin.update',
     summary: 'Update package plugins, then reload where they are used',
   })
-  @ApiNotFoundResponse({ description: 'LocationNotFoundError' })
-  @ApiServiceUnavailableResponse({ description: 'ServiceUnavailableError naming each target that failed' })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  @ApiErrorResponse(503, 'ServiceUnavailableError', 'naming each target that failed')
+  @ApiNoContentResponse({ description: 'Updated and reloaded' })
   async update(@Query() query: LocationQueryDto, @Body() body: PluginUpdateDto): Promise<void> {
     const location = await this.locations.resolve(query.location?.directory);
     await this.plugins.update(location, body.targets);

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+  AdmittedPromptResponseDto,
+  MessagesPageDto,
+  PermissionRequestListDto,
+} from './dto/session-message.dto';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
 import { PermissionRequest } from '../runtime/permissions/permission.types';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
@@ -39,9 +39,10 @@ export class PromptController {
     operationId: 'session.prompt',
     summary: 'Admit a prompt to the session inbox and wake its agent loop (not awaited)',
   })
-  @ApiBadRequestResponse({ description: 'InvalidRequestError, or the model is not configured (named)' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
-  @ApiConflictResponse({ description: 'ConflictError: the prompt id is already a durable record' })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'a field, or the model is not configured (named)')
+  @ApiOkResponse({ type: AdmittedPromptResponseDto })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiErrorResponse(409, 'ConflictError', 'the prompt id is already a durable record')
   async prompt(
     @Param() params: SessionIdParamsDto,
     @Body() body: PromptDto,
@@ -55,7 +56,8 @@ export class PromptController {
     operationId: 'session.interrupt',
     summary: 'Stop the running drain (tools cancelled, the step closed as interrupted); a no-op when idle',
   })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiNoContentResponse({ description: 'Stopped, or nothing was running' })
   async interrupt(@Param() params: SessionIdParamsDto): Promise<void> {
     await this.sessions.get(params.sessionID);
     await this.drains.interrupt(params.sessionID);
@@ -63,8 +65,13 @@ export class PromptController {
 
   @Get('message')
   @ApiOperation({ operationId: 'session.messages', summary: 'The transcript, in pages by message id' })
-  @ApiBadRequestResponse({ description: 'InvalidCursorError or InvalidRequestError' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(
+    400,
+    'InvalidCursorError',
+    'the cursor is not one this server issued (or InvalidRequestError)',
+  )
+  @ApiOkResponse({ type: MessagesPageDto })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   messages(@Param() params: SessionIdParamsDto, @Query() query: ListMessagesQueryDto): Promise<MessagesPage> {
     return messagesPage(this.sessions, params.sessionID, {
       limit: query.limit === undefined ? undefined : Number(query.limit),
@@ -78,7 +85,8 @@ export class PromptController {
     operationId: 'session.permission.list',
     summary: 'Permission requests waiting for an answer',
   })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiOkResponse({ type: PermissionRequestListDto })
   async listPermissions(@Param() params: SessionIdParamsDto): Promise<{ data: PermissionRequest[] }> {
     await this.sessions.get(params.sessionID);
     return { data: this.permissions.list(params.sessionID) };
@@ -90,7 +98,8 @@ export class PromptController {
     operationId: 'session.permission.reply',
     summary: 'Answer a permission request: once, always (adds an allow rule to the session) or reject',
   })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError or PermissionRequestNotFoundError' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session (or PermissionRequestNotFoundError)')
+  @ApiNoContentResponse({ description: 'Answered' })
   async reply(@Param() params: PermissionReplyParamsDto, @Body() body: PermissionReplyDto): Promise<void> {
     await this.sessions.get(params.sessionID);
     this.permissions.reply(params.requestID, body.reply, {

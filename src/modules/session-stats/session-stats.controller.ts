@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SessionStatsResponseDto } from './dto/session-stats.dto';
 import { SessionStatsQueryDto } from './dto/session-stats-query.dto';
 import { SessionStatsService } from './session-stats.service';
 import { SessionStatsInfo } from './session-stats.types';
@@ -14,6 +15,7 @@ export class SessionStatsController {
     operationId: 'experimental.session.stats',
     summary: 'Sessions, prompts, steps, tokens, cost, daily activity, models and tools over [from, to)',
   })
+  @ApiOkResponse({ type: SessionStatsResponseDto })
   async stats(@Query() query: SessionStatsQueryDto): Promise<{ data: SessionStatsInfo }> {
     return {
       data: await this.service.compute({

@@ -1,11 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
+import { SessionResponseDto } from '../sessions/dto/session-info.dto';
+import { SessionExportDto } from './dto/session-export.dto';
 import { BodyLimit } from '../../common/http/body-parsers';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionInfo } from '../sessions/session.types';
@@ -29,8 +26,9 @@ export class SessionTransferController {
     operationId: 'experimental.session.import',
     summary: 'Import an exported session and its messages, all or nothing',
   })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError (parent) or LocationNotFoundError' })
-  @ApiConflictResponse({ description: 'ConflictError: a session with this id exists' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'the parent session (or LocationNotFoundError)')
+  @ApiOkResponse({ type: SessionResponseDto })
+  @ApiErrorResponse(409, 'ConflictError', 'a session with this id exists')
   async import(@Body() body: ImportSessionDto): Promise<{ data: SessionInfo }> {
     return { data: await this.transfer.import(body) };
   }
@@ -40,9 +38,9 @@ export class SessionTransferController {
     operationId: 'experimental.session.export',
     summary: 'The settled transcript of a session, streamed; sanitize=true redacts user content',
   })
-  @ApiResponse({ status: 200, description: '{ data: SessionTransfer.Data }' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
-  @ApiResponse({ status: 500, description: 'UnknownError: a stored message cannot be decoded' })
+  @ApiOkResponse({ type: SessionExportDto, description: '`SessionTransfer.Data`, streamed' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiErrorResponse(500, 'UnknownError', 'a stored message cannot be decoded')
   async export(
     @Param() params: SessionIdParamsDto,
     @Query() query: ExportSessionQueryDto,

@@ -1,13 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { RenderedJson } from '../../common/http/rendered-json';
 import { CreateSessionDto } from './dto/create-session.dto';
+import { SessionActiveListDto, SessionResponseDto, SessionsPageDto } from './dto/session-info.dto';
 import { ForkSessionDto } from './dto/fork-session.dto';
 import { ListSessionsQueryDto } from './dto/list-sessions-query.dto';
 import { MoveSessionDto } from './dto/move-session.dto';
@@ -31,7 +27,12 @@ export class SessionsController {
 
   @Get()
   @ApiOperation({ operationId: 'session.list', summary: 'List sessions, newest first, in keyset pages' })
-  @ApiResponse({ status: 400, description: 'InvalidCursorError or InvalidRequestError' })
+  @ApiOkResponse({ type: SessionsPageDto })
+  @ApiErrorResponse(
+    400,
+    'InvalidCursorError',
+    'the cursor is not one this server issued (or InvalidRequestError)',
+  )
   list(@Query() query: ListSessionsQueryDto): Promise<RenderedJson<SessionsPage>> {
     return this.pager.list({
       limit: query.limit === undefined ? undefined : Number(query.limit),
@@ -48,8 +49,9 @@ export class SessionsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'session.create', summary: 'Create a session' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError (parent) or LocationNotFoundError' })
-  @ApiConflictResponse({ description: 'ConflictError: the id is taken' })
+  @ApiOkResponse({ type: SessionResponseDto })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'the parent session (or LocationNotFoundError)')
+  @ApiErrorResponse(409, 'ConflictError', 'the id is taken')
   async create(@Body() body: CreateSessionDto): Promise<{ data: SessionInfo }> {
     return { data: await this.sessions.create(body) };
   }
@@ -57,13 +59,15 @@ export class SessionsController {
   // Declared before `:sessionID`, which would otherwise take "active" for an id.
   @Get('active')
   @ApiOperation({ operationId: 'session.active', summary: 'Sessions with a running drain in this process' })
+  @ApiOkResponse({ type: SessionActiveListDto })
   active(): { data: Record<string, SessionActive> } {
     return { data: this.activity.active() };
   }
 
   @Get(':sessionID')
   @ApiOperation({ operationId: 'session.get', summary: 'Get a session' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiOkResponse({ type: SessionResponseDto })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   get(@Param() params: SessionIdParamsDto): Promise<RenderedJson<{ data: SessionInfo }>> {
     return this.sessions.getRendered(params.sessionID);
   }
@@ -71,7 +75,8 @@ export class SessionsController {
   @Patch(':sessionID')
   @HttpCode(204)
   @ApiOperation({ operationId: 'session.update', summary: 'Change title, metadata or permissions' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiNoContentResponse({ description: 'Done' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async update(@Param() params: SessionIdParamsDto, @Body() body: UpdateSessionDto): Promise<void> {
     await this.sessions.update(params.sessionID, body);
   }
@@ -82,7 +87,8 @@ export class SessionsController {
     operationId: 'session.remove',
     summary: 'Delete a session, its children and their messages',
   })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError' })
+  @ApiNoContentResponse({ description: 'Done' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async remove(@Param() params: SessionIdParamsDto): Promise<void> {
     await this.sessions.remove(params.sessionID);
   }
@@ -90,7 +96,12 @@ export class SessionsController {
   @Post(':sessionID/fork')
   @HttpCode(200)
   @ApiOperation({ operationId: 'session.fork', summary: 'Fork a session before a message, or whole' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError, MessageNotFoundError or LocationNotFoundError' })
+  @ApiOkResponse({ type: SessionResponseDto })
+  @ApiErrorResponse(
+    404,
+    'SessionNotFoundError',
+    'no such session (or MessageNotFoundError, LocationNotFoundError)',
+  )
   async fork(
     @Param() params: SessionIdParamsDto,
     @Body() body: ForkSessionDto,
@@ -104,7 +115,12 @@ export class SessionsController {
     operationId: 'session.switchAgent',
     summary: 'Use another agent from the next provider turn',
   })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError, AgentNotFoundError or LocationNotFoundError' })
+  @ApiNoContentResponse({ description: 'Done' })
+  @ApiErrorResponse(
+    404,
+    'SessionNotFoundError',
+    'no such session (or AgentNotFoundError, LocationNotFoundError)',
+  )
   async switchAgent(@Param() params: SessionIdParamsDto, @Body() body: SwitchAgentDto): Promise<void> {
     await this.sessions.switchAgent(params.sessionID, body.agent);
   }
@@ -115,7 +131,8 @@ export class SessionsController {
     operationId: 'session.switchModel',
     summary: 'Use another model from the next provider turn',
   })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError or LocationNotFoundError' })
+  @ApiNoContentResponse({ description: 'Done' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session (or LocationNotFoundError)')
   async switchModel(@Param() params: SessionIdParamsDto, @Body() body: SwitchModelDto): Promise<void> {
     await this.sessions.switchModel(params.sessionID, body.model);
   }
@@ -123,7 +140,8 @@ export class SessionsController {
   @Post(':sessionID/move')
   @HttpCode(204)
   @ApiOperation({ operationId: 'session.move', summary: 'Move a session to another project directory' })
-  @ApiNotFoundResponse({ description: 'SessionNotFoundError or LocationNotFoundError' })
+  @ApiNoContentResponse({ description: 'Done' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session (or LocationNotFoundError)')
   async move(@Param() params: SessionIdParamsDto, @Body() body: MoveSessionDto): Promise<void> {
     await this.sessions.move(params.sessionID, body.directory, body.delivery);
   }

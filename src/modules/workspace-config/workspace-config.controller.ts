@@ -83,6 +83,14 @@ export class WorkspaceConfigController {
     operationId: 'config.getLegacy',
     summary: "The workspace config in the shape opencode's released CLI reads: { config: { provider, … } }",
   })
+  @ApiOkResponse({
+    description: 'An opencode config: `provider` map, `experimental.policies`',
+    schema: {
+      type: 'object',
+      required: ['config'],
+      properties: { config: { type: 'object', additionalProperties: true } },
+    },
+  })
   @ApiResponse({ status: 304, description: 'unchanged since the ETag in If-None-Match' })
   @ApiErrorResponse(401, 'Unauthorized', 'missing, invalid, expired or revoked credential')
   async getForCli(
