@@ -78,8 +78,7 @@ export class ConsoleLoginService {
     this.attempt++;
     this.pending = null;
     this.error = null;
-    await signOutOfConsole(this.app.dataDir);
-    await this.link.poll();
+    await this.link.between(() => signOutOfConsole(this.app.dataDir));
     return this.view();
   }
 }
