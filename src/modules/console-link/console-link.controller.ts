@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { ConsoleLinkView, ConsoleLoginService } from './console-login.service';
 import { ConsoleLinkViewDto } from './dto/console-link-view.dto';
 import { ConsoleSignInDto } from './dto/console-sign-in.dto';
@@ -27,7 +28,7 @@ export class ConsoleLinkController {
     summary: 'Start a device sign-in at a console: the code and link to approve it; the server polls',
   })
   @ApiOkResponse({ type: ConsoleLinkViewDto })
-  @ApiBadRequestResponse({ description: 'InvalidRequestError: no http(s) URL, or no console answers there' })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'console is no http(s) URL, or no console answers there')
   signIn(@Body() body: ConsoleSignInDto): Promise<ConsoleLinkView> {
     return this.logins.start(body.console);
   }

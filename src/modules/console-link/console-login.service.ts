@@ -3,13 +3,24 @@ import { appConfig, AppConfig } from '../../config/app.config';
 import { InvalidRequestError } from '../../common/errors';
 import { ConsoleCallError } from './console-client';
 import { ConsoleLinkService, LinkStatus } from './console-link.service';
-import { ConsoleLinkViewDto, PendingConsoleLoginDto } from './dto/console-link-view.dto';
 import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';
 
-export type PendingLogin = PendingConsoleLoginDto;
+/** A device sign-in waiting for its approval in the console. */
+export interface PendingLogin {
+  console: string;
+  userCode: string;
+  /** The console's approval page with the code filled in. */
+  url: string;
+  /** ISO-8601 */
+  expiresAt: string;
+}
 
-export interface ConsoleLinkView extends ConsoleLinkViewDto {
+export interface ConsoleLinkView {
   link: LinkStatus;
+  /** The sign-in started from here and not approved yet. */
+  pending: PendingLogin | null;
+  /** Why the last sign-in started from here did not complete. */
+  error: string | null;
 }
 
 /**

@@ -25,6 +25,7 @@ const BODILESS = new Set([
   'session.interrupt',
   'auth.logout',
   'invite.accept',
+  'consoleLink.signOut',
 ]);
 
 function operations(document: Document) {

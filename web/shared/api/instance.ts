@@ -1225,33 +1225,33 @@ export interface components {
       data: Record<string, never>[];
       location: components['schemas']['LocationPublicInfoDto'];
     };
-    ConsoleLinkStatusDto: {
-      /** @enum {string} */
-      state: 'unlinked' | 'linked' | 'signed_out';
-      console: string | null;
-      workspace: string | null;
-      /** @description ISO-8601 */
-      since: string | null;
-      /** @description ISO-8601: when the workspace config was last fetched. */
-      configFetchedAt: string | null;
-      /** @description The last failure to reach the console, while it lasts. */
-      problem: string | null;
-    };
-    PendingConsoleLoginDto: {
-      /** @description The console's origin. */
+    PendingLoginDto: {
       console: string;
-      /** @description The code the console's approval page shows, to compare. */
       userCode: string;
       /** @description The console's approval page with the code filled in. */
       url: string;
       /** @description ISO-8601 */
       expiresAt: string;
     };
+    LinkStatusDto: {
+      /** @enum {string} */
+      state: 'unlinked' | 'linked' | 'signed_out';
+      /** @description The console's address */
+      console: string | null;
+      /** @description The workspace (org_…) the instance is signed in to */
+      workspace: string | null;
+      /** @description ISO-8601 */
+      since: string | null;
+      /** @description When the workspace config was last fetched (ISO-8601) */
+      configFetchedAt: string | null;
+      /** @description The last failure to reach the console, while it lasts */
+      problem: string | null;
+    };
     ConsoleLinkViewDto: {
-      link: components['schemas']['ConsoleLinkStatusDto'];
-      pending: components['schemas']['PendingConsoleLoginDto'] | null;
-      /** @description Why the last sign-in started here did not complete (denied, expired). */
+      pending: components['schemas']['PendingLoginDto'] | null;
+      /** @description Why the last sign-in started here did not complete */
       error: string | null;
+      link: components['schemas']['LinkStatusDto'];
     };
     ConsoleSignInDto: {
       /** Format: uri */
@@ -3141,12 +3141,14 @@ export interface operations {
           'application/json': components['schemas']['ConsoleLinkViewDto'];
         };
       };
-      /** @description InvalidRequestError: no http(s) URL, or no console answers there */
+      /** @description InvalidRequestError: console is no http(s) URL, or no console answers there */
       400: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
       };
       /** @description UnauthorizedError */
       401: {

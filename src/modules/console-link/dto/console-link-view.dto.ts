@@ -1,21 +1,37 @@
-/** The console link as `/api/info` reports it. */
-export class ConsoleLinkStatusDto {
-  state!: 'unlinked' | 'linked' | 'signed_out';
+import { ApiProperty } from '@nestjs/swagger';
+import type { LinkStatus } from '../console-link.service';
+import type { ConsoleLinkView, PendingLogin } from '../console-login.service';
+
+/** Whether this instance is signed in to a console (also in `GET /api/info` as `console`). */
+export class LinkStatusDto implements LinkStatus {
+  @ApiProperty({ enum: ['unlinked', 'linked', 'signed_out'] })
+  state!: LinkStatus['state'];
+  @ApiProperty({ type: String, nullable: true, description: "The console's address" })
   console!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The workspace (org_…) the instance is signed in to',
+  })
   workspace!: string | null;
-  /** ISO-8601 */
+  @ApiProperty({ type: String, nullable: true, description: 'ISO-8601' })
   since!: string | null;
-  /** ISO-8601: when the workspace config was last fetched. */
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'When the workspace config was last fetched (ISO-8601)',
+  })
   configFetchedAt!: string | null;
-  /** The last failure to reach the console, while it lasts. */
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The last failure to reach the console, while it lasts',
+  })
   problem!: string | null;
 }
 
-/** A device sign-in started here, waiting for its approval in the console. */
-export class PendingConsoleLoginDto {
-  /** The console's origin. */
+export class PendingLoginDto implements PendingLogin {
   console!: string;
-  /** The code the console's approval page shows, to compare. */
   userCode!: string;
   /** The console's approval page with the code filled in. */
   url!: string;
@@ -23,10 +39,14 @@ export class PendingConsoleLoginDto {
   expiresAt!: string;
 }
 
-/** `GET /api/console-link` and the answer of its actions. */
-export class ConsoleLinkViewDto {
-  link!: ConsoleLinkStatusDto;
-  pending!: PendingConsoleLoginDto | null;
-  /** Why the last sign-in started here did not complete (denied, expired). */
+export class ConsoleLinkViewDto implements ConsoleLinkView {
+  link!: LinkStatusDto;
+  @ApiProperty({ type: PendingLoginDto, nullable: true })
+  pending!: PendingLoginDto | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why the last sign-in started here did not complete',
+  })
   error!: string | null;
 }
