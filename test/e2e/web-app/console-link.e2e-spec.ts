@@ -4,7 +4,7 @@ import { Browser } from 'playwright-core';
 import { bearer, Person, signup } from '../../helpers/console';
 import { approve } from '../../helpers/device';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { launchBrowser, screenshot, watch } from './browser';
+import { launchBrowser, screenshot, watch } from '../../helpers/browser';
 
 /** A console (its own server) and an instance; the instance's server page signs it in to the console and out. */
 describe('the web app signs the instance in to a console and out (issue 21)', () => {

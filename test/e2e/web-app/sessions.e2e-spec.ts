@@ -7,7 +7,7 @@ import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { api, Api, EventLog, pollUntil, providerConfig } from '../prompt/helpers';
 import { fullInfo, fullMessages, sessionId } from '../session-transfer/fixtures';
-import { ARTIFACTS, launchBrowser, screenshot, watch } from './browser';
+import { ARTIFACTS, launchBrowser, screenshot, watch } from '../../helpers/browser';
 
 describe('the web app: working with sessions (list, search, filter, scroll; rename, fork, move, export, delete, import)', () => {
   let t: TestApp;

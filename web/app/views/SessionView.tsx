@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { ApiError, at, client, ok } from '../api';
-import { Dialog } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
 import { formatCost, formatCount, totalTokens } from '../format';
@@ -449,14 +449,7 @@ function RenameDialog({
           onInput={(e) => setTitle(e.currentTarget.value)}
         />
         {shown}
-        <div class="actions">
-          <button type="submit" disabled={busy || !title.trim()}>
-            Rename
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions action="Rename" disabled={busy || !title.trim()} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -499,14 +492,7 @@ function MoveDialog({
           onChange={setDirectory}
         />
         {shown}
-        <div class="actions">
-          <button type="submit" disabled={busy || !directory.startsWith('/')}>
-            Move
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions action="Move" disabled={busy || !directory.startsWith('/')} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -612,14 +598,7 @@ function ForkDialog({
           ))}
         </select>
         {shown}
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Fork
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions action="Fork" disabled={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, client, ok } from '../api';
-import { Dialog } from '../components/Dialog';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
 import { formatCost, formatWhen, shortPath } from '../format';
@@ -196,14 +196,11 @@ function NewSession({ known, onClose }: { known: string[]; onClose: () => void }
             {error}
           </p>
         )}
-        <div class="actions">
-          <button type="submit" disabled={busy || !directory.startsWith('/')}>
-            {busy ? 'Creating…' : 'Create session'}
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions
+          action={busy ? 'Creating…' : 'Create session'}
+          disabled={busy || !directory.startsWith('/')}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
