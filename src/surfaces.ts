@@ -24,6 +24,8 @@ import { SessionStatsModule } from './modules/session-stats/session-stats.module
 import { InferenceModule } from './modules/inference/inference.module';
 import { ConnectionsModule } from './modules/connections/connections.module';
 import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
+import { OpencodeV1Module } from './modules/opencode-v1/opencode-v1.module';
+import { SessionHistoryModule } from './modules/session-history/session-history.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -45,6 +47,8 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     SessionTransferModule,
     SessionStatsModule,
     LocationCatalogModule,
+    OpencodeV1Module,
+    SessionHistoryModule,
   ],
   console: [
     IdentityModule,

@@ -83,7 +83,11 @@ function opencodeQuery(metatype: DtoClass, value: Record<string, unknown>): Reco
     if (directory !== undefined) out.directory = directory;
     return out;
   }
-  if (!members.has('location')) return out;
+  if (!members.has('location')) {
+    // The `location[directory]` (and `[workspace]`) the clients add next to `directory` says nothing here either.
+    const { location: added, ...others } = out;
+    return addedLocation(added, directory) ? others : out;
+  }
   const location = (rest.location ?? {}) as Record<string, unknown>;
   if (typeof location !== 'object' || Array.isArray(location)) return { ...out, location };
   if (location.directory !== undefined && location.directory !== directory) {
@@ -94,6 +98,13 @@ function opencodeQuery(metatype: DtoClass, value: Record<string, unknown>): Reco
     );
   }
   return { ...out, location: { ...location, directory } };
+}
+
+/** A `location` query object holding only what opencode's clients add: the same `directory`, a `workspace`. */
+function addedLocation(location: unknown, directory: unknown): boolean {
+  if (typeof location !== 'object' || location === null || Array.isArray(location)) return false;
+  const { directory: named, workspace: _workspace, ...other } = location as Record<string, unknown>;
+  return Object.keys(other).length === 0 && (named === undefined || named === directory);
 }
 
 /**

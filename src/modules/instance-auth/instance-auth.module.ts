@@ -20,6 +20,6 @@ import { SessionTokensService } from './session-tokens.service';
     FailedAttemptsLimiter,
     InstanceAuthenticator,
   ],
-  exports: [ServerPasswordService, SessionTokensService, FailedAttemptsLimiter],
+  exports: [ServerPasswordService, SessionTokensService, FailedAttemptsLimiter, InstanceAuthenticator],
 })
 export class InstanceAuthModule {}

@@ -39,6 +39,6 @@ import { PromptService } from './prompt.service';
     InboxRepository,
     AgentLoop,
   ],
-  exports: [DrainsService],
+  exports: [DrainsService, PromptService],
 })
 export class PromptModule {}

@@ -12,6 +12,6 @@ import { SessionsUsage } from './sessions-usage.service';
   imports: [LocationsModule, AgentsModule],
   controllers: [SessionsController],
   providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity, SessionsUsage],
-  exports: [SessionsService, SessionsActivity, SessionsUsage],
+  exports: [SessionsService, SessionsActivity, SessionsUsage, SessionsPager],
 })
 export class SessionsModule {}

@@ -26,6 +26,9 @@ const BODILESS = new Set([
   'auth.logout',
   'invite.accept',
   'consoleLink.signOut',
+  'session.compact',
+  'session.revert.commit',
+  'session.revert.clear',
 ]);
 
 function operations(document: Document) {

@@ -1,0 +1,55 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { AuthRegistry } from '../../common/auth';
+import { AgentsModule } from '../agents/agents.module';
+import { InstanceAuthModule } from '../instance-auth/instance-auth.module';
+import { InstanceAuthenticator } from '../instance-auth/instance.authenticator';
+import { LocationsModule } from '../locations/locations.module';
+import { PromptModule } from '../prompt/prompt.module';
+import { RuntimeModule } from '../runtime/runtime.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { V1EventsService } from './v1-events.service';
+import { V1InstanceController } from './v1-instance.controller';
+import { V1InstanceService } from './v1-instance.service';
+import { V1SessionsController } from './v1-sessions.controller';
+import { V1SessionsService } from './v1-sessions.service';
+
+/** The paths of opencode's v1 routes: the instance's credentials guard them (unknown ones too). */
+export const V1_PREFIXES = [
+  '/path',
+  '/project/',
+  '/config',
+  '/provider',
+  '/agent',
+  '/command',
+  '/skill',
+  '/mcp',
+  '/lsp',
+  '/formatter',
+  '/vcs',
+  '/session',
+  '/permission',
+  '/question',
+  '/event',
+  '/global/',
+  '/experimental/',
+];
+
+/**
+ * Compatibility with opencode 1.18.33's released CLI and TUI: the v1 routes they call, translated onto the
+ * instance's sessions, agent loop, events, agents and location config.
+ */
+@Module({
+  imports: [InstanceAuthModule, LocationsModule, AgentsModule, RuntimeModule, SessionsModule, PromptModule],
+  controllers: [V1InstanceController, V1SessionsController],
+  providers: [V1InstanceService, V1SessionsService, V1EventsService],
+})
+export class OpencodeV1Module implements OnModuleInit {
+  constructor(
+    private readonly registry: AuthRegistry,
+    private readonly authenticator: InstanceAuthenticator,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(V1_PREFIXES, this.authenticator, { guardUnknownRoutes: true });
+  }
+}

@@ -1,0 +1,248 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import type { ServerResponse } from 'node:http';
+import { ascendingId } from '../../common/ids';
+import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import type { AssistantMessage, SessionMessageInfo } from '../sessions/session-message.types';
+import {
+  partID,
+  v1ContentPart,
+  v1MessageInfo,
+  v1Parts,
+  v1Permission,
+  v1Session,
+  v1StepFinish,
+  v1StepStart,
+} from './v1-shapes';
+
+/** v1's event envelope: `{ id, type, properties }`. */
+export interface V1Event {
+  id: string;
+  type: string;
+  properties: Record<string, unknown>;
+}
+
+const HEARTBEAT_MS = 10_000;
+/** Bytes a slow client may leave unread before it is disconnected. */
+const MAX_BUFFERED = 8 * 1024 * 1024;
+
+interface Stream {
+  response: ServerResponse;
+  /** `/event` streams carry the events of one directory; `/global/event` streams carry all, wrapped. */
+  directory?: string;
+  global: boolean;
+}
+
+/** The parts of an assistant message v1 clients have been told of, so deltas land on parts they know. */
+interface Announced {
+  sessionID: string;
+  /** Content indexes; -1 is the step start. */
+  parts: Set<number>;
+}
+
+/**
+ * Translates Outpost's events into opencode v1 events once, and fans them out to the open `/event` and
+ * `/global/event` streams: session changes, message and part updates with streamed deltas, session status,
+ * permission requests and replies.
+ */
+@Injectable()
+export class V1EventsService implements OnModuleDestroy {
+  private readonly streams = new Set<Stream>();
+  private readonly announced = new Map<string, Announced>();
+  private readonly lastUser = new Map<string, string>();
+
+  open(response: ServerResponse, options: { directory?: string; global: boolean }): void {
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    response.socket?.setNoDelay(true);
+    const stream: Stream = { response, ...options };
+    const heartbeat = setInterval(() => this.write(stream, this.event('server.heartbeat', {})), HEARTBEAT_MS);
+    heartbeat.unref();
+    response.on('close', () => {
+      clearInterval(heartbeat);
+      this.streams.delete(stream);
+    });
+    this.write(stream, this.event('server.connected', {}));
+    this.streams.add(stream);
+  }
+
+  @OnEvent(PUBLISHED_EVENT)
+  deliver(event: OutpostEvent): void {
+    const translated = this.translate(event);
+    if (translated.length === 0) return;
+    const directory = event.location?.directory;
+    for (const stream of this.streams) {
+      if (!stream.global && stream.directory && directory && stream.directory !== directory) continue;
+      for (const out of translated) this.write(stream, out, directory);
+    }
+  }
+
+  onModuleDestroy(): void {
+    for (const stream of [...this.streams]) stream.response.end();
+    this.streams.clear();
+  }
+
+  private write(stream: Stream, event: V1Event, directory?: string): void {
+    const { response } = stream;
+    if (response.writableEnded) return;
+    if (response.writableLength > MAX_BUFFERED) {
+      response.destroy();
+      return;
+    }
+    const body = stream.global ? { ...(directory ? { directory } : {}), payload: event } : event;
+    response.write(`data: ${JSON.stringify(body)}\n\n`);
+  }
+
+  private event(type: string, properties: Record<string, unknown>): V1Event {
+    return { id: ascendingId('evt'), type, properties };
+  }
+
+  private translate(event: OutpostEvent): V1Event[] {
+    const e = (type: string, properties: Record<string, unknown>) => this.event(type, properties);
+    switch (event.type) {
+      case 'session.created':
+      case 'session.updated':
+      case 'session.deleted': {
+        const data = event.data as { sessionID: string; info: Parameters<typeof v1Session>[0] };
+        if (event.type === 'session.deleted') this.forget(data.sessionID);
+        return [e(event.type, { sessionID: data.sessionID, info: v1Session(data.info) })];
+      }
+      case 'session.execution.started': {
+        const { sessionID } = event.data as { sessionID: string };
+        return [e('session.status', { sessionID, status: { type: 'busy' } })];
+      }
+      case 'session.idle': {
+        const { sessionID } = event.data as { sessionID: string };
+        this.forget(sessionID, false);
+        return [
+          e('session.status', { sessionID, status: { type: 'idle' } }),
+          e('session.idle', { sessionID }),
+        ];
+      }
+      case 'session.execution.failed': {
+        const { sessionID, error } = event.data as { sessionID: string; error: { message: string } };
+        return [
+          e('session.error', {
+            sessionID,
+            error: { name: 'UnknownError', data: { message: error.message } },
+          }),
+        ];
+      }
+      case 'session.message.created':
+      case 'session.message.updated': {
+        const { sessionID, message } = event.data as { sessionID: string; message: SessionMessageInfo };
+        return this.message(sessionID, message, event.location?.directory ?? '');
+      }
+      case 'session.message.part.delta': {
+        const data = event.data as {
+          sessionID: string;
+          messageID: string;
+          index: number;
+          type: string;
+          delta: string;
+        };
+        if (data.type === 'tool-input') return [];
+        const out: V1Event[] = [];
+        const announced = this.parts(data.sessionID, data.messageID);
+        if (!announced.has(data.index)) {
+          // The content entry has not been sent as a part yet: announce it (empty) before its first delta.
+          announced.add(data.index);
+          out.push(
+            e('message.part.updated', {
+              sessionID: data.sessionID,
+              part: {
+                id: partID(data.messageID, data.index),
+                sessionID: data.sessionID,
+                messageID: data.messageID,
+                type: data.type,
+                text: '',
+                time: { start: event.created },
+              },
+              time: event.created,
+            }),
+          );
+        }
+        out.push(
+          e('message.part.delta', {
+            sessionID: data.sessionID,
+            messageID: data.messageID,
+            partID: partID(data.messageID, data.index),
+            field: 'text',
+            delta: data.delta,
+          }),
+        );
+        return out;
+      }
+      case 'permission.asked': {
+        const request = event.data as Parameters<typeof v1Permission>[0];
+        return [e('permission.asked', v1Permission(request))];
+      }
+      case 'permission.replied': {
+        const data = event.data as { sessionID: string; requestID: string; reply: string };
+        return [
+          e('permission.replied', {
+            sessionID: data.sessionID,
+            requestID: data.requestID,
+            reply: data.reply,
+          }),
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private message(sessionID: string, message: SessionMessageInfo, directory: string): V1Event[] {
+    if (message.type === 'user') {
+      this.lastUser.set(sessionID, message.id);
+      const info = v1MessageInfo(message, { sessionID, directory });
+      return [
+        this.event('message.updated', { sessionID, info }),
+        ...v1Parts(message, sessionID).map((part) =>
+          this.event('message.part.updated', { sessionID, part, time: message.time.created }),
+        ),
+      ];
+    }
+    if (message.type !== 'assistant') return [];
+    const assistant = message as AssistantMessage;
+    const announced = this.parts(sessionID, assistant.id);
+    const info = v1MessageInfo(assistant, { sessionID, directory, parentID: this.lastUser.get(sessionID) });
+    const time = assistant.time.completed ?? assistant.time.created;
+    const part = (p: object) => this.event('message.part.updated', { sessionID, part: p, time });
+    const out: V1Event[] = [this.event('message.updated', { sessionID, info })];
+    if (!announced.has(-1)) {
+      announced.add(-1);
+      out.push(part(v1StepStart(assistant, sessionID)));
+    }
+    assistant.content.forEach((_, index) => {
+      announced.add(index);
+      out.push(part(v1ContentPart(assistant, sessionID, index)));
+    });
+    if (assistant.time.completed) {
+      out.push(part(v1StepFinish(assistant, sessionID)));
+      this.announced.delete(assistant.id);
+    }
+    return out;
+  }
+
+  private parts(sessionID: string, messageID: string): Set<number> {
+    let entry = this.announced.get(messageID);
+    if (!entry) {
+      entry = { sessionID, parts: new Set() };
+      this.announced.set(messageID, entry);
+    }
+    return entry.parts;
+  }
+
+  /** A run ended (or the session is gone): what was kept for its messages goes. */
+  private forget(sessionID: string, deleted = true): void {
+    for (const [messageID, entry] of this.announced) {
+      if (entry.sessionID === sessionID) this.announced.delete(messageID);
+    }
+    if (deleted) this.lastUser.delete(sessionID);
+  }
+}

@@ -1,0 +1,120 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { V1QueryDto } from './dto/v1-query.dto';
+import { V1Directory } from './v1-directory.decorator';
+import { V1InstanceService } from './v1-instance.service';
+
+/**
+ * opencode 1.18.33's v1 routes for what the TUI reads at start-up. Outpost has no commands, MCP servers, LSP
+ * servers, formatters, workspaces or console-managed providers of its own: empty answers are the true ones.
+ */
+@ApiExcludeController()
+@Controller()
+export class V1InstanceController {
+  constructor(private readonly instance: V1InstanceService) {}
+
+  @Get('global/health')
+  health(@Query() _query: V1QueryDto) {
+    return { healthy: true, version: this.instance.version };
+  }
+
+  @Get('path')
+  path(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.instance.path(directory);
+  }
+
+  @Get('project/current')
+  project(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.instance.project(directory);
+  }
+
+  @Get('project/:projectID/directories')
+  directories(@Param('projectID') _projectID: string, @Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('vcs')
+  vcs(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.instance.vcs(directory);
+  }
+
+  @Get('config')
+  config(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.instance.config(directory);
+  }
+
+  @Get('config/providers')
+  configProviders(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.instance.configProviders(directory);
+  }
+
+  @Get('provider')
+  providers(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.instance.providerList(directory);
+  }
+
+  @Get('provider/auth')
+  providerAuth(@Query() _query: V1QueryDto): Record<string, never> {
+    return {};
+  }
+
+  @Get('agent')
+  agents(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.instance.agentList(directory);
+  }
+
+  @Get('command')
+  commands(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('skill')
+  skills(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('lsp')
+  lsp(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('formatter')
+  formatters(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('mcp')
+  mcp(@Query() _query: V1QueryDto): Record<string, never> {
+    return {};
+  }
+
+  @Get('question')
+  questions(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('experimental/capabilities')
+  capabilities(@Query() _query: V1QueryDto) {
+    return { backgroundSubagents: false };
+  }
+
+  @Get('experimental/console')
+  console(@Query() _query: V1QueryDto) {
+    return { consoleManagedProviders: [], switchableOrgCount: 0 };
+  }
+
+  @Get('experimental/workspace')
+  workspaces(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('experimental/workspace/status')
+  workspaceStatus(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  @Get('experimental/resource')
+  resources(@Query() _query: V1QueryDto): Record<string, never> {
+    return {};
+  }
+}

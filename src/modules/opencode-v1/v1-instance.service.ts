@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { AgentsService } from '../agents/agents.service';
+import { LocationsService } from '../locations/locations.service';
+import { ProvidersService } from '../runtime/providers/providers.service';
+import { v1Agent, v1ConfigProviders, v1Providers, V1_VERSION } from './v1-shapes';
+
+/** What v1 clients read about the instance at a directory: paths, project, config, providers, agents. */
+@Injectable()
+export class V1InstanceService {
+  constructor(
+    private readonly locations: LocationsService,
+    private readonly agents: AgentsService,
+    private readonly providers: ProvidersService,
+  ) {}
+
+  readonly version = V1_VERSION;
+
+  async path(directory?: string) {
+    const location = await this.locations.resolve(directory);
+    const home = homedir();
+    return {
+      home,
+      state: join(home, '.local', 'state', 'outpost'),
+      config: join(home, '.config', 'outpost'),
+      worktree: location.project.directory,
+      directory: location.directory,
+    };
+  }
+
+  async project(directory?: string) {
+    const location = await this.locations.resolve(directory);
+    const vcs = (await this.branch(location.project.directory)) === undefined ? {} : { vcs: 'git' };
+    return {
+      id: location.project.id,
+      worktree: location.project.directory,
+      ...vcs,
+      time: { created: 0, updated: 0 },
+      sandboxes: [],
+    };
+  }
+
+  async vcs(directory?: string) {
+    const location = await this.locations.resolve(directory);
+    const branch = await this.branch(location.project.directory);
+    return branch === undefined ? {} : { branch, default_branch: null };
+  }
+
+  async config(directory?: string) {
+    const registry = await this.providers.forLocation(await this.locations.resolve(directory));
+    return {
+      $schema: 'https://opencode.ai/config.json',
+      provider: v1ConfigProviders(registry.configs()),
+      agent: {},
+      command: {},
+      mode: {},
+      plugin: [],
+    };
+  }
+
+  async configProviders(directory?: string) {
+    const registry = await this.providers.forLocation(await this.locations.resolve(directory));
+    const { list, defaults } = v1Providers(registry.configs());
+    return { providers: list, default: defaults };
+  }
+
+  async providerList(directory?: string) {
+    const registry = await this.providers.forLocation(await this.locations.resolve(directory));
+    const { list, defaults } = v1Providers(registry.configs());
+    return { all: list, default: defaults, connected: list.map((provider) => provider.id) };
+  }
+
+  async agentList(directory?: string) {
+    const location = await this.locations.resolve(directory);
+    return (await this.agents.list(location)).map(v1Agent);
+  }
+
+  /** The checked-out branch of a git worktree, from `.git/HEAD` (undefined outside git). */
+  private async branch(worktree: string): Promise<string | undefined> {
+    const head = await readFile(join(worktree, '.git', 'HEAD'), 'utf8').catch(() => undefined);
+    if (head === undefined) return undefined;
+    const ref = /^ref: refs\/heads\/(.+)$/m.exec(head);
+    return ref ? ref[1].trim() : head.trim().slice(0, 12);
+  }
+}

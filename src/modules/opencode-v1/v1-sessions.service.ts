@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InvalidRequestError } from '../../common/errors';
+import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import { LocationsService } from '../locations/locations.service';
+import { DrainsService } from '../prompt/drains.service';
+import { PromptService } from '../prompt/prompt.service';
+import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
+import { PermissionReply } from '../runtime/permissions/permission.types';
+import { MessageNotFoundError } from '../sessions/errors/message-not-found.error';
+import { SessionsPager } from '../sessions/sessions-pager.service';
+import { SessionsActivity } from '../sessions/sessions-activity.service';
+import { SessionsService } from '../sessions/sessions.service';
+import { SessionsPage } from '../sessions/session.types';
+import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto } from './dto/v1-session.dto';
+import { fromV1Rule, v1Messages, v1Permission, v1Session } from './v1-shapes';
+
+/**
+ * v1 sessions on Outpost's sessions: create, list, get, update, delete, the transcript as v1 messages with parts,
+ * and `POST /session/{id}/message`, which admits the prompt to the real agent loop and answers with the
+ * assistant's last message once the run has ended.
+ */
+@Injectable()
+export class V1SessionsService {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly pager: SessionsPager,
+    private readonly activity: SessionsActivity,
+    private readonly locations: LocationsService,
+    private readonly prompts: PromptService,
+    private readonly drains: DrainsService,
+    private readonly permissions: PermissionRequestsService,
+    private readonly emitter: EventEmitter2,
+  ) {}
+
+  async create(body: V1CreateSessionDto, directory?: string) {
+    const info = await this.sessions.create({
+      parentID: body.parentID,
+      title: body.title,
+      agent: body.agent,
+      model: body.model
+        ? { id: body.model.id ?? body.model.modelID!, providerID: body.model.providerID }
+        : null,
+      location: directory ? { directory } : null,
+      permissions: body.permission ? body.permission.map(fromV1Rule) : null,
+    });
+    return v1Session(info);
+  }
+
+  async list(query: V1ListSessionsQueryDto, directory?: string) {
+    const page = await this.pager.list({
+      ...(directory ? { directory: (await this.locations.resolve(directory)).directory } : {}),
+      ...(query.search ? { search: query.search } : {}),
+      ...(query.roots === 'true' ? { parentID: null } : {}),
+      limit: query.limit === undefined ? 100 : Number(query.limit),
+    });
+    const sessions = (JSON.parse(page.text) as SessionsPage).data;
+    const start = query.start === undefined ? undefined : Number(query.start);
+    return sessions
+      .filter((s) => start === undefined || s.time.updated >= start)
+      .map((session) => v1Session(session));
+  }
+
+  async get(id: string) {
+    return v1Session(await this.sessions.get(id));
+  }
+
+  async update(id: string, title?: string) {
+    if (title !== undefined) await this.sessions.update(id, { title });
+    return this.get(id);
+  }
+
+  async remove(id: string): Promise<true> {
+    await this.sessions.remove(id);
+    return true;
+  }
+
+  async messages(id: string, limit?: number) {
+    const info = await this.sessions.get(id);
+    const all = v1Messages(await this.sessions.messages(id), id, info.location.directory);
+    return limit === undefined ? all : all.slice(-limit);
+  }
+
+  async message(id: string, messageID: string) {
+    const found = (await this.messages(id)).find((m) => m.info.id === messageID);
+    if (!found) throw new MessageNotFoundError(id, messageID);
+    return found;
+  }
+
+  status(): Record<string, { type: 'busy' }> {
+    return Object.fromEntries(
+      Object.keys(this.activity.active()).map((id) => [id, { type: 'busy' as const }]),
+    );
+  }
+
+  async abort(id: string): Promise<true> {
+    await this.sessions.get(id);
+    await this.drains.interrupt(id);
+    return true;
+  }
+
+  /** Admits the prompt; with `wait`, answers once the run has ended with the last assistant message. */
+  async prompt(id: string, body: V1PromptDto, wait: boolean) {
+    const session = await this.sessions.get(id);
+    const model = body.model;
+    if (model && (session.model?.id !== model.modelID || session.model?.providerID !== model.providerID)) {
+      await this.sessions.switchModel(id, {
+        id: model.modelID,
+        providerID: model.providerID,
+        variant: body.variant,
+      });
+    }
+    if (body.agent && body.agent !== (session.agent ?? 'build'))
+      await this.sessions.switchAgent(id, body.agent);
+    const text = body.parts
+      .filter((part) => part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text)
+      .join('\n');
+    const files = body.parts
+      .filter((part) => part.type === 'file' && typeof part.url === 'string')
+      .map((part) => ({ uri: part.url, mime: part.mime, name: part.filename }));
+    if (!text && files.length === 0)
+      throw new InvalidRequestError('parts must hold a text or a file part', 'parts');
+    const idle = wait ? this.idle(id) : undefined;
+    try {
+      await this.prompts.prompt(id, {
+        text,
+        ...(files.length ? { files } : {}),
+        ...(body.noReply ? { resume: false } : {}),
+      });
+    } catch (error) {
+      idle?.cancel();
+      throw error;
+    }
+    if (!idle) return undefined;
+    if (body.noReply) {
+      idle.cancel();
+      return (await this.messages(id)).at(-1);
+    }
+    await idle.done;
+    const messages = await this.messages(id);
+    return [...messages].reverse().find((m) => m.info.role === 'assistant') ?? messages.at(-1);
+  }
+
+  permissionList(directory?: string) {
+    const requests = directory ? this.permissions.inLocation(directory) : this.permissions.list();
+    return requests.map(v1Permission);
+  }
+
+  replyPermission(requestID: string, reply: PermissionReply, message?: string, sessionID?: string): true {
+    this.permissions.reply(requestID, reply, {
+      ...(sessionID ? { sessionID } : {}),
+      ...(message ? { message } : {}),
+    });
+    return true;
+  }
+
+  /** Resolves at the session's next `session.idle`. */
+  private idle(sessionID: string): { done: Promise<void>; cancel: () => void } {
+    let listener: (event: OutpostEvent) => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      listener = (event) => {
+        if (event.type === 'session.idle' && (event.data as { sessionID: string }).sessionID === sessionID) {
+          this.emitter.off(PUBLISHED_EVENT, listener);
+          resolve();
+        }
+      };
+      this.emitter.on(PUBLISHED_EVENT, listener);
+    });
+    return { done, cancel: () => this.emitter.off(PUBLISHED_EVENT, listener) };
+  }
+}

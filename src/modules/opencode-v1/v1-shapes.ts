@@ -1,0 +1,357 @@
+/**
+ * Outpost's resources in the shapes of opencode 1.18.33's v1 routes (the released CLI and TUI read these):
+ * sessions, messages with their parts, agents, providers and models, permission requests.
+ */
+import type { AgentInfo } from '../agents/agent.types';
+import type { PermissionRule } from '../location-config/config.types';
+import type { PermissionRequest } from '../runtime/permissions/permission.types';
+import type { ModelConfig, ProviderConfig, ProviderConfigMap } from '../runtime/providers/provider-config';
+import type {
+  AssistantContent,
+  AssistantMessage,
+  SessionMessageInfo,
+  UserMessage,
+} from '../sessions/session-message.types';
+import type { SessionInfo, Tokens } from '../sessions/session.types';
+
+export const V1_VERSION = '1.18.33';
+
+/** v1 names a rule `{ permission, pattern, action }`; Outpost `{ action, resource, effect }`. */
+export interface V1Rule {
+  permission: string;
+  pattern: string;
+  action: 'allow' | 'deny' | 'ask';
+}
+
+export const toV1Rule = (rule: PermissionRule): V1Rule => ({
+  permission: rule.action,
+  pattern: rule.resource,
+  action: rule.effect,
+});
+
+export const fromV1Rule = (rule: V1Rule): PermissionRule => ({
+  action: rule.permission,
+  resource: rule.pattern,
+  effect: rule.action,
+});
+
+/** A readable slug from the session id, stable for the session. */
+function slug(id: string): string {
+  return id.slice(-8).toLowerCase();
+}
+
+export function v1Session(info: SessionInfo) {
+  return {
+    id: info.id,
+    slug: slug(info.id),
+    projectID: info.projectID,
+    directory: info.location.directory,
+    path: info.subpath ?? '',
+    ...(info.parentID ? { parentID: info.parentID } : {}),
+    title: info.title,
+    ...(info.agent ? { agent: info.agent } : {}),
+    ...(info.model ? { model: info.model } : {}),
+    version: V1_VERSION,
+    cost: info.cost,
+    tokens: info.tokens,
+    permission: (info.permissions ?? []).map(toV1Rule),
+    time: {
+      created: info.time.created,
+      updated: info.time.updated,
+      ...(info.time.archived ? { archived: info.time.archived } : {}),
+    },
+  };
+}
+
+export type V1Session = ReturnType<typeof v1Session>;
+
+/** Part ids sort in the order of the message's parts: step start, content, step finish. */
+export function partID(messageID: string, slot: number | 'start' | 'finish'): string {
+  const n = slot === 'start' ? 0 : slot === 'finish' ? 9999 : slot + 1;
+  return `prt_${messageID.slice(4)}${String(n).padStart(4, '0')}`;
+}
+
+/** Which content part a part id names (undefined for step parts and foreign ids). */
+export function contentIndex(messageID: string, id: string): number | undefined {
+  const prefix = `prt_${messageID.slice(4)}`;
+  if (!id.startsWith(prefix)) return undefined;
+  const n = Number(id.slice(prefix.length));
+  return Number.isInteger(n) && n > 0 && n < 9999 ? n - 1 : undefined;
+}
+
+const v1Tokens = (tokens?: Tokens) => {
+  const t = tokens ?? { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+  return { total: t.input + t.output + t.reasoning, ...t };
+};
+
+export interface V1Context {
+  sessionID: string;
+  directory: string;
+  /** The user message an assistant message answers. */
+  parentID?: string;
+}
+
+export function v1MessageInfo(message: SessionMessageInfo, ctx: V1Context, agent = 'build') {
+  if (message.type === 'assistant') return v1AssistantInfo(message, ctx);
+  const user = message as UserMessage;
+  return {
+    id: user.id,
+    sessionID: ctx.sessionID,
+    role: 'user' as const,
+    time: { created: user.time.created },
+    agent,
+    ...(message.metadata?.model
+      ? { model: message.metadata.model as unknown as { providerID: string; modelID: string } }
+      : {}),
+  };
+}
+
+function v1AssistantInfo(message: AssistantMessage, ctx: V1Context) {
+  return {
+    id: message.id,
+    sessionID: ctx.sessionID,
+    role: 'assistant' as const,
+    parentID: ctx.parentID ?? '',
+    mode: message.agent,
+    agent: message.agent,
+    path: { cwd: ctx.directory, root: ctx.directory },
+    cost: message.cost ?? 0,
+    tokens: v1Tokens(message.tokens),
+    modelID: message.model.id,
+    providerID: message.model.providerID,
+    time: {
+      created: message.time.created,
+      ...(message.time.completed ? { completed: message.time.completed } : {}),
+    },
+    ...(message.finish ? { finish: message.finish } : {}),
+    ...(message.error ? { error: { name: 'UnknownError', data: { message: message.error.message } } } : {}),
+  };
+}
+
+const base = (message: SessionMessageInfo, sessionID: string, slot: Parameters<typeof partID>[1]) => ({
+  id: partID(message.id, slot),
+  sessionID,
+  messageID: message.id,
+});
+
+/** One content entry of an assistant message as a v1 part. */
+export function v1ContentPart(message: AssistantMessage, sessionID: string, index: number) {
+  const content: AssistantContent = message.content[index];
+  const done = message.time.completed;
+  const time = { start: message.time.created, ...(done ? { end: done } : {}) };
+  if (content.type === 'text')
+    return { ...base(message, sessionID, index), type: 'text', text: content.text, time };
+  if (content.type === 'reasoning') {
+    return { ...base(message, sessionID, index), type: 'reasoning', text: content.text, time };
+  }
+  return {
+    ...base(message, sessionID, index),
+    type: 'tool',
+    callID: content.id,
+    tool: content.name,
+    state: v1ToolState(content),
+  };
+}
+
+function v1ToolState(part: Extract<AssistantContent, { type: 'tool' }>) {
+  const state = part.state;
+  const start = part.time.ran ?? part.time.created;
+  const end = part.time.completed ?? start;
+  const text = (content?: Array<{ type: string; text?: string }>) =>
+    (content ?? [])
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text)
+      .join('\n');
+  switch (state.status) {
+    case 'streaming':
+      return { status: 'pending', input: {}, raw: state.input };
+    case 'running':
+      return {
+        status: 'running',
+        input: state.input,
+        title: part.name,
+        metadata: state.metadata,
+        time: { start },
+      };
+    case 'completed':
+      return {
+        status: 'completed',
+        input: state.input,
+        output: text(state.content),
+        title: part.name,
+        metadata: state.metadata ?? {},
+        time: { start, end },
+      };
+    case 'error':
+      return {
+        status: 'error',
+        input: state.input,
+        error: state.error.message,
+        metadata: state.metadata ?? {},
+        time: { start, end },
+      };
+  }
+}
+
+export function v1StepStart(message: AssistantMessage, sessionID: string) {
+  return { ...base(message, sessionID, 'start'), type: 'step-start' };
+}
+
+export function v1StepFinish(message: AssistantMessage, sessionID: string) {
+  return {
+    ...base(message, sessionID, 'finish'),
+    type: 'step-finish',
+    reason: message.finish ?? 'stop',
+    cost: message.cost ?? 0,
+    tokens: v1Tokens(message.tokens),
+  };
+}
+
+export function v1Parts(message: SessionMessageInfo, sessionID: string): object[] {
+  if (message.type === 'assistant') {
+    const parts: object[] = [v1StepStart(message, sessionID)];
+    message.content.forEach((_, index) => parts.push(v1ContentPart(message, sessionID, index)));
+    if (message.time.completed) parts.push(v1StepFinish(message, sessionID));
+    return parts;
+  }
+  if (message.type === 'user') {
+    const parts: object[] = [{ ...base(message, sessionID, 0), type: 'text', text: message.text }];
+    (message.files ?? []).forEach((file, i) =>
+      parts.push({
+        ...base(message, sessionID, i + 1),
+        type: 'file',
+        mime: file.mime,
+        ...(file.name ? { filename: file.name } : {}),
+        url: file.source.type === 'uri' ? file.source.uri : `data:${file.mime};base64,${file.data}`,
+      }),
+    );
+    return parts;
+  }
+  return [];
+}
+
+/** The transcript as v1 `{ info, parts }` pairs: user and assistant messages (others have no v1 form). */
+export function v1Messages(messages: SessionMessageInfo[], sessionID: string, directory: string) {
+  let parentID: string | undefined;
+  let agent = 'build';
+  const out: Array<{ info: ReturnType<typeof v1MessageInfo>; parts: object[] }> = [];
+  for (const message of messages) {
+    if (message.type === 'agent-switched') agent = message.agent;
+    if (message.type !== 'user' && message.type !== 'assistant') continue;
+    if (message.type === 'user') parentID = message.id;
+    else agent = message.agent;
+    out.push({
+      info: v1MessageInfo(message, { sessionID, directory, parentID }, agent),
+      parts: v1Parts(message, sessionID),
+    });
+  }
+  return out;
+}
+
+export function v1Agent(agent: AgentInfo) {
+  return {
+    name: agent.id,
+    ...(agent.description ? { description: agent.description } : {}),
+    mode: agent.mode,
+    native: false,
+    hidden: agent.hidden,
+    ...(agent.color ? { color: agent.color } : {}),
+    ...(agent.steps ? { steps: agent.steps } : {}),
+    ...(agent.model ? { model: { providerID: agent.model.providerID, modelID: agent.model.id } } : {}),
+    ...(agent.system ? { prompt: agent.system } : {}),
+    permission: agent.permissions.map(toV1Rule),
+    options: {},
+  };
+}
+
+const NONE = { text: false, audio: false, image: false, video: false, pdf: false };
+
+function v1Model(providerID: string, provider: ProviderConfig, id: string, model: ModelConfig) {
+  return {
+    id,
+    providerID,
+    api: { id, url: '', npm: provider.package.replace(/^aisdk:/, '') },
+    name: model.name ?? id,
+    family: '',
+    capabilities: {
+      temperature: true,
+      reasoning: false,
+      attachment: false,
+      toolcall: true,
+      input: { ...NONE, text: true },
+      output: { ...NONE, text: true },
+      interleaved: false,
+    },
+    cost: {
+      input: model.cost?.input ?? 0,
+      output: model.cost?.output ?? 0,
+      cache: { read: model.cost?.cache_read ?? 0, write: model.cost?.cache_write ?? 0 },
+    },
+    limit: { context: model.limit?.context ?? 0, output: model.limit?.output ?? 0 },
+    status: 'active',
+    options: {},
+    headers: {},
+    release_date: '',
+    variants: model.variants ?? {},
+  };
+}
+
+/** A provider as v1 lists it: never credentials or headers, only the base URL of its settings. */
+export function v1Provider(id: string, provider: ProviderConfig) {
+  const url = provider.settings?.baseURL;
+  return {
+    id,
+    name: provider.name ?? id,
+    source: 'config',
+    env: [],
+    options: typeof url === 'string' ? { baseURL: url } : {},
+    models: Object.fromEntries(
+      Object.entries(provider.models ?? {}).map(([modelID, model]) => [
+        modelID,
+        v1Model(id, provider, modelID, model),
+      ]),
+    ),
+  };
+}
+
+export function v1Providers(providers: ProviderConfigMap) {
+  const list = Object.entries(providers).map(([id, provider]) => v1Provider(id, provider));
+  const defaults: Record<string, string> = {};
+  for (const provider of list) {
+    const first = Object.keys(provider.models)[0];
+    if (first) defaults[provider.id] = first;
+  }
+  return { list, defaults };
+}
+
+/** The `provider` member of v1's `/config`: what the config declares, without credentials. */
+export function v1ConfigProviders(providers: ProviderConfigMap) {
+  return Object.fromEntries(
+    Object.entries(providers).map(([id, provider]) => {
+      const url = provider.settings?.baseURL;
+      return [
+        id,
+        {
+          name: provider.name ?? id,
+          npm: provider.package.replace(/^aisdk:/, ''),
+          options: typeof url === 'string' ? { baseURL: url } : {},
+          models: Object.fromEntries(
+            Object.entries(provider.models ?? {}).map(([m, model]) => [m, { name: model.name ?? m }]),
+          ),
+        },
+      ];
+    }),
+  );
+}
+
+export function v1Permission(request: PermissionRequest) {
+  return {
+    id: request.id,
+    sessionID: request.sessionID,
+    permission: request.permission,
+    patterns: request.patterns,
+    metadata: request.metadata,
+    always: request.always,
+    ...(request.tool ? { tool: request.tool } : {}),
+  };
+}

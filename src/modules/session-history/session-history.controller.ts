@@ -1,0 +1,213 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
+import { HttpReply } from '../../common/http/http';
+import { LocationQueryDto } from '../locations/dto/location-query.dto';
+import { publicInfo } from '../locations/locations.controller';
+import { LocationsService } from '../locations/locations.service';
+import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
+import { SessionsService } from '../sessions/sessions.service';
+import {
+  FsListQueryDto,
+  HistoryQueryDto,
+  MessageParamsDto,
+  RevertStageDto,
+  SavedPermissionsQueryDto,
+  SessionEventsQueryDto,
+} from './dto/session-history.dto';
+import { NotSupportedError } from './not-supported.error';
+import {
+  CONTEXT_RESPONSE,
+  FS_LIST_RESPONSE,
+  HISTORY_RESPONSE,
+  MESSAGE_RESPONSE,
+  PTY_LIST_RESPONSE,
+  QUESTIONS_RESPONSE,
+  SAVED_PERMISSIONS_RESPONSE,
+  SESSION_EVENTS_RESPONSE,
+} from './response-schemas';
+import { SessionHistoryService } from './session-history.service';
+
+/**
+ * The v2 operations of opencode's released SDK that read a session's transcript and a location's files, plus
+ * those Outpost answers truthfully with nothing (saved permissions, questions, terminals) or a tagged 501
+ * (compaction and revert, which need snapshots the runtime does not take).
+ */
+@ApiTags('session')
+@Controller('api')
+export class SessionHistoryController {
+  constructor(
+    private readonly history: SessionHistoryService,
+    private readonly sessions: SessionsService,
+    private readonly locations: LocationsService,
+  ) {}
+
+  @Get('session/:sessionID/message/:messageID')
+  @ApiOperation({ operationId: 'session.message', summary: 'One message of the transcript' })
+  @ApiOkResponse({ schema: MESSAGE_RESPONSE })
+  @ApiErrorResponse(
+    404,
+    'SessionNotFoundError',
+    'no such session, or no such message in it (MessageNotFoundError)',
+  )
+  async message(@Param() params: MessageParamsDto) {
+    await this.sessions.get(params.sessionID);
+    return { data: await this.history.message(params.sessionID, params.messageID) };
+  }
+
+  @Get('session/:sessionID/context')
+  @ApiOperation({
+    operationId: 'session.context',
+    summary: 'The messages the next model turn sees (Outpost does not compact: the whole transcript)',
+  })
+  @ApiOkResponse({ schema: CONTEXT_RESPONSE })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async context(@Param() params: SessionIdParamsDto) {
+    return { data: await this.history.context(params.sessionID) };
+  }
+
+  @Get('session/:sessionID/history')
+  @ApiOperation({
+    operationId: 'session.history',
+    summary: 'The durable session.next.* events of the transcript, numbered by seq',
+  })
+  @ApiOkResponse({ schema: HISTORY_RESPONSE })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  historyOf(@Param() params: SessionIdParamsDto, @Query() query: HistoryQueryDto) {
+    return this.history.history(
+      params.sessionID,
+      query.after === undefined ? 0 : Number(query.after),
+      query.limit === undefined ? undefined : Number(query.limit),
+    );
+  }
+
+  @Get('session/:sessionID/event')
+  @ApiOperation({
+    operationId: 'session.events',
+    summary: 'SSE of one session: its durable history (after `after`), then its live events',
+  })
+  @ApiOkResponse(SESSION_EVENTS_RESPONSE)
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async events(
+    @Param() params: SessionIdParamsDto,
+    @Query() query: SessionEventsQueryDto,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    const after = Number(/(\d+)$/.exec(query.after ?? '')?.[1] ?? 0);
+    await this.sessions.get(params.sessionID);
+    reply.hijack();
+    await this.history.stream(params.sessionID, reply.raw, after);
+  }
+
+  @Get('session/:sessionID/question')
+  @ApiOperation({
+    operationId: 'session.question.list',
+    summary: "A session's pending questions (Outpost's tools ask none)",
+  })
+  @ApiOkResponse({ schema: QUESTIONS_RESPONSE })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async questions(@Param() params: SessionIdParamsDto) {
+    await this.sessions.get(params.sessionID);
+    return { data: [] as never[] };
+  }
+
+  @Post('session/:sessionID/compact')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'session.compact', summary: 'Compact the transcript (not supported: 501)' })
+  @ApiNoContentResponse({ description: 'Never: Outpost does not compact' })
+  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async compact(@Param() params: SessionIdParamsDto): Promise<void> {
+    await this.sessions.get(params.sessionID);
+    throw new NotSupportedError(
+      'session.compact',
+      'the runtime keeps the whole transcript and has no compaction',
+    );
+  }
+
+  @Post('session/:sessionID/revert/stage')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'session.revert.stage', summary: 'Stage a revert (not supported: 501)' })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'object',
+          required: ['messageID'],
+          properties: {
+            messageID: { type: 'string' },
+            partID: { type: 'string' },
+            snapshot: { type: 'string' },
+          },
+        },
+      },
+    },
+    description: 'Never: Outpost takes no snapshots to revert to',
+  })
+  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async revertStage(@Param() params: SessionIdParamsDto, @Body() _body: RevertStageDto): Promise<never> {
+    await this.sessions.get(params.sessionID);
+    throw new NotSupportedError('session.revert.stage', 'the runtime takes no file snapshots to revert to');
+  }
+
+  @Post('session/:sessionID/revert/commit')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'session.revert.commit',
+    summary: 'Commit a staged revert (not supported: 501)',
+  })
+  @ApiNoContentResponse({ description: 'Never: nothing can be staged' })
+  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async revertCommit(@Param() params: SessionIdParamsDto): Promise<void> {
+    await this.sessions.get(params.sessionID);
+    throw new NotSupportedError('session.revert.commit', 'the runtime takes no file snapshots to revert to');
+  }
+
+  @Post('session/:sessionID/revert/clear')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'session.revert.clear',
+    summary: 'Drop a staged revert (nothing is ever staged: a no-op)',
+  })
+  @ApiNoContentResponse({ description: 'No revert is staged any more' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async revertClear(@Param() params: SessionIdParamsDto): Promise<void> {
+    await this.sessions.get(params.sessionID);
+  }
+
+  @Get('permission/saved')
+  @ApiOperation({
+    operationId: 'permission.saved.list',
+    summary: "A project's saved permissions (Outpost keeps `always` answers on the session: none)",
+  })
+  @ApiOkResponse({ schema: SAVED_PERMISSIONS_RESPONSE })
+  savedPermissions(@Query() _query: SavedPermissionsQueryDto) {
+    return { data: [] as never[] };
+  }
+
+  @Get('fs/list')
+  @ApiOperation({
+    operationId: 'fs.list',
+    summary: 'The files and directories of a directory inside the location',
+  })
+  @ApiOkResponse({ schema: FS_LIST_RESPONSE })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'the path leads outside the location or is no directory')
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  async list(@Query() query: FsListQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    return { location: publicInfo(location), data: await this.history.list(location.directory, query.path) };
+  }
+
+  @Get('pty')
+  @ApiOperation({ operationId: 'pty.list', summary: 'Pseudo-terminals of a location (Outpost runs none)' })
+  @ApiOkResponse({ schema: PTY_LIST_RESPONSE })
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  async ptys(@Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    return { location: publicInfo(location), data: [] as never[] };
+  }
+}

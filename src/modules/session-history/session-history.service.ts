@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { readdir } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { InvalidRequestError } from '../../common/errors';
+import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import { locate } from '../runtime/tools/paths';
+import { MessageNotFoundError } from '../sessions/errors/message-not-found.error';
+import { SessionsService } from '../sessions/sessions.service';
+import { SessionMessageInfo } from '../sessions/session-message.types';
+import { DurableEvent, durableEvents } from './durable-events';
+
+const DEFAULT_HISTORY = 100;
+
+/**
+ * Reads of a session's transcript in the forms opencode's v2 clients ask for: one message, the model's context,
+ * the durable history, and a per-session event stream (the history, then the session's live events).
+ */
+@Injectable()
+export class SessionHistoryService {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly emitter: EventEmitter2,
+  ) {}
+
+  async message(sessionID: string, messageID: string): Promise<SessionMessageInfo> {
+    const found = (await this.sessions.messages(sessionID)).find((m) => m.id === messageID);
+    if (!found) throw new MessageNotFoundError(sessionID, messageID);
+    return found;
+  }
+
+  /** What the next model turn sees: Outpost never compacts, so the whole transcript. */
+  async context(sessionID: string): Promise<SessionMessageInfo[]> {
+    await this.sessions.get(sessionID);
+    return this.sessions.messages(sessionID);
+  }
+
+  async history(sessionID: string, after = 0, limit = DEFAULT_HISTORY) {
+    const all = await this.all(sessionID);
+    const rest = all.filter((event) => event.durable.seq > after);
+    return { data: rest.slice(0, limit), hasMore: rest.length > limit };
+  }
+
+  /** SSE: the durable history after `after`, then the session's live events as they are published. */
+  async stream(sessionID: string, response: ServerResponse, after = 0): Promise<void> {
+    const history = await this.all(sessionID);
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    const write = (id: string, event: string, data: unknown) =>
+      response.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    for (const event of history) if (event.durable.seq > after) write(event.id, event.type, event);
+    const listener = (event: OutpostEvent) => {
+      if ((event.data as { sessionID?: string }).sessionID !== sessionID || response.writableEnded) return;
+      write(event.id, event.type, event);
+    };
+    this.emitter.on(PUBLISHED_EVENT, listener);
+    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), 15_000);
+    heartbeat.unref();
+    response.on('close', () => {
+      clearInterval(heartbeat);
+      this.emitter.off(PUBLISHED_EVENT, listener);
+    });
+  }
+
+  /** The entries of a directory inside the location; a path that leads outside it is refused. */
+  async list(directory: string, path?: string) {
+    const located = locate(directory, path);
+    if (located.external) {
+      throw new InvalidRequestError('path must stay inside the location', 'path', 'Query');
+    }
+    const entries = await readdir(located.real, { withFileTypes: true }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+          throw new InvalidRequestError(`path is not a directory of the location: ${path}`, 'path', 'Query');
+        }
+        throw error;
+      },
+    );
+    const prefix = located.display === '.' ? '' : `${located.display}/`;
+    return entries
+      .filter((entry) => entry.isDirectory() || entry.isFile())
+      .map((entry) => ({
+        path: `${prefix}${entry.name}`,
+        type: entry.isDirectory() ? ('directory' as const) : ('file' as const),
+      }))
+      .sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  private async all(sessionID: string): Promise<DurableEvent[]> {
+    await this.sessions.get(sessionID);
+    return durableEvents(await this.sessions.messages(sessionID), sessionID);
+  }
+}
