@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, whenSignedOut } from './api';
+import { ApiError, client, ok, postAuth, whenSignedOut } from './api';
 import { feed, useFeedState } from './events';
 import { href, useRoute } from './router';
 import { SessionView } from './views/SessionView';
 import { SessionsView } from './views/SessionsView';
 import { ServerView } from './views/ServerView';
 import { SignIn } from './views/SignIn';
-import type { ServerInfo } from './types';
 
 type Gate =
   { state: 'checking' } | { state: 'signed-in' } | { state: 'signed-out' } | { state: 'down'; error: string };
@@ -16,8 +15,7 @@ export function App() {
   const [gate, setGate] = useState<Gate>({ state: 'checking' });
 
   const check = () =>
-    api
-      .get<ServerInfo>('/api/info')
+    ok(client.GET('/api/info'))
       .then(() => setGate({ state: 'signed-in' }))
       .catch((error: ApiError) => {
         if (error.status !== 401) setGate({ state: 'down', error: error.message });
@@ -73,7 +71,7 @@ function Shell() {
           : 'Outpost';
   }, [route]);
   const signOut = async () => {
-    await api.post('/auth/sign-out').catch(() => undefined);
+    await postAuth('/auth/sign-out').catch(() => undefined);
     location.reload();
   };
   return (

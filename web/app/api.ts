@@ -1,4 +1,4 @@
-import createClient from 'openapi-fetch';
+import { instanceClient } from '../shared/api/client';
 import { errorMessage } from '../shared/errors';
 
 /** A failed API call, in words for the page (`message`), with the status and body the server sent. */
@@ -18,14 +18,11 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-/** The instance API on this origin, with this browser's session cookie. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- paths are typed by the generated client once merged
-export const client = createClient<any>({ baseUrl: location.origin, credentials: 'same-origin' });
-
-type Params = { query?: Record<string, unknown>; path?: Record<string, string> };
+/** The instance API on this origin, typed by the generated client; the browser sends the session cookie. */
+export const client = instanceClient();
 
 /** The body of a successful answer; a failure throws an `ApiError` (a 401 also signs the page out). */
-async function settle<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<T> {
+export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   let result: Awaited<typeof call>;
   try {
     result = await call;
@@ -40,16 +37,26 @@ async function settle<T>(call: Promise<{ data?: unknown; error?: unknown; respon
   return data as T;
 }
 
-export const api = {
-  get: <T>(path: string, params: Params = {}) => settle<T>(client.GET(path, { params })),
-  post: <T = void>(path: string, body: unknown = {}, params: Params = {}) =>
-    settle<T>(client.POST(path, { params, body })),
-  patch: <T = void>(path: string, body: unknown, params: Params = {}) =>
-    settle<T>(client.PATCH(path, { params, body })),
-  delete: <T = void>(path: string, params: Params = {}) => settle<T>(client.DELETE(path, { params })),
-};
+/**
+ * The browser's own sign-in routes (`/auth/sign-in`, `/auth/sign-out`): not in the API documents, which describe
+ * what clients call.
+ */
+export async function postAuth(path: '/auth/sign-in' | '/auth/sign-out', body: object = {}): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, { message: 'The server cannot be reached. Check the connection and try again.' });
+  }
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => undefined));
+}
 
 /** `location[directory]=…`, the deepObject query of the location-scoped operations. */
-export function at(directory: string | undefined): Params {
-  return directory ? { query: { location: { directory } } } : {};
+export function at(directory: string) {
+  return { params: { query: { location: { directory } } } };
 }

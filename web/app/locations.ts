@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './api';
-import type { SessionInfo } from './types';
+import { client, ok } from './api';
 
 /**
  * The project directories this app knows: the server's default location, the directories of recent sessions, and
@@ -11,8 +10,8 @@ export function useKnownLocations(): string[] {
   useEffect(() => {
     let stop = false;
     void Promise.allSettled([
-      api.get<{ directory: string }>('/api/location'),
-      api.get<{ data: SessionInfo[] }>('/api/session', { query: { limit: '100' } }),
+      ok(client.GET('/api/location')),
+      ok(client.GET('/api/session', { params: { query: { limit: '100' } } })),
     ]).then(([location, sessions]) => {
       if (stop) return;
       const found: string[] = [];

@@ -28,7 +28,7 @@ export class ConsoleLinkController {
     summary: 'Start a device sign-in at a console: the code and link to approve it; the server polls',
   })
   @ApiOkResponse({ type: ConsoleLinkViewDto })
-  @ApiErrorResponse(503, 'ServiceUnavailableError', 'The console did not start a sign-in')
+  @ApiErrorResponse(400, 'InvalidRequestError', 'console is no http(s) URL, or no console answers there')
   signIn(@Body() body: ConsoleSignInDto): Promise<ConsoleLinkView> {
     return this.logins.start(body.console);
   }

@@ -95,6 +95,21 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
     return this.polling;
   }
 
+  /**
+   * Runs `work` (a sign-out from the web app, which rewrites console.json) between rounds, then a round that picks
+   * it up: a round under way could otherwise write back the link `work` just removed.
+   */
+  async between<T>(work: () => Promise<T>): Promise<T> {
+    while (this.polling) await this.polling.catch(() => undefined);
+    let result!: T;
+    this.polling = (async () => {
+      result = await work();
+      await this.round();
+    })().finally(() => (this.polling = undefined));
+    await this.polling;
+    return result;
+  }
+
   private async round(): Promise<void> {
     const before = JSON.stringify([this.link?.accessToken, this.link?.signedOut, this.saved?.etag]);
     const link = readLink(this.app.dataDir);

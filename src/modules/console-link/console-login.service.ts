@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { appConfig, AppConfig } from '../../config/app.config';
-import { ServiceUnavailableError } from '../../common/errors';
+import { InvalidRequestError } from '../../common/errors';
 import { ConsoleCallError } from './console-client';
 import { ConsoleLinkService, LinkStatus } from './console-link.service';
 import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';
@@ -53,8 +53,10 @@ export class ConsoleLoginService {
       login = await startDeviceLogin(origin, this.app.dataDir, () => attempt !== this.attempt);
     } catch (error) {
       if (error instanceof ConsoleCallError || error instanceof DeviceLoginError) {
-        throw new ServiceUnavailableError(
-          `The console at ${origin} did not start a sign-in: ${error.message}`,
+        // What was typed names no console that answers: the field is wrong, not the server.
+        throw new InvalidRequestError(
+          `No console started a sign-in at ${origin}: ${error.message}`,
+          'console',
         );
       }
       throw error;
@@ -87,8 +89,7 @@ export class ConsoleLoginService {
     this.attempt++;
     this.pending = null;
     this.error = null;
-    await signOutOfConsole(this.app.dataDir);
-    await this.link.poll();
+    await this.link.between(() => signOutOfConsole(this.app.dataDir));
     return this.view();
   }
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { launchBrowser } from '../../helpers/browser';
 import { bearer } from '../../helpers/console';
 import { oauthClient, polledOnce } from '../../helpers/openid-device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
@@ -13,18 +14,7 @@ describe('device sign-in in a real browser (Debian chromium through playwright-c
 
   beforeAll(async () => {
     t = await createTestApp();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

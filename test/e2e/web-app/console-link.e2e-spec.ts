@@ -4,7 +4,7 @@ import { Browser } from 'playwright-core';
 import { bearer, Person, signup } from '../../helpers/console';
 import { approve } from '../../helpers/device';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { launchBrowser, screenshot, watch } from './browser';
+import { launchBrowser, screenshot, watch } from '../../helpers/browser';
 
 /** A console (its own server) and an instance; the instance's server page signs it in to the console and out. */
 describe('the web app signs the instance in to a console and out (issue 21)', () => {
@@ -78,7 +78,7 @@ describe('the web app signs the instance in to a console and out (issue 21)', ()
     await context.close();
   });
 
-  it('the endpoint: a console address that is no http(s) URL is a 400 naming the field; none answering, a 503', async () => {
+  it('the endpoint: a console address that is no http(s) URL is a 400 naming the field; none answering there, a 400 too', async () => {
     const bad = await instance.http
       .post('/api/console-link/sign-in')
       .set('authorization', basic())
@@ -89,8 +89,8 @@ describe('the web app signs the instance in to a console and out (issue 21)', ()
       .post('/api/console-link/sign-in')
       .set('authorization', basic())
       .send({ console: 'http://127.0.0.1:9' });
-    expect(nobody.status).toBe(503);
-    expect(nobody.body._tag).toBe('ServiceUnavailableError');
+    expect(nobody.status).toBe(400);
+    expect(nobody.body).toMatchObject({ _tag: 'InvalidRequestError', field: 'console' });
     expect(nobody.body.message).toContain('http://127.0.0.1:9');
     const anonymous = await instance.http.post('/api/console-link/sign-in').send({ console: consoleApp.url });
     expect(anonymous.status).toBe(401);

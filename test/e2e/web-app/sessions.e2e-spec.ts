@@ -7,7 +7,7 @@ import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { api, Api, EventLog, pollUntil, providerConfig } from '../prompt/helpers';
 import { fullInfo, fullMessages, sessionId } from '../session-transfer/fixtures';
-import { ARTIFACTS, launchBrowser, screenshot, watch } from './browser';
+import { ARTIFACTS, launchBrowser, screenshot, watch } from '../../helpers/browser';
 
 describe('the web app: working with sessions (list, search, filter, scroll; rename, fork, move, export, delete, import)', () => {
   let t: TestApp;
@@ -202,6 +202,49 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await page.getByTestId('session-state').filter({ hasText: 'Idle' }).waitFor();
     expect((await a.session(sessionID)).outcome).toBe('interrupted');
     await expect(page.getByRole('button', { name: 'Stop' }).count()).resolves.toBe(0);
+  });
+
+  it('works from the keyboard alone: a new session, its title, a prompt sent with Enter, an approval answered', async () => {
+    /** Presses Tab until the focused element is the one `label` names (its text or aria-label). */
+    const tabTo = async (label: string) => {
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press('Tab');
+        const focused = (await page.evaluate(
+          "document.activeElement?.getAttribute('aria-label') || document.activeElement?.textContent?.trim() || document.activeElement?.id",
+        )) as string;
+        if (focused === label) return;
+      }
+      throw new Error(`${label} cannot be reached with Tab`);
+    };
+    const project = projectDir({
+      'outpost.json': providerConfig(server, {
+        permissions: [{ action: 'bash', resource: '*', effect: 'ask' }],
+      }),
+    });
+    await page.goto(`${t.url}/#/server`);
+    await page.goto(`${t.url}/#/`);
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    await tabTo('New session');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New session' });
+    await dialog.waitFor();
+    await dialog.getByRole('combobox').focus();
+    await dialog.getByRole('combobox').selectOption({ label: 'Another directory…' });
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(project);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('By keyboard');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'By keyboard' }).waitFor();
+
+    server.script({ toolCalls: [{ name: 'bash', input: { command: 'echo typed' } }] }, { text: 'Ran it.' });
+    await tabTo('prompt'); // the textarea's id (its label is for screen readers)
+    await page.keyboard.type('run echo');
+    await page.keyboard.press('Enter');
+    await page.getByRole('article').filter({ hasText: 'wants to run a command' }).waitFor();
+    await tabTo('Allow once');
+    await page.keyboard.press('Enter');
+    await page.getByRole('list', { name: 'Transcript' }).getByText('Ran it.').waitFor();
   });
 
   it('after a gap in the event stream the page reconnects by itself and catches up with what it missed', async () => {

@@ -24,3 +24,25 @@ export function Dialog({
     </dialog>
   );
 }
+
+/** The buttons at the foot of a dialog's form: the action (submits the form), and Cancel. */
+export function DialogActions({
+  action,
+  disabled,
+  onCancel,
+}: {
+  action: string;
+  disabled: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <div class="actions">
+      <button type="submit" disabled={disabled}>
+        {action}
+      </button>
+      <button type="button" class="secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}

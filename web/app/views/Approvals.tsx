@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { ApiError, client, ok } from '../api';
 import type { Json, PermissionRequest } from '../types';
 import { ToolInput } from './Transcript';
 
@@ -32,10 +32,14 @@ function Approval({ sessionID, request }: { sessionID: string; request: Permissi
     setBusy(true);
     setError('');
     try {
-      await api.post(
-        '/api/session/{sessionID}/permission/{requestID}/reply',
-        { reply: answer, ...(answer === 'reject' && reason.trim() ? { message: reason.trim() } : {}) },
-        { path: { sessionID, requestID: request.id } },
+      await ok(
+        client.POST('/api/session/{sessionID}/permission/{requestID}/reply', {
+          params: { path: { sessionID, requestID: request.id } },
+          body: {
+            reply: answer,
+            ...(answer === 'reject' && reason.trim() ? { message: reason.trim() } : {}),
+          },
+        }),
       );
     } catch (failure) {
       setError((failure as ApiError).message);

@@ -1,18 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { ApiError, client, ok } from '../api';
+import type { ConsoleLinkView } from '../types';
 
-interface LinkView {
-  link: {
-    state: 'unlinked' | 'linked' | 'signed_out';
-    console: string | null;
-    workspace: string | null;
-    since: string | null;
-    configFetchedAt: string | null;
-    problem: string | null;
-  };
-  pending: { console: string; userCode: string; url: string; expiresAt: string } | null;
-  error: string | null;
-}
+type LinkView = ConsoleLinkView;
 
 /**
  * The instance's console: whether it is signed in (the workspace's providers and policies, billed to the person),
@@ -25,8 +15,7 @@ export function ConsoleLink() {
   const [error, setError] = useState('');
 
   const load = () =>
-    api
-      .get<LinkView>('/api/console-link')
+    ok(client.GET('/api/console-link'))
       .then(setView)
       .catch((failure: ApiError) => setError(failure.message));
   useEffect(() => void load(), []);
@@ -50,9 +39,9 @@ export function ConsoleLink() {
   };
   const signIn = (event: Event) => {
     event.preventDefault();
-    void act(() => api.post<LinkView>('/api/console-link/sign-in', { console: address.trim() }));
+    void act(() => ok(client.POST('/api/console-link/sign-in', { body: { console: address.trim() } })));
   };
-  const signOut = () => void act(() => api.post<LinkView>('/api/console-link/sign-out'));
+  const signOut = () => void act(() => ok(client.POST('/api/console-link/sign-out')));
 
   const link = view?.link;
   return (

@@ -1,11 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { ApiError, client, ok } from '../api';
 import { Bars, DayColumns } from '../components/BarChart';
 import { Qr } from '../components/Qr';
 import { formatCost, formatCount, totalTokens } from '../format';
 import { navigate } from '../router';
+import { downloadExport } from '../transfer';
 import { ConsoleLink } from './ConsoleLink';
+import type { InstanceSchemas } from '../../shared/api/client';
 import type { PairingCode, ServerInfo, SessionInfo, SessionStatsInfo } from '../types';
+
+/** A file's content goes to the server as it is: the server checks it (a 400 names what is wrong). */
+type ImportBody = InstanceSchemas['ImportSessionDto'];
 
 /** The server: pair another device, what it is, what it has done (stats), sessions in and out as files. */
 export function ServerView() {
@@ -40,7 +45,7 @@ function Pairing() {
     setError('');
     setCopied(false);
     try {
-      setCode(await api.post<PairingCode>('/api/pair'));
+      setCode(await ok(client.POST('/api/pair')));
     } catch (failure) {
       setError((failure as ApiError).message);
     }
@@ -104,8 +109,7 @@ function Info() {
   const [info, setInfo] = useState<ServerInfo | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
-    void api
-      .get<ServerInfo>('/api/info')
+    void ok(client.GET('/api/info'))
       .then(setInfo)
       .catch((failure: ApiError) => setError(failure.message));
   }, []);
@@ -147,14 +151,15 @@ function Stats() {
   useEffect(() => {
     setError('');
     const from = Date.now() - Number(days) * 86_400_000;
-    void api
-      .get<{ data: SessionStatsInfo }>('/api/experimental/session/stats', {
-        query: { from: String(from), timezone, tools: 'detail' },
-      })
+    void ok(
+      client.GET('/api/experimental/session/stats', {
+        params: { query: { from: String(from), timezone, tools: 'detail' } },
+      }),
+    )
       .then((r) => setStats(r.data))
       .catch((failure: ApiError) => setError(failure.message));
   }, [days]);
-  const tools = stats?.tools.mode === 'detail' ? stats.tools.usage : [];
+  const tools = stats?.tools.usage ?? [];
   return (
     <article class="panel stats" aria-labelledby="stats-title">
       <div class="page-head">
@@ -257,8 +262,7 @@ function Transfer() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    void api
-      .get<{ data: SessionInfo[] }>('/api/session', { query: { limit: '100' } })
+    void ok(client.GET('/api/session', { params: { query: { limit: '100' } } }))
       .then((r) => {
         setSessions(r.data);
         setChosen(r.data[0]?.id ?? '');
@@ -268,16 +272,7 @@ function Transfer() {
   const download = async () => {
     setError('');
     try {
-      const exported = await api.get<{ data: unknown }>('/api/experimental/session/{sessionID}/export', {
-        path: { sessionID: chosen },
-      });
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(
-        new Blob([JSON.stringify(exported.data, null, 2)], { type: 'application/json' }),
-      );
-      link.download = `${chosen}.json`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      await downloadExport(chosen);
     } catch (failure) {
       setError((failure as ApiError).message);
     }
@@ -292,10 +287,11 @@ function Transfer() {
       } catch {
         throw new Error(`${file.name} is not JSON: choose a file exported from Outpost or opencode.`);
       }
-      const imported = await api.post<{ data: SessionInfo }>('/api/experimental/session/import', {
-        info: parsed.info,
-        messages: parsed.messages,
-      });
+      const imported = await ok(
+        client.POST('/api/experimental/session/import', {
+          body: { info: parsed.info, messages: parsed.messages } as ImportBody,
+        }),
+      );
       navigate({ name: 'session', id: imported.data.id });
     } catch (failure) {
       setError((failure as Error).message);

@@ -1,11 +1,12 @@
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { api, ApiError, at } from '../api';
-import { Dialog } from '../components/Dialog';
+import { ApiError, at, client, ok } from '../api';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
 import { formatCost, formatCount, totalTokens } from '../format';
 import { rememberLocation, useKnownLocations } from '../locations';
 import { navigate } from '../router';
+import { downloadExport } from '../transfer';
 import { transcriptReducer } from '../transcript';
 import type {
   AgentInfo,
@@ -19,17 +20,23 @@ import { Approvals } from './Approvals';
 import { Transcript } from './Transcript';
 
 const MESSAGE_PAGE = 200;
-const path = (sessionID: string) => ({ path: { sessionID } });
+/** The `{ params: { path: { sessionID } } }` of the session's operations. */
+const of = (sessionID: string) => ({ params: { path: { sessionID } } });
 
 async function allMessages(sessionID: string): Promise<SessionMessageInfo[]> {
   const out: SessionMessageInfo[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await api.get<{ data: SessionMessageInfo[]; cursor: { next?: string } }>(
-      '/api/session/{sessionID}/message',
-      { ...path(sessionID), query: { limit: String(MESSAGE_PAGE), ...(cursor ? { cursor } : {}) } },
+    const page = await ok(
+      client.GET('/api/session/{sessionID}/message', {
+        params: {
+          path: { sessionID },
+          query: { limit: String(MESSAGE_PAGE), ...(cursor ? { cursor } : {}) },
+        },
+      }),
     );
-    out.push(...page.data);
+    // The document's message schema is one loose shape for every variant; the server sends the exact union.
+    out.push(...(page.data as unknown as SessionMessageInfo[]));
     if (page.data.length < MESSAGE_PAGE || !page.cursor.next) return out;
     cursor = page.cursor.next;
   }
@@ -48,18 +55,17 @@ export function SessionView({ id }: { id: string }) {
   const [dialog, setDialog] = useState<Dialogs>(null);
 
   const refreshInfo = () =>
-    api
-      .get<{ data: SessionInfo }>('/api/session/{sessionID}', path(id))
+    ok(client.GET('/api/session/{sessionID}', of(id)))
       .then((r) => setSession(r.data))
       .catch(() => undefined);
 
   const load = async () => {
     try {
       const [info, transcript, pending, active] = await Promise.all([
-        api.get<{ data: SessionInfo }>('/api/session/{sessionID}', path(id)),
+        ok(client.GET('/api/session/{sessionID}', of(id))),
         allMessages(id),
-        api.get<{ data: PermissionRequest[] }>('/api/session/{sessionID}/permission', path(id)),
-        api.get<{ data: Record<string, unknown> }>('/api/session/active'),
+        ok(client.GET('/api/session/{sessionID}/permission', of(id))),
+        ok(client.GET('/api/session/active')),
       ]);
       setSession(info.data);
       dispatch({ type: 'reset', messages: transcript });
@@ -213,7 +219,13 @@ export function SessionView({ id }: { id: string }) {
           <button type="button" class="secondary small" onClick={() => setDialog('move')}>
             Move
           </button>
-          <button type="button" class="secondary small" onClick={() => void exportSession(session)}>
+          <button
+            type="button"
+            class="secondary small"
+            onClick={() =>
+              void downloadExport(session.id).catch((failure: ApiError) => setError(failure.message))
+            }
+          >
             Export
           </button>
           <button type="button" class="danger small" onClick={() => setDialog('delete')}>
@@ -262,12 +274,10 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
   const directory = session.location.directory;
 
   useEffect(() => {
-    void api
-      .get<{ data: AgentInfo[] }>('/api/agent', at(directory))
+    void ok(client.GET('/api/agent', at(directory)))
       .then((r) => setAgents(r.data.filter((a) => a.mode !== 'subagent' && !a.hidden)))
       .catch(() => setAgents([]));
-    void api
-      .get<{ data: ModelView[] }>('/api/model', at(directory))
+    void ok(client.GET('/api/model', at(directory)))
       .then((r) => setModels(r.data))
       .catch(() => setModels([]));
   }, [directory]);
@@ -278,7 +288,7 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
     setBusy(true);
     setError('');
     try {
-      await api.post('/api/session/{sessionID}/prompt', { text: prompt }, path(session.id));
+      await ok(client.POST('/api/session/{sessionID}/prompt', { ...of(session.id), body: { text: prompt } }));
       setText('');
     } catch (failure) {
       setError((failure as ApiError).message);
@@ -286,18 +296,26 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
       setBusy(false);
     }
   };
-  const choose = async (kind: 'agent' | 'model', body: unknown) => {
+  const act = async (work: () => Promise<unknown>) => {
     setError('');
     try {
-      await api.post(`/api/session/{sessionID}/${kind}`, body, path(session.id));
+      await work();
     } catch (failure) {
       setError((failure as ApiError).message);
     }
   };
-  const interrupt = () =>
-    api.post('/api/session/{sessionID}/interrupt', {}, path(session.id)).catch((failure: ApiError) => {
-      setError(failure.message);
-    });
+  const chooseAgent = (agent: string) =>
+    act(() => ok(client.POST('/api/session/{sessionID}/agent', { ...of(session.id), body: { agent } })));
+  const chooseModel = (providerID: string, id: string) =>
+    act(() =>
+      ok(
+        client.POST('/api/session/{sessionID}/model', {
+          ...of(session.id),
+          body: { model: { providerID, id } },
+        }),
+      ),
+    );
+  const interrupt = () => act(() => ok(client.POST('/api/session/{sessionID}/interrupt', of(session.id))));
 
   const agent = session.agent ?? agents[0]?.id ?? '';
   const model = session.model ? `${session.model.providerID}/${session.model.id}` : '';
@@ -333,10 +351,7 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
       <div class="prompt-controls">
         <label class="inline">
           <span>Agent</span>
-          <select
-            value={agent}
-            onChange={(event) => void choose('agent', { agent: event.currentTarget.value })}
-          >
+          <select value={agent} onChange={(event) => void chooseAgent(event.currentTarget.value)}>
             {agents.length === 0 && <option value={agent}>{agent || 'default'}</option>}
             {agents.map((a) => (
               <option key={a.id} value={a.id}>
@@ -351,7 +366,7 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
             value={model}
             onChange={(event) => {
               const [providerID, ...rest] = event.currentTarget.value.split('/');
-              void choose('model', { model: { providerID, id: rest.join('/') } });
+              void chooseModel(providerID, rest.join('/'));
             }}
           >
             {!model && <option value="">Location default</option>}
@@ -377,19 +392,6 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
       </div>
     </form>
   );
-}
-
-async function exportSession(session: SessionInfo): Promise<void> {
-  const exported = await api.get<{ data: unknown }>(
-    '/api/experimental/session/{sessionID}/export',
-    path(session.id),
-  );
-  const blob = new Blob([JSON.stringify(exported.data, null, 2)], { type: 'application/json' });
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = `${session.id}.json`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
 function useAction(onClose: () => void) {
@@ -431,7 +433,9 @@ function RenameDialog({
         onSubmit={(event) => {
           event.preventDefault();
           void run(async () => {
-            await api.patch('/api/session/{sessionID}', { title: title.trim() }, path(session.id));
+            await ok(
+              client.PATCH('/api/session/{sessionID}', { ...of(session.id), body: { title: title.trim() } }),
+            );
             onDone();
           });
         }}
@@ -445,14 +449,7 @@ function RenameDialog({
           onInput={(e) => setTitle(e.currentTarget.value)}
         />
         {shown}
-        <div class="actions">
-          <button type="submit" disabled={busy || !title.trim()}>
-            Rename
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions action="Rename" disabled={busy || !title.trim()} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -476,7 +473,9 @@ function MoveDialog({
         onSubmit={(event) => {
           event.preventDefault();
           void run(async () => {
-            await api.post('/api/session/{sessionID}/move', { directory }, path(session.id));
+            await ok(
+              client.POST('/api/session/{sessionID}/move', { ...of(session.id), body: { directory } }),
+            );
             rememberLocation(directory);
             onDone();
           });
@@ -493,14 +492,7 @@ function MoveDialog({
           onChange={setDirectory}
         />
         {shown}
-        <div class="actions">
-          <button type="submit" disabled={busy || !directory.startsWith('/')}>
-            Move
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions action="Move" disabled={busy || !directory.startsWith('/')} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -510,8 +502,7 @@ function DeleteDialog({ session, onClose }: { session: SessionInfo; onClose: () 
   const [children, setChildren] = useState<SessionInfo[] | null>(null);
   const { busy, run, shown } = useAction(onClose);
   useEffect(() => {
-    void api
-      .get<{ data: SessionInfo[] }>('/api/session', { query: { parentID: session.id, limit: '100' } })
+    void ok(client.GET('/api/session', { params: { query: { parentID: session.id, limit: '100' } } }))
       .then((r) => setChildren(r.data))
       .catch(() => setChildren([]));
   }, [session.id]);
@@ -546,7 +537,7 @@ function DeleteDialog({ session, onClose }: { session: SessionInfo; onClose: () 
           disabled={busy || children === null}
           onClick={() =>
             void run(async () => {
-              await api.delete('/api/session/{sessionID}', path(session.id));
+              await ok(client.DELETE('/api/session/{sessionID}', of(session.id)));
               navigate({ name: 'sessions' });
             })
           }
@@ -583,10 +574,11 @@ function ForkDialog({
         onSubmit={(event) => {
           event.preventDefault();
           void run(async () => {
-            const forked = await api.post<{ data: SessionInfo }>(
-              '/api/session/{sessionID}/fork',
-              choice ? { before: choice } : {},
-              path(session.id),
+            const forked = await ok(
+              client.POST('/api/session/{sessionID}/fork', {
+                ...of(session.id),
+                body: choice ? { before: choice } : {},
+              }),
             );
             onClose();
             navigate({ name: 'session', id: forked.data.id });
@@ -606,14 +598,7 @@ function ForkDialog({
           ))}
         </select>
         {shown}
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Fork
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions action="Fork" disabled={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -1,17 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
-import { Dialog } from '../components/Dialog';
+import { ApiError, client, ok } from '../api';
+import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
 import { formatCost, formatWhen, shortPath } from '../format';
 import { rememberLocation, useKnownLocations } from '../locations';
 import { href, navigate } from '../router';
 import type { SessionInfo } from '../types';
-
-interface Page {
-  data: SessionInfo[];
-  cursor: { next?: string; previous?: string };
-}
 
 const PAGE_SIZE = 30;
 
@@ -36,7 +31,7 @@ export function SessionsView() {
       const query: Record<string, string> = cursor
         ? { cursor, limit: String(PAGE_SIZE) }
         : { limit: String(PAGE_SIZE), ...(search ? { search } : {}), ...(directory ? { directory } : {}) };
-      const page = await api.get<Page>('/api/session', { query });
+      const page = await ok(client.GET('/api/session', { params: { query } }));
       if (mine !== generation.current) return;
       setItems((before) => (cursor ? [...before, ...page.data] : page.data));
       setNext(page.data.length < PAGE_SIZE ? undefined : page.cursor.next);
@@ -166,10 +161,11 @@ function NewSession({ known, onClose }: { known: string[]; onClose: () => void }
     setBusy(true);
     setError('');
     try {
-      const created = await api.post<{ data: SessionInfo }>('/api/session', {
-        location: { directory },
-        ...(title.trim() ? { title: title.trim() } : {}),
-      });
+      const created = await ok(
+        client.POST('/api/session', {
+          body: { location: { directory }, ...(title.trim() ? { title: title.trim() } : {}) },
+        }),
+      );
       rememberLocation(directory);
       onClose();
       navigate({ name: 'session', id: created.data.id });
@@ -200,14 +196,11 @@ function NewSession({ known, onClose }: { known: string[]; onClose: () => void }
             {error}
           </p>
         )}
-        <div class="actions">
-          <button type="submit" disabled={busy || !directory.startsWith('/')}>
-            {busy ? 'Creating…' : 'Create session'}
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions
+          action={busy ? 'Creating…' : 'Create session'}
+          disabled={busy || !directory.startsWith('/')}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

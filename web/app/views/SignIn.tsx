@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { ApiError, postAuth } from '../api';
 
 /** The server password, typed once: the server sets the same cookie a pairing link does. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -11,7 +11,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setBusy(true);
     setError('');
     try {
-      await api.post('/auth/sign-in', { password });
+      await postAuth('/auth/sign-in', { password });
       onSignedIn();
     } catch (failure) {
       setError(

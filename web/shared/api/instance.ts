@@ -4083,7 +4083,7 @@ export interface operations {
           'application/json': components['schemas']['ConsoleLinkViewDto'];
         };
       };
-      /** @description InvalidRequestError */
+      /** @description InvalidRequestError: console is no http(s) URL, or no console answers there */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4094,15 +4094,6 @@ export interface operations {
       };
       /** @description UnauthorizedError */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description ServiceUnavailableError: The console did not start a sign-in */
-      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 
 /** Screenshots and other things a person looks at after a run (git-ignored). */
-export const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'web-app');
+export const ARTIFACTS = join(__dirname, '..', 'artifacts', 'web-app');
 
 /** Debian's chromium, headless, with nothing of its own going out to the network. */
 export function launchBrowser(): Promise<Browser> {
