@@ -52,7 +52,7 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
 
   const rows = () => page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
 
-  it('lists sessions newest first, more as it scrolls; search and the directory filter narrow it', async () => {
+  it('lists sessions newest first, more as it scrolls; search, the directory and the project filters narrow it', async () => {
     // The list is open: sessions created elsewhere appear on it as they come.
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
     for (let i = 1; i <= 34; i++) await a.createSession(here, { title: `Batch ${i}` });
@@ -77,6 +77,14 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await pollUntil('the filter', async () => (await rows().count()) === 1);
     expect(await rows().first().textContent()).toContain('Elsewhere');
     await page.getByLabel('Directory').selectOption('');
+
+    // The project filter: the projects of the listed sessions (outside git, each directory is its own project).
+    const elsewhere = (await a.get('/api/session').query({ search: 'Elsewhere' })).body.data[0];
+    await page.getByLabel('Project').selectOption(elsewhere.projectID);
+    await pollUntil('the project filter', async () => (await rows().count()) === 1);
+    expect(await rows().first().textContent()).toContain('Elsewhere');
+    await page.getByLabel('Project').selectOption('');
+    await pollUntil('every project again', async () => (await rows().count()) === 30);
   });
 
   it('renames, forks before a chosen message, moves, exports and deletes a session with its children', async () => {

@@ -10,11 +10,16 @@ import type { SessionInfo } from '../types';
 
 const PAGE_SIZE = 30;
 
-/** The sessions, newest first: search, a directory filter, more as the list scrolls; and a new session. */
+/**
+ * The sessions, newest first: search, directory and project filters, more as the list scrolls; and a new session.
+ * The project filter offers the projects of the sessions seen so far, named by a directory of theirs.
+ */
 export function SessionsView() {
   const known = useKnownLocations();
   const [search, setSearch] = useState('');
   const [directory, setDirectory] = useState('');
+  const [project, setProject] = useState('');
+  const [projects, setProjects] = useState<Map<string, string>>(new Map());
   const [items, setItems] = useState<SessionInfo[]>([]);
   const [next, setNext] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);
@@ -30,10 +35,16 @@ export function SessionsView() {
     try {
       const query: Record<string, string> = cursor
         ? { cursor, limit: String(PAGE_SIZE) }
-        : { limit: String(PAGE_SIZE), ...(search ? { search } : {}), ...(directory ? { directory } : {}) };
+        : {
+            limit: String(PAGE_SIZE),
+            ...(search ? { search } : {}),
+            ...(directory ? { directory } : {}),
+            ...(project ? { project } : {}),
+          };
       const page = await ok(client.GET('/api/session', { params: { query } }));
       if (mine !== generation.current) return;
       setItems((before) => (cursor ? [...before, ...page.data] : page.data));
+      seeProjects(page.data);
       setNext(page.data.length < PAGE_SIZE ? undefined : page.cursor.next);
     } catch (failure) {
       if (mine === generation.current) setError((failure as ApiError).message);
@@ -42,13 +53,25 @@ export function SessionsView() {
     }
   };
 
+  /** Remembers the projects of listed sessions for the project filter. */
+  const seeProjects = (sessions: SessionInfo[]) =>
+    setProjects((before) => {
+      const unseen = sessions.filter((session) => !before.has(session.projectID));
+      if (unseen.length === 0) return before;
+      const after = new Map(before);
+      for (const session of unseen) {
+        if (!after.has(session.projectID)) after.set(session.projectID, session.location.directory);
+      }
+      return after;
+    });
+
   // A new search waits for a pause in typing; a new filter loads at once.
   useEffect(() => {
     const timer = setTimeout(() => void load(), search ? 250 : 0);
     return () => clearTimeout(timer);
-  }, [search, directory]);
+  }, [search, directory, project]);
 
-  useResync(() => void load(), [search, directory]);
+  useResync(() => void load(), [search, directory, project]);
 
   // More as the end of the list comes into view.
   useEffect(() => {
@@ -71,11 +94,13 @@ export function SessionsView() {
         setItems((before) => before.filter((s) => s.id !== id));
       } else if (event.type === 'session.created') {
         const info = (event.data as { info: SessionInfo }).info;
+        seeProjects([info]);
         if (search || (directory && info.location.directory !== directory)) return;
+        if (project && info.projectID !== project) return;
         setItems((before) => (before.some((s) => s.id === info.id) ? before : [info, ...before]));
       }
     },
-    [search, directory],
+    [search, directory, project],
   );
 
   return (
@@ -112,6 +137,21 @@ export function SessionsView() {
             ))}
           </select>
         </div>
+        <div>
+          <label for="session-project">Project</label>
+          <select
+            id="session-project"
+            value={project}
+            onChange={(event) => setProject(event.currentTarget.value)}
+          >
+            <option value="">All projects</option>
+            {[...projects].map(([id, where]) => (
+              <option key={id} value={id} title={where}>
+                {shortPath(where)}
+              </option>
+            ))}
+          </select>
+        </div>
       </form>
       {error && (
         <p class="error" role="alert">
@@ -135,7 +175,7 @@ export function SessionsView() {
       </ul>
       {!loading && items.length === 0 && !error && (
         <p class="muted empty">
-          {search || directory ? 'No session matches.' : 'No sessions yet. Start one.'}
+          {search || directory || project ? 'No session matches.' : 'No sessions yet. Start one.'}
         </p>
       )}
       <div ref={sentinel} class="list-end">
