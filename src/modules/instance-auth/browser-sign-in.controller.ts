@@ -7,7 +7,12 @@ import { HttpReply, HttpRequest } from '../../common/http/http';
 import { BrowserSignInService } from './browser-sign-in.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { clientAddress } from './instance.authenticator';
-import { isSameOrigin, sessionCookieName, sessionCookieOptions } from './presented-credentials';
+import {
+  isSameOrigin,
+  sessionCookie,
+  sessionCookieName,
+  sessionCookieOptions,
+} from './presented-credentials';
 
 /** Only the page's own script signs in: JSON from this origin, never a form another site posts. */
 function assertOwnPage(request: HttpRequest): void {
@@ -46,8 +51,9 @@ export class BrowserSignInController {
   @Public()
   @Post('sign-out')
   @HttpCode(204)
-  signOut(@Req() request: HttpRequest, @Res({ passthrough: true }) reply: HttpReply): void {
+  async signOut(@Req() request: HttpRequest, @Res({ passthrough: true }) reply: HttpReply): Promise<void> {
     assertOwnPage(request);
+    await this.signIns.signOut(sessionCookie(request));
     clearCookie(reply, sessionCookieName(request.headers.host), sessionCookieOptions(request, 0));
   }
 }

@@ -26,4 +26,9 @@ export class BrowserSignInService {
     }
     return this.tokens.issue();
   }
+
+  /** Signing out ends the session for good: the cookie's token is revoked, not only forgotten by the browser. */
+  async signOut(token: string | undefined): Promise<void> {
+    if (token) await this.tokens.revoke(token);
+  }
 }

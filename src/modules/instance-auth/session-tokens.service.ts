@@ -58,6 +58,11 @@ export class SessionTokensService {
     return true;
   }
 
+  /** Revokes a token (a browser signing out); unknown tokens are ignored. */
+  async revoke(token: string): Promise<void> {
+    await this.tokens.delete({ tokenHash: sha256(token) });
+  }
+
   private fingerprint(): string {
     return createHmac('sha256', this.password.password).update('outpost session tokens').digest('hex');
   }

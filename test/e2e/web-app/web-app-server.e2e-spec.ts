@@ -44,7 +44,7 @@ describe('the web app from the server side: the page, its files, the sign-in for
     expect(escape.body).toMatchObject({ _tag: 'InvalidRequestError', field: 'entry' });
   });
 
-  it('the sign-in form: a wrong password is a 401, the right one sets the cookie the API takes; sign-out drops it', async () => {
+  it('the sign-in form: a wrong password is a 401, the right one sets the cookie the API takes; sign-out revokes it', async () => {
     const wrong = await t.http.post('/auth/sign-in').send({ password: 'nope' });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ _tag: 'UnauthorizedError', message: 'Wrong password' });
@@ -66,6 +66,8 @@ describe('the web app from the server side: the page, its files, the sign-in for
     const out = await t.http.post('/auth/sign-out').set('cookie', cookie).send({});
     expect(out.status).toBe(204);
     expect(String(out.headers['set-cookie'])).toMatch(/Max-Age=0/);
+    // The token is revoked, not only dropped by the browser: replayed, it no longer gets in.
+    expect((await t.http.get('/api/info').set('cookie', cookie)).status).toBe(401);
   });
 
   it('another site cannot sign a browser in: a foreign Origin is a 403, a form post a 400', async () => {
