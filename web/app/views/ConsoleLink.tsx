@@ -52,7 +52,7 @@ export function ConsoleLink() {
           {link.state === 'linked'
             ? `Signed in to ${link.console}, workspace ${link.workspace ?? '(none)'}.`
             : link.state === 'signed_out'
-              ? `The console ${link.console} signed this server out.`
+              ? `Signed out: the console ${link.console} ended this server’s sign-in. Sign in again here, or run outpost login.`
               : 'Not signed in to a console.'}
         </p>
       )}
