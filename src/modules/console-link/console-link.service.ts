@@ -146,6 +146,8 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
       this.saved = null;
       this.logger.warn(`the console ${link.consoleUrl} signed this instance out; run outpost login`);
     }
+    // `outpost logout` (another process) may have removed or replaced the link while the console answered.
+    if (readLink(this.app.dataDir)?.linkedAt !== link.linkedAt) return;
     writeLink(this.app.dataDir, link);
   }
 
