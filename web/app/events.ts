@@ -10,15 +10,14 @@ const SILENCE_MS = 40_000;
 
 /**
  * The instance's event stream (`GET /api/event`), shared by every view. It reconnects by itself (with a growing
- * pause) and, once it is back, tells `onResync` listeners to fetch what they show again: events sent while it was
- * away are not replayed.
+ * pause) and, each time it is connected, tells `onResync` listeners to fetch what they show again: events sent
+ * while it was away are not replayed, and a view may have loaded before the first connection was up.
  */
 class EventFeed {
   private source?: EventSource;
   private readonly listeners = new Set<Listener>();
   private readonly resyncs = new Set<() => void>();
   private readonly states = new Set<(state: FeedState) => void>();
-  private connectedBefore = false;
   private retries = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private watchdog?: ReturnType<typeof setTimeout>;
@@ -66,8 +65,7 @@ class EventFeed {
       if (event.type === 'server.connected') {
         this.retries = 0;
         this.setState('live');
-        if (this.connectedBefore) for (const resync of this.resyncs) resync();
-        this.connectedBefore = true;
+        for (const resync of this.resyncs) resync();
         return;
       }
       for (const listener of this.listeners) listener(event);
@@ -109,7 +107,7 @@ export function useEvents(listener: Listener, deps: unknown[]): void {
   useEffect(() => feed.on(listener), deps);
 }
 
-/** Calls `refetch` whenever the stream comes back after a gap. */
+/** Calls `refetch` whenever the stream is connected: at first, and when it comes back after a gap. */
 export function useResync(refetch: () => void, deps: unknown[]): void {
   useEffect(() => feed.onResync(refetch), deps);
 }

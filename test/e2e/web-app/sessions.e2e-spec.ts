@@ -272,4 +272,20 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     expect(problems).toEqual([]);
   });
+
+  it('a session created after the list loaded but before the event stream was up still shows: the list is fetched again on connecting', async () => {
+    const late = await context.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await late.route('**/api/event', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await late.goto(t.url);
+    await late.locator('ul[aria-label="Sessions"][aria-busy="false"]').waitFor({ state: 'attached' });
+    await a.createSession(here, { title: 'Made before the stream' });
+    release();
+    await late.getByText('Made before the stream').waitFor({ timeout: 20_000 });
+    await late.close();
+  });
 });
