@@ -14,9 +14,16 @@ import { InferenceErrorFilter } from './inference-error.filter';
 /** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
 const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
 
-/** The request and answer of a forwarded model call: the provider API's own shapes, passed through. */
-const ModelCall = (api: string) =>
+/**
+ * A forwarded model call: inference keys and members allowed, the large body limit, and the request and answer in
+ * the provider API's own shapes, passed through.
+ */
+const ModelCall = (api: string, operationId: string, summary: string) =>
   applyDecorators(
+    AllowInferenceKeys(),
+    OrgRole('member'),
+    BodyLimit(INFERENCE_BODY_LIMIT),
+    ApiOperation({ operationId, summary }),
     ApiBody({
       description: `A ${api} request body; \`model\` names a model the workspace may use`,
       schema: {
@@ -45,14 +52,11 @@ export class InferenceController {
   ) {}
 
   @Post('openai/v1/chat/completions')
-  @AllowInferenceKeys()
-  @OrgRole('member')
-  @BodyLimit(INFERENCE_BODY_LIMIT)
-  @ApiOperation({
-    operationId: 'inference.chatCompletions',
-    summary: 'OpenAI-compatible chat completions, streamed or not',
-  })
-  @ModelCall('OpenAI chat completions')
+  @ModelCall(
+    'OpenAI chat completions',
+    'inference.chatCompletions',
+    'OpenAI-compatible chat completions, streamed or not',
+  )
   async chat(
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
@@ -63,14 +67,7 @@ export class InferenceController {
   }
 
   @Post('openai/v1/responses')
-  @AllowInferenceKeys()
-  @OrgRole('member')
-  @BodyLimit(INFERENCE_BODY_LIMIT)
-  @ApiOperation({
-    operationId: 'inference.responses',
-    summary: 'OpenAI-compatible Responses API, streamed or not',
-  })
-  @ModelCall('OpenAI Responses')
+  @ModelCall('OpenAI Responses', 'inference.responses', 'OpenAI-compatible Responses API, streamed or not')
   async responses(
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
@@ -81,14 +78,7 @@ export class InferenceController {
   }
 
   @Post('anthropic/v1/messages')
-  @AllowInferenceKeys()
-  @OrgRole('member')
-  @BodyLimit(INFERENCE_BODY_LIMIT)
-  @ApiOperation({
-    operationId: 'inference.messages',
-    summary: 'Anthropic-compatible messages, streamed or not',
-  })
-  @ModelCall('Anthropic messages')
+  @ModelCall('Anthropic messages', 'inference.messages', 'Anthropic-compatible messages, streamed or not')
   async messages(
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
@@ -99,14 +89,11 @@ export class InferenceController {
   }
 
   @Post('custom/:connection/chat/completions')
-  @AllowInferenceKeys()
-  @OrgRole('member')
-  @BodyLimit(INFERENCE_BODY_LIMIT)
-  @ApiOperation({
-    operationId: 'inference.custom.chatCompletions',
-    summary: "A workspace connection (bring your own key), forwarded with the connection's own credential",
-  })
-  @ModelCall('OpenAI chat completions')
+  @ModelCall(
+    'OpenAI chat completions',
+    'inference.custom.chatCompletions',
+    "A workspace connection (bring your own key), forwarded with the connection's own credential",
+  )
   customChat(
     @Param('connection') connection: string,
     @Body() body: Record<string, unknown>,
@@ -118,14 +105,11 @@ export class InferenceController {
   }
 
   @Post('custom/:connection/responses')
-  @AllowInferenceKeys()
-  @OrgRole('member')
-  @BodyLimit(INFERENCE_BODY_LIMIT)
-  @ApiOperation({
-    operationId: 'inference.custom.responses',
-    summary: "A workspace connection (bring your own key), forwarded with the connection's own credential",
-  })
-  @ModelCall('OpenAI Responses')
+  @ModelCall(
+    'OpenAI Responses',
+    'inference.custom.responses',
+    "A workspace connection (bring your own key), forwarded with the connection's own credential",
+  )
   customResponses(
     @Param('connection') connection: string,
     @Body() body: Record<string, unknown>,
@@ -137,14 +121,11 @@ export class InferenceController {
   }
 
   @Post('custom/:connection/messages')
-  @AllowInferenceKeys()
-  @OrgRole('member')
-  @BodyLimit(INFERENCE_BODY_LIMIT)
-  @ApiOperation({
-    operationId: 'inference.custom.messages',
-    summary: "A workspace connection (bring your own key), forwarded with the connection's own credential",
-  })
-  @ModelCall('Anthropic messages')
+  @ModelCall(
+    'Anthropic messages',
+    'inference.custom.messages',
+    "A workspace connection (bring your own key), forwarded with the connection's own credential",
+  )
   customMessages(
     @Param('connection') connection: string,
     @Body() body: Record<string, unknown>,
