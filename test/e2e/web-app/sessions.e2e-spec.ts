@@ -288,4 +288,59 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await late.getByText('Made before the stream').waitFor({ timeout: 20_000 });
     await late.close();
   });
+
+  it('a session created while the list is loading stays on it when the older page arrives', async () => {
+    const slow = await context.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let fetched = 0;
+    // Every list request is answered from the server at once, but handed to the page only when released.
+    await slow.route('**/api/session?*', async (route) => {
+      const response = await route.fetch();
+      fetched++;
+      await held;
+      await route.fulfill({ response });
+    });
+    await slow.goto(t.url);
+    await slow.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await pollUntil('both list requests answered by the server', async () => fetched >= 2);
+    await a.createSession(here, { title: 'Made while the list loads' });
+    const made = slow.getByText('Made while the list loads');
+    await made.waitFor();
+    release();
+    await slow.locator('ul[aria-label="Sessions"][aria-busy="false"]').waitFor({ state: 'attached' });
+    expect(await made.count()).toBe(1);
+    await slow.close();
+  });
+
+  it('a session that went idle while its page was loading shows idle, not the running state the older answer had', async () => {
+    const sessionID = await a.createSession(here, { title: 'Stopped while loading' });
+    const from = log.events.length;
+    server.script({ text: 'Still going', hold: true });
+    expect((await a.prompt(sessionID, { text: 'go' })).status).toBe(200);
+    await pollUntil('the run', async () => log.of(sessionID, ['session.execution.started']).length > 0);
+
+    const slow = await context.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let fetched = 0;
+    await slow.route('**/api/session/active', async (route) => {
+      const response = await route.fetch();
+      fetched++;
+      await held;
+      await route.fulfill({ response });
+    });
+    await slow.goto(`${t.url}/#/session/${sessionID}`);
+    await slow.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await pollUntil('both loads answered by the server', async () => fetched >= 2);
+    expect((await a.post(`/api/session/${sessionID}/interrupt`)).status).toBeLessThan(300);
+    await log.idle(sessionID, from);
+    // The idle event reached this test's stream; the page's stream gets it in the same moment. Then the
+    // answers fetched while the session was running are let through.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    await slow.getByRole('heading', { name: 'Stopped while loading' }).waitFor();
+    await expect(slow.getByTestId('session-state').textContent()).resolves.toBe('Idle');
+    await slow.close();
+  });
 });

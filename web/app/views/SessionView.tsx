@@ -12,6 +12,7 @@ import type {
   AgentInfo,
   EventCatalog,
   ModelView,
+  OutpostEvent,
   PermissionRequest,
   SessionInfo,
   SessionMessageInfo,
@@ -59,7 +60,14 @@ export function SessionView({ id }: { id: string }) {
       .then((r) => setSession(r.data))
       .catch(() => undefined);
 
+  /** Bumped by each load: only the newest one's answer is shown. */
+  const generation = useRef(0);
+  /** Events that came while a load was under way: replayed on its answer, which may predate them. */
+  const missed = useRef<OutpostEvent[] | undefined>();
+
   const load = async () => {
+    const mine = ++generation.current;
+    missed.current = [];
     try {
       const [info, transcript, pending, active] = await Promise.all([
         ok(client.GET('/api/session/{sessionID}', of(id))),
@@ -67,66 +75,76 @@ export function SessionView({ id }: { id: string }) {
         ok(client.GET('/api/session/{sessionID}/permission', of(id))),
         ok(client.GET('/api/session/active')),
       ]);
+      if (mine !== generation.current) return;
       setSession(info.data);
       dispatch({ type: 'reset', messages: transcript });
       setPermissions(pending.data);
       setRunning(id in active.data);
       setError('');
     } catch (failure) {
+      if (mine !== generation.current) return;
       if ((failure as ApiError).status === 404) setMissing(true);
       else setError((failure as ApiError).message);
     }
+    const replay = missed.current ?? [];
+    missed.current = undefined;
+    // Deltas are not replayed: the answer may already hold their text, and the next message update is whole.
+    for (const event of replay) if (event.type !== 'session.message.part.delta') apply(event);
   };
 
   useEffect(() => void load(), [id]);
   useResync(() => void load(), [id]);
 
+  /** What an event of this session changes on the page. */
+  const apply = (event: OutpostEvent) => {
+    const data = event.data as { sessionID?: string };
+    switch (event.type) {
+      case 'session.message.created':
+      case 'session.message.updated':
+        dispatch({ type: 'upsert', message: (data as EventCatalog['session.message.created']).message });
+        return;
+      case 'session.message.part.delta':
+        dispatch({ type: 'delta', delta: data as EventCatalog['session.message.part.delta'] });
+        return;
+      case 'session.updated':
+        setSession((data as EventCatalog['session.updated']).info);
+        return;
+      case 'session.deleted':
+        setMissing(true);
+        return;
+      case 'session.execution.started':
+        setRunning(true);
+        return;
+      case 'session.step.ended':
+        void refreshInfo();
+        return;
+      case 'session.idle':
+        setRunning(false);
+        void refreshInfo();
+        return;
+      case 'permission.asked': {
+        const request = data as PermissionRequest;
+        setPermissions((before) => (before.some((r) => r.id === request.id) ? before : [...before, request]));
+        return;
+      }
+      case 'permission.replied': {
+        const { requestID } = data as EventCatalog['permission.replied'];
+        setPermissions((before) => before.filter((r) => r.id !== requestID));
+        return;
+      }
+      case 'session.agent.selected':
+      case 'session.model.selected':
+      case 'session.moved':
+        void refreshInfo();
+        return;
+    }
+  };
+
   useEvents(
     (event) => {
-      const data = event.data as { sessionID?: string };
-      if (data.sessionID !== id) return;
-      switch (event.type) {
-        case 'session.message.created':
-        case 'session.message.updated':
-          dispatch({ type: 'upsert', message: (data as EventCatalog['session.message.created']).message });
-          return;
-        case 'session.message.part.delta':
-          dispatch({ type: 'delta', delta: data as EventCatalog['session.message.part.delta'] });
-          return;
-        case 'session.updated':
-          setSession((data as EventCatalog['session.updated']).info);
-          return;
-        case 'session.deleted':
-          setMissing(true);
-          return;
-        case 'session.execution.started':
-          setRunning(true);
-          return;
-        case 'session.step.ended':
-          void refreshInfo();
-          return;
-        case 'session.idle':
-          setRunning(false);
-          void refreshInfo();
-          return;
-        case 'permission.asked': {
-          const request = data as PermissionRequest;
-          setPermissions((before) =>
-            before.some((r) => r.id === request.id) ? before : [...before, request],
-          );
-          return;
-        }
-        case 'permission.replied': {
-          const { requestID } = data as EventCatalog['permission.replied'];
-          setPermissions((before) => before.filter((r) => r.id !== requestID));
-          return;
-        }
-        case 'session.agent.selected':
-        case 'session.model.selected':
-        case 'session.moved':
-          void refreshInfo();
-          return;
-      }
+      if ((event.data as { sessionID?: string }).sessionID !== id) return;
+      missed.current?.push(event);
+      apply(event);
     },
     [id],
   );

@@ -6,7 +6,7 @@ import { useEvents, useResync } from '../events';
 import { formatCost, formatWhen, shortPath } from '../format';
 import { rememberLocation, useKnownLocations } from '../locations';
 import { href, navigate } from '../router';
-import type { SessionInfo } from '../types';
+import type { OutpostEvent, SessionInfo } from '../types';
 
 const PAGE_SIZE = 30;
 
@@ -26,10 +26,13 @@ export function SessionsView() {
   const [error, setError] = useState('');
   const [creating, setCreating] = useState(false);
   const generation = useRef(0);
+  /** Events that came while the first page was loading: replayed on it, since it may predate them. */
+  const missed = useRef<OutpostEvent[] | undefined>();
   const sentinel = useRef<HTMLDivElement>(null);
 
   const load = async (cursor?: string) => {
     const mine = cursor ? generation.current : ++generation.current;
+    if (!cursor) missed.current = [];
     setLoading(true);
     setError('');
     try {
@@ -43,7 +46,12 @@ export function SessionsView() {
           };
       const page = await ok(client.GET('/api/session', { params: { query } }));
       if (mine !== generation.current) return;
-      setItems((before) => (cursor ? [...before, ...page.data] : page.data));
+      if (cursor) {
+        setItems((before) => [...before, ...page.data]);
+      } else {
+        setItems((missed.current ?? []).reduce(applyEvent, page.data));
+        missed.current = undefined;
+      }
       seeProjects(page.data);
       setNext(page.data.length < PAGE_SIZE ? undefined : page.cursor.next);
     } catch (failure) {
@@ -84,21 +92,31 @@ export function SessionsView() {
     return () => observer.disconnect();
   }, [next, loading]);
 
+  /** The list after `event`: a rename or a new cost in place, a deletion gone, a new session on top if it matches. */
+  const applyEvent = (list: SessionInfo[], event: OutpostEvent): SessionInfo[] => {
+    if (event.type === 'session.updated') {
+      const info = (event.data as { info: SessionInfo }).info;
+      return list.map((s) => (s.id === info.id ? info : s));
+    }
+    if (event.type === 'session.deleted') {
+      const id = (event.data as { sessionID: string }).sessionID;
+      return list.filter((s) => s.id !== id);
+    }
+    if (event.type === 'session.created') {
+      const info = (event.data as { info: SessionInfo }).info;
+      if (search || (directory && info.location.directory !== directory)) return list;
+      if (project && info.projectID !== project) return list;
+      return list.some((s) => s.id === info.id) ? list : [info, ...list];
+    }
+    return list;
+  };
+
   useEvents(
     (event) => {
-      if (event.type === 'session.updated') {
-        const info = (event.data as { info: SessionInfo }).info;
-        setItems((before) => before.map((s) => (s.id === info.id ? info : s)));
-      } else if (event.type === 'session.deleted') {
-        const id = (event.data as { sessionID: string }).sessionID;
-        setItems((before) => before.filter((s) => s.id !== id));
-      } else if (event.type === 'session.created') {
-        const info = (event.data as { info: SessionInfo }).info;
-        seeProjects([info]);
-        if (search || (directory && info.location.directory !== directory)) return;
-        if (project && info.projectID !== project) return;
-        setItems((before) => (before.some((s) => s.id === info.id) ? before : [info, ...before]));
-      }
+      if (!event.type.startsWith('session.')) return;
+      if (event.type === 'session.created') seeProjects([(event.data as { info: SessionInfo }).info]);
+      missed.current?.push(event);
+      setItems((before) => applyEvent(before, event));
     },
     [search, directory, project],
   );
