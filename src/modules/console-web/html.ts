@@ -1,4 +1,7 @@
-/** Server-rendered pages: no scripts, no external assets, one inline stylesheet (allowed by the CSP). */
+/**
+ * Server-rendered pages: no scripts, no external assets, one inline stylesheet (allowed by the CSP). On a phone
+ * (600 px and less) a table's rows become cards: each cell on its own line, named by its `data-label`.
+ */
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -51,7 +54,11 @@ textarea{width:100%;font-family:ui-monospace,monospace;font-size:.9rem}
 .bar{background:#e6e6e6;height:.6rem;min-width:6rem;border-radius:3px;overflow:hidden}.bar>span{display:block;height:100%;background:#2f5bd3}
 .bar.over>span{background:#a40000}.scroll{overflow-x:auto}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-@media (max-width:600px){body{margin:1rem auto}th,td{padding:.3rem .25rem;font-size:.9rem}}`;
+@media (max-width:600px){body{margin:1rem auto}th,td{padding:.3rem .25rem;font-size:.9rem}
+table,tbody,tr,td{display:block}thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+tr{border-bottom:1px solid #ddd;padding:.35rem 0}td{border:0;display:flex;gap:.75rem;overflow-wrap:anywhere}
+td[data-label]::before{content:attr(data-label);flex:0 0 7.5rem;font-weight:600;color:#555}td>*{min-width:0}
+td button,td form{margin-top:.25rem}}`;
 
 export interface PageOptions {
   title: string;

@@ -22,6 +22,16 @@ function watch(t: TestApp, page: Page) {
   return problems;
 }
 
+/** On a phone the page fits the screen: no table scrolls sideways, no part of a row is out of sight. */
+async function fitsTheScreen(page: Page) {
+  const overflowing = await page.evaluate(() =>
+    [document.documentElement, ...document.querySelectorAll('table, .scroll')]
+      .filter((element) => element.scrollWidth > element.clientWidth + 1)
+      .map((element) => `${element.tagName} ${element.scrollWidth} > ${element.clientWidth}`),
+  );
+  expect(overflowing).toEqual([]);
+}
+
 async function shot(page: Page, name: string) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -180,6 +190,9 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     await bobPage.getByRole('row', { name: /Alice/ }).waitFor();
     expect(await bobPage.getByRole('button', { name: 'Invite' }).count()).toBe(0);
     expect(await bobPage.getByLabel(/^Role of/).count()).toBe(0);
+    await fitsTheScreen(bobPage);
+    const leave = await bobPage.getByRole('button', { name: 'Leave' }).boundingBox();
+    expect(leave!.x + leave!.width).toBeLessThanOrEqual(390);
     await shot(bobPage, '07-members-as-member-390px');
     expect(bobProblems).toEqual([]);
     await bob.close();
@@ -264,6 +277,7 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Keys' }).click();
     await page.getByRole('heading', { name: 'Service accounts' }).waitFor();
+    await fitsTheScreen(page);
     await shot(page, '14-keys-390px');
     expect(problems).toEqual([]);
   });

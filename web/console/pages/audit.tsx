@@ -123,15 +123,15 @@ export function AuditPage({ workspace }: PageProps) {
                   <tbody>
                     {entries.map((entry) => (
                       <tr key={entry.id}>
-                        <td>{when(entry.time)}</td>
-                        <td>{who(entry)}</td>
-                        <td>
+                        <td data-label="When">{when(entry.time)}</td>
+                        <td data-label="Actor">{who(entry)}</td>
+                        <td data-label="Action">
                           <code>{entry.action}</code>
                         </td>
-                        <td>
+                        <td data-label="Target">
                           {entry.target.type} {names.get(entry.target.id) ?? entry.target.id}
                         </td>
-                        <td class="small">
+                        <td data-label="Details" class="small">
                           {detailText(entry.details)}
                           {entry.source_address ? <div class="muted">from {entry.source_address}</div> : null}
                         </td>

@@ -67,21 +67,21 @@ function MemberRow({
   const limit = member.limit_micro_cents === null ? null : microToNumber(member.limit_micro_cents);
   return (
     <tr>
-      <td>
+      <td data-label="Who">
         {member.name}
         <div class="muted small">{member.kind === 'person' ? member.email : 'service account'}</div>
       </td>
-      <td data-testid={`limit-${member.user_id}`}>
+      <td data-label="Limit" data-testid={`limit-${member.user_id}`}>
         {dollars(member.limit_micro_cents)}
         {member.source === 'default' ? <span class="muted small"> (workspace default)</span> : null}
       </td>
-      <td>
+      <td data-label="Spent this month">
         <Bar value={spent} max={limit} label={`Spent by ${member.name} this month`} />
         <span class="small">{dollars(member.spent_micro_cents)}</span>
       </td>
-      <td>{member.exceeded ? <strong class="error">exceeded</strong> : 'within'}</td>
-      <td>{day(member.resets_at)}</td>
-      <td>
+      <td data-label="Status">{member.exceeded ? <strong class="error">exceeded</strong> : 'within'}</td>
+      <td data-label="Resets">{day(member.resets_at)}</td>
+      <td data-label="Set a limit">
         <LimitForm
           id={`limit-input-${member.user_id}`}
           label={`Monthly limit of ${member.name}`}

@@ -37,17 +37,17 @@ export function DevicesPage({ workspace }: PageProps) {
                 <tbody>
                   {list.map((device) => (
                     <tr key={device.id}>
-                      <td>
+                      <td data-label="Client">
                         {device.client_id}
                         {device.user_agent ? <div class="muted small">{device.user_agent}</div> : null}
                       </td>
-                      <td>
+                      <td data-label="Workspace">
                         {device.org_id === workspace.id
                           ? workspace.name
                           : (device.org_id ?? 'any (not bound)')}
                       </td>
-                      <td>{day(device.created_at)}</td>
-                      <td>{when(device.last_used_at)}</td>
+                      <td data-label="Signed in">{day(device.created_at)}</td>
+                      <td data-label="Last used">{when(device.last_used_at)}</td>
                       <td>
                         <ConfirmButton
                           label="Sign out"

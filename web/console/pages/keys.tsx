@@ -40,17 +40,19 @@ function CredentialRows(props: {
         <tbody>
           {props.items.map((item) => (
             <tr key={item.id}>
-              <td>{item.name}</td>
-              <td>{'permission' in item ? PERMISSIONS[item.permission] : 'As you'}</td>
-              <td>
+              <td data-label="Name">{item.name}</td>
+              <td data-label="Permission">
+                {'permission' in item ? PERMISSIONS[item.permission] : 'As you'}
+              </td>
+              <td data-label="Key">
                 <code>
                   {item.prefix}…{item.last4}
                 </code>
               </td>
-              <td>{day(item.created_at)}</td>
-              <td>{day(item.expires_at)}</td>
-              <td>{when(item.last_used_at)}</td>
-              <td>{item.status}</td>
+              <td data-label="Created">{day(item.created_at)}</td>
+              <td data-label="Expires">{day(item.expires_at)}</td>
+              <td data-label="Last used">{when(item.last_used_at)}</td>
+              <td data-label="Status">{item.status}</td>
               <td>
                 {item.status === 'active' ? (
                   <ConfirmButton

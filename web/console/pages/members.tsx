@@ -118,10 +118,10 @@ function Invitations({ org, role }: { org: string; role: Role }) {
                 <tbody>
                   {list.map((invite) => (
                     <tr key={invite.id}>
-                      <td>{invite.email}</td>
-                      <td>{invite.role}</td>
-                      <td>{day(invite.created_at)}</td>
-                      <td>{day(invite.expires_at)}</td>
+                      <td data-label="Email">{invite.email}</td>
+                      <td data-label="Role">{invite.role}</td>
+                      <td data-label="Sent">{day(invite.created_at)}</td>
+                      <td data-label="Expires">{day(invite.expires_at)}</td>
                       <td>
                         <ConfirmButton
                           label="Revoke"
@@ -201,13 +201,13 @@ export function MembersPage({ workspace, me }: PageProps) {
                   const self = member.user_id === me.id;
                   return (
                     <tr key={member.user_id}>
-                      <td>
+                      <td data-label="Name">
                         {member.name}
                         {self ? ' (you)' : ''}
                         {person ? '' : <span class="muted small"> service account</span>}
                       </td>
-                      <td>{member.email ?? '—'}</td>
-                      <td>
+                      <td data-label="Email">{member.email ?? '—'}</td>
+                      <td data-label="Role">
                         {admin && person ? (
                           <RoleSelect
                             member={member}

@@ -109,18 +109,18 @@ function Connections({ org }: { org: string }) {
                 <tbody>
                   {connections.map((connection) => (
                     <tr key={connection.id}>
-                      <td>
+                      <td data-label="Name">
                         {connection.name}
                         <div class="muted small">{connection.inference_url}</div>
                       </td>
-                      <td>
+                      <td data-label="API">
                         {connection.schema} <div class="muted small">{connection.base_url}</div>
                       </td>
-                      <td>{Object.keys(connection.models).join(', ')}</td>
-                      <td>
+                      <td data-label="Models">{Object.keys(connection.models).join(', ')}</td>
+                      <td data-label="Credential">
                         {connection.auth.credential_last4 ? `…${connection.auth.credential_last4}` : 'hidden'}
                       </td>
-                      <td>{day(connection.created_at)}</td>
+                      <td data-label="Added">{day(connection.created_at)}</td>
                       <td>
                         <ConfirmButton
                           label="Delete"
@@ -252,9 +252,9 @@ export function SettingsPage({ workspace }: PageProps) {
                     <tbody>
                       {providers.map(([id, provider]) => (
                         <tr key={id}>
-                          <td>{provider.name ?? id}</td>
-                          <td>{provider.settings?.baseURL ?? '—'}</td>
-                          <td>
+                          <td data-label="Provider">{provider.name ?? id}</td>
+                          <td data-label="Base URL">{provider.settings?.baseURL ?? '—'}</td>
+                          <td data-label="Models">
                             {Object.entries(provider.models ?? {})
                               .map(([model, info]) => info.name ?? model)
                               .join(', ')}

@@ -97,11 +97,11 @@ function UsageTable({
         <tbody>
           {rows.map((row) => (
             <tr key={row.key}>
-              <td>{name(row.key)}</td>
-              <td>{dollars(row.spent_micro_cents)}</td>
-              <td>{row.requests.toLocaleString('en-US')}</td>
-              <td>{row.input_tokens.toLocaleString('en-US')}</td>
-              <td>{row.output_tokens.toLocaleString('en-US')}</td>
+              <td data-label={caption}>{name(row.key)}</td>
+              <td data-label="Spent">{dollars(row.spent_micro_cents)}</td>
+              <td data-label="Requests">{row.requests.toLocaleString('en-US')}</td>
+              <td data-label="Input tokens">{row.input_tokens.toLocaleString('en-US')}</td>
+              <td data-label="Output tokens">{row.output_tokens.toLocaleString('en-US')}</td>
             </tr>
           ))}
         </tbody>
