@@ -30,7 +30,8 @@ function clientStatus(error: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
-function toTagged(exception: unknown, request: HttpRequest): TaggedError {
+/** Any failure as one of our typed errors; an unexpected one is logged with the `ref` its `UnknownError` carries. */
+export function toTagged(exception: unknown, request: HttpRequest): TaggedError {
   if (exception instanceof TaggedError) return exception;
   const status = clientStatus(exception);
   if (status === 404) return new NotFoundError(`Route not found: ${request.method} ${requestPath(request)}`);

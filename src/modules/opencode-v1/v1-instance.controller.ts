@@ -1,8 +1,9 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { V1QueryDto } from './dto/v1-query.dto';
 import { V1Directory } from './v1-directory.decorator';
 import { V1InstanceService } from './v1-instance.service';
+import { V1ErrorFilter } from './v1-error.filter';
 
 /**
  * opencode 1.18.33's v1 routes for what the TUI reads at start-up. Outpost has no commands, MCP servers, LSP
@@ -10,6 +11,7 @@ import { V1InstanceService } from './v1-instance.service';
  */
 @ApiExcludeController()
 @Controller()
+@UseFilters(V1ErrorFilter)
 export class V1InstanceController {
   constructor(private readonly instance: V1InstanceService) {}
 

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { BodyLimit } from '../../common/http/body-parsers';
 import { HttpReply } from '../../common/http/http';
@@ -20,6 +32,7 @@ import {
 import { V1Directory } from './v1-directory.decorator';
 import { V1EventsService } from './v1-events.service';
 import { V1SessionsService } from './v1-sessions.service';
+import { V1ErrorFilter } from './v1-error.filter';
 
 /** A prompt carries text and attached files (as `data:` URLs). */
 const PROMPT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -27,6 +40,7 @@ const PROMPT_BODY_LIMIT = 32 * 1024 * 1024;
 /** opencode 1.18.33's v1 session, message, permission and event routes, on Outpost's sessions and runtime. */
 @ApiExcludeController()
 @Controller()
+@UseFilters(V1ErrorFilter)
 export class V1SessionsController {
   constructor(
     private readonly sessions: V1SessionsService,

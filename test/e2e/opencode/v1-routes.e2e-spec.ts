@@ -143,23 +143,39 @@ describe('opencode v1 routes', () => {
     expect(listed.body.map((s: Json) => s.id)).toContain(session.id);
   });
 
-  it('refuses bad input with a 400 naming the field', async () => {
+  it("refuses bad input with a 400 naming the field, in v1's own error forms", async () => {
+    const refused = (field: string) => ({
+      data: null,
+      success: false,
+      errors: [expect.objectContaining({ path: [field], message: expect.stringContaining(field) })],
+    });
     const badID = await t.http.get('/session/not-a-session').set('authorization', auth);
     expect(badID.status).toBe(400);
-    expect(badID.body).toMatchObject({ _tag: 'InvalidRequestError', field: 'sessionID' });
+    expect(badID.body).toEqual(refused('sessionID'));
     const created = await t.http.post('/session').set('authorization', auth).send({});
     const noParts = await t.http
       .post(`/session/${created.body.id}/message`)
       .set('authorization', auth)
       .send({});
     expect(noParts.status).toBe(400);
-    expect(noParts.body).toMatchObject({ _tag: 'InvalidRequestError', field: 'parts' });
+    expect(noParts.body).toEqual(refused('parts'));
     const badReply = await t.http
       .post('/permission/per_x/reply')
       .set('authorization', auth)
       .send({ reply: 'maybe' });
-    expect(badReply.body).toMatchObject({ _tag: 'InvalidRequestError', field: 'reply' });
+    expect(badReply.body).toEqual(refused('reply'));
     const missing = await t.http.get('/session/ses_7ffffffffffffffdSdKcLiEnTaBc').set('authorization', auth);
     expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      name: 'NotFoundError',
+      data: expect.objectContaining({ message: expect.stringContaining('ses_7ffffffffffffffdSdKcLiEnTaBc') }),
+    });
+    const anonymous = await t.http.get('/session');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toMatch(/^Basic/);
+    expect(anonymous.body).toEqual({
+      name: 'UnauthorizedError',
+      data: { message: 'Authentication required' },
+    });
   });
 });
