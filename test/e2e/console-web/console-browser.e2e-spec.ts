@@ -24,11 +24,10 @@ function watch(t: TestApp, page: Page) {
 
 /** On a phone the page fits the screen: no table scrolls sideways, no part of a row is out of sight. */
 async function fitsTheScreen(page: Page) {
-  const overflowing = await page.evaluate(() =>
-    [document.documentElement, ...document.querySelectorAll('table, .scroll')]
-      .filter((element) => element.scrollWidth > element.clientWidth + 1)
-      .map((element) => `${element.tagName} ${element.scrollWidth} > ${element.clientWidth}`),
-  );
+  const overflowing =
+    await page.evaluate(`[document.documentElement, ...document.querySelectorAll('table, .scroll')]
+    .filter((element) => element.scrollWidth > element.clientWidth + 1)
+    .map((element) => element.tagName + ' ' + element.scrollWidth + ' > ' + element.clientWidth)`);
   expect(overflowing).toEqual([]);
 }
 
