@@ -19,6 +19,7 @@ import {
   UnauthorizedError,
   UnknownError,
 } from './http-errors';
+import { ErrorBody, ErrorFormats } from './error-formats';
 import { TaggedError } from './tagged-error';
 
 const logger = new Logger('Errors');
@@ -57,20 +58,31 @@ export function toTagged(exception: unknown, request: HttpRequest): TaggedError 
   return new UnknownError(ref);
 }
 
-/** Renders any failure as a tagged JSON body; unknown ones get a `ref` that is in the log. */
-export function replyWithError(exception: unknown, request: HttpRequest, reply: HttpReply): void {
+/**
+ * Renders any failure as a tagged JSON body (or the surface's own shape, `body`); unknown ones get a `ref` that is in
+ * the log.
+ */
+export function replyWithError(
+  exception: unknown,
+  request: HttpRequest,
+  reply: HttpReply,
+  body: ErrorBody = (error) => error.toBody(),
+): void {
   const error = toTagged(exception, request);
   if (reply.sent || reply.raw.headersSent) {
     reply.raw.end();
     return;
   }
-  void reply.status(error.status).headers(error.headers).send(error.toBody());
+  void reply.status(error.status).headers(error.headers).send(body(error, request));
 }
 
 /** The one global filter: every failure leaves as a tagged JSON body, unknown ones with a `ref` in the log. */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
-  constructor(private readonly registry: AuthRegistry) {}
+  constructor(
+    private readonly registry: AuthRegistry,
+    private readonly formats: ErrorFormats,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -78,15 +90,17 @@ export class ErrorFilter implements ExceptionFilter {
   }
 
   private reply(exception: unknown, request: AuthenticatedRequest, reply: HttpReply): void {
+    const path = requestPath(request);
+    const body = this.formats.find(path);
     // No route matched (the guard never ran): under a guarded prefix, credentials come before the 404.
     const authenticator =
       exception instanceof NotFoundException && !request.principal
-        ? this.registry.findForUnknownRoute(requestPath(request))
+        ? this.registry.findForUnknownRoute(path)
         : undefined;
-    if (!authenticator) return replyWithError(exception, request, reply);
+    if (!authenticator) return replyWithError(exception, request, reply, body);
     authenticator.authenticate(request).then(
-      () => replyWithError(exception, request, reply),
-      (error: unknown) => replyWithError(error, request, reply),
+      () => replyWithError(exception, request, reply, body),
+      (error: unknown) => replyWithError(error, request, reply, body),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '../../common/auth';
 import { BodyLimit } from '../../common/http/body-parsers';
@@ -9,7 +9,6 @@ import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import { GatewayModelListDto } from './dto/gateway-models.dto';
 import type { UpstreamSchema } from './gateway.config';
 import { GatewayService } from './gateway.service';
-import { InferenceErrorFilter } from './inference-error.filter';
 
 /** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
 const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
@@ -44,7 +43,6 @@ const ModelCall = (api: string, operationId: string, summary: string) =>
 
 @ApiTags('inference')
 @Controller('inference')
-@UseFilters(InferenceErrorFilter)
 export class InferenceController {
   constructor(
     private readonly gateway: GatewayService,

@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { AuthRegistry } from '../../common/auth';
+import { ErrorFormats } from '../../common/errors/error-formats';
 import { BudgetsModule } from '../budgets/budgets.module';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import { ConnectionsModule } from '../connections/connections.module';
@@ -10,6 +11,7 @@ import { KeysModule } from '../keys/keys.module';
 import { WorkspaceConfigModule } from '../workspace-config/workspace-config.module';
 import { gatewayConfig } from './gateway.config';
 import { GatewayService } from './gateway.service';
+import { inferenceErrorBody } from './inference-error-body';
 import { InferenceController } from './inference.controller';
 
 export const INFERENCE_PREFIXES = ['/inference/'];
@@ -34,10 +36,12 @@ export class InferenceModule implements OnModuleInit {
     private readonly registry: AuthRegistry,
     private readonly authenticator: ConsoleAuthenticator,
     private readonly adapter: HttpAdapterHost,
+    private readonly errorFormats: ErrorFormats,
   ) {}
 
   onModuleInit(): void {
     this.registry.register(INFERENCE_PREFIXES, this.authenticator);
+    for (const prefix of INFERENCE_PREFIXES) this.errorFormats.register(prefix, inferenceErrorBody);
     // The key travels as `Authorization: Bearer` (OpenAI's SDK), `x-api-key` (Anthropic's) or `api-key` (Azure
     // style); in that order of precedence, it becomes the bearer credential the authenticator reads.
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();

@@ -369,6 +369,38 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     ).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
   });
 
+  it('a body refused before the gateway reads it (malformed JSON, another content type) is in the caller format too', async () => {
+    const malformed = await t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('authorization', bearer(key))
+      .set('content-type', 'application/json')
+      .send('{"model":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        code: 'InvalidRequestError',
+        message: expect.stringContaining('Malformed JSON body'),
+      },
+    });
+    const text = await t.http
+      .post('/inference/anthropic/v1/messages')
+      .set('x-api-key', key)
+      .set('content-type', 'text/plain')
+      .send('hello');
+    expect(text.status).toBe(400);
+    expect(text.body).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', code: 'InvalidRequestError', field: 'content-type' },
+    });
+    // Elsewhere the tagged form stays.
+    const instance = await t.http
+      .post('/console/api/auth/signup')
+      .set('content-type', 'application/json')
+      .send('{"email":');
+    expect(instance.body).toMatchObject({ _tag: 'InvalidRequestError' });
+  });
+
   it('a provider 5xx is a 502 keeping its status; a 429 is retried before anything was sent', async () => {
     upstream.script({ error: { status: 503, message: 'down' } });
     const failed = await t.http
