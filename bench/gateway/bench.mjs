@@ -1,6 +1,6 @@
 /*
  * `npm run bench:gateway`: the same chat-completions request sent straight to a scripted upstream on loopback,
- * through a bare undici relay, and through Outpost's gateway (key check, budget hold, forward, usage, settle), in
+ * through a bare undici relay (node:http, then the same relay as a plain Fastify route), and through Outpost's gateway (key check, budget hold, forward, usage, settle), in
  * one run: latency at concurrency 1 (sequential requests timed one by one), throughput at 10 connections
  * (autocannon), the time to the first byte of a stream, then 1,000 concurrent slow streams through Outpost
  * (every stream's longest pause between chunks, and the server's peak RSS).
@@ -59,6 +59,9 @@ const upstreamPort = await listen(upstream);
 // A bare relay in its own process (bench/gateway/relay.mjs), so its CPU time per request can be compared with Outpost's.
 const relay = spawn(process.execPath, [join(import.meta.dirname, 'relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const relayPort = Number(await new Promise((resolve) => relay.stdout.once('data', (d) => resolve(String(d).trim()))));
+// The same relay on plain Fastify: the framework's own share of what Outpost adds.
+const fastifyRelay = spawn(process.execPath, [join(import.meta.dirname, 'fastify-relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const fastifyRelayPort = Number(await new Promise((resolve) => fastifyRelay.stdout.once('data', (d) => resolve(String(d).trim()))));
 
 const name = `outpost_bench_gateway_${process.pid}`;
 const admin = new pg.Client({ connectionString: adminUrl });
@@ -91,6 +94,7 @@ const body = JSON.stringify({ model: 'up/small', max_tokens: 50, messages: [{ ro
 const targets = {
   direct: { url: `http://127.0.0.1:${upstreamPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   relay: { url: `http://127.0.0.1:${relayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
+  fastify_relay: { url: `http://127.0.0.1:${fastifyRelayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   outpost: { url: `${base}/inference/openai/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } },
 };
 const run = (target, connections, seconds = duration) =>
@@ -119,7 +123,7 @@ const cpuSeconds = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const serverPid = { relay: relay.pid, outpost: outpost.pid };
+const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, outpost: outpost.pid };
 
 const results = { date: new Date().toISOString(), load_average: loadavg().map((n) => Number(n.toFixed(2))), duration_s: duration, rows: {} };
 for (const [label, target] of Object.entries(targets)) {
@@ -208,6 +212,7 @@ await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 await admin.end();
 upstream.close();
 relay.kill();
+fastifyRelay.kill();
 writeFileSync(join(root, 'bench', 'results', 'gateway.json'), JSON.stringify(results, null, 2) + '\n');
 writeFileSync(
   join(root, 'bench', 'results', 'gateway.md'),

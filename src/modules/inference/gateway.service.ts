@@ -170,8 +170,13 @@ export class GatewayService {
     }
     if (!upstream.credential)
       throw new UpstreamError(`The provider "${upstream.provider}" has no credential on this gateway`);
-    const text = JSON.stringify(body);
-    const inputEstimate = Math.ceil(text.length / 4);
+    // The provider's request, serialized once: its length is also the input estimate (a token per 4 characters).
+    const payload: Json = { ...(body as Json), model: model.upstreamId };
+    if (schema === 'openai-chat' && parsed.stream) {
+      payload.stream_options = { ...((payload.stream_options as Json) ?? {}), include_usage: true };
+    }
+    const payloadText = JSON.stringify(payload);
+    const inputEstimate = Math.ceil(payloadText.length / 4);
     const worst = costOf(model, {
       ...NO_USAGE,
       input: inputEstimate,
@@ -224,12 +229,8 @@ export class GatewayService {
     });
     const streamUsage = new StreamUsage(schema, inputEstimate);
     try {
-      const payload: Json = { ...(body as Json), model: model.upstreamId };
-      if (schema === 'openai-chat' && parsed.stream) {
-        payload.stream_options = { ...((payload.stream_options as Json) ?? {}), include_usage: true };
-      }
       gatewayAddedSeconds.observe({ schema }, (performance.now() - started) / 1000);
-      const answer = await this.send(upstream, payload, request, abort.signal);
+      const answer = await this.send(upstream, payloadText, request, abort.signal);
       const gatewayMs = (performance.now() - started).toFixed(2);
       if (answer.statusCode >= 500) {
         await answer.body.dump();
@@ -296,7 +297,7 @@ export class GatewayService {
 
   private async send(
     upstream: UpstreamTarget,
-    payload: Json,
+    body: string,
     request: HttpRequest,
     signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
@@ -308,7 +309,6 @@ export class GatewayService {
       if (request.headers['anthropic-beta'])
         headers['anthropic-beta'] = String(request.headers['anthropic-beta']);
     }
-    const body = JSON.stringify(payload);
     for (let attempt = 0; ; attempt++) {
       const response = await upstreamRequest(`${upstream.baseUrl}${SCHEMA_PATHS[upstream.schema]}`, {
         method: 'POST',
