@@ -1,8 +1,9 @@
 /*
  * `npm run bench:gateway`: the same chat-completions request sent straight to a scripted upstream on loopback,
- * through a bare undici relay (node:http, then the same relay as a plain Fastify route), and through Outpost's gateway (key check, budget hold, forward, usage, settle), in
- * one run: latency at concurrency 1 (sequential requests timed one by one), throughput at 10 connections
- * (autocannon), the time to the first byte of a stream, then 1,000 concurrent slow streams through Outpost
+ * through a bare undici relay (on node:http, and the same relay as a plain Fastify route), and through Outpost's
+ * gateway (key check, budget hold, forward, usage, settle), in one run: latency at concurrency 1 (sequential
+ * requests timed one by one) and throughput at 10 connections (autocannon), in BENCH_ROUNDS rounds (3) whose
+ * medians are reported; the time to the first byte of a stream; then 1,000 concurrent slow streams through Outpost
  * (every stream's longest pause between chunks, and the server's peak RSS).
  * The database is BENCH_DATABASE_URL (default the local PostgreSQL; a scratch database is made and dropped).
  * Results in bench/results/gateway.{json,md}.
@@ -18,7 +19,7 @@ import { Agent, Pool, request } from 'undici';
 
 const root = join(import.meta.dirname, '..', '..');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const duration = Number(process.env.BENCH_DURATION ?? 10);
+const duration = Number(process.env.BENCH_DURATION ?? 5);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 
@@ -101,7 +102,7 @@ const run = (target, connections, seconds = duration) =>
   autocannon({ url: target.url, method: 'POST', headers: target.headers, body, connections, duration: seconds });
 
 /** Concurrency 1: `count` requests one after another on one kept-alive connection, each timed. */
-async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ?? 3000)) {
+async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ?? 1500)) {
   const pool = new Pool(new URL(target.url).origin, { connections: 1 });
   const times = [];
   let failed = 0;
@@ -125,20 +126,46 @@ const cpuSeconds = (pid) => {
 };
 const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, outpost: outpost.pid };
 
-const results = { date: new Date().toISOString(), load_average: loadavg().map((n) => Number(n.toFixed(2))), duration_s: duration, rows: {} };
-for (const [label, target] of Object.entries(targets)) {
-  const one = await sequential(target);
-  await run(target, 10, 2); // warm-up, outside the CPU window
-  const cpuBefore = serverPid[label] && cpuSeconds(serverPid[label]);
-  const ten = await run(target, 10);
-  const cpuUs = serverPid[label] && Math.round(((cpuSeconds(serverPid[label]) - cpuBefore) * 1e6) / ten.requests.total);
-  results.rows[label] = {
-    c1_p50_ms: one.p50, c1_p99_ms: one.p99,
-    c10_rps: Math.round(ten.requests.average), non2xx: one.failed + ten.non2xx,
-    ...(cpuUs ? { server_cpu_us_per_request: cpuUs } : {}),
-  };
-  console.log(label, results.rows[label]);
+/** The middle value (the mean of the two middle ones for an even count). */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+// The machine is shared and its load moves: every path is measured once per round, the rounds one after another,
+// and each figure is the median over the rounds (ratios are taken within a round, then their median).
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const results = { date: new Date().toISOString(), load_average: loadavg().map((n) => Number(n.toFixed(2))), duration_s: duration, rounds, rows: {} };
+const perRound = [];
+for (let round = 0; round < rounds; round++) {
+  const rows = {};
+  for (const [label, target] of Object.entries(targets)) {
+    const one = await sequential(target);
+    await run(target, 10, 2); // warm-up, outside the CPU window
+    const cpuBefore = serverPid[label] && cpuSeconds(serverPid[label]);
+    const ten = await run(target, 10);
+    const cpuUs = serverPid[label] && Math.round(((cpuSeconds(serverPid[label]) - cpuBefore) * 1e6) / ten.requests.total);
+    rows[label] = {
+      c1_p50_ms: one.p50, c1_p99_ms: one.p99,
+      c10_rps: Math.round(ten.requests.average), non2xx: one.failed + ten.non2xx,
+      ...(cpuUs ? { server_cpu_us_per_request: cpuUs } : {}),
+    };
+    console.log(`round ${round + 1}`, label, rows[label]);
+  }
+  perRound.push(rows);
 }
+for (const label of Object.keys(targets)) {
+  const of = (metric) => perRound.map((rows) => rows[label][metric]);
+  results.rows[label] = {
+    c1_p50_ms: Number(median(of('c1_p50_ms')).toFixed(3)),
+    c1_p99_ms: Number(median(of('c1_p99_ms')).toFixed(3)),
+    c10_rps: Math.round(median(of('c10_rps'))),
+    non2xx: of('non2xx').reduce((a, b) => a + b, 0),
+    ...(serverPid[label] ? { server_cpu_us_per_request: Math.round(median(of('server_cpu_us_per_request'))) } : {}),
+  };
+}
+const withinRounds = (compute) => Number(median(perRound.map(compute)).toFixed(3));
 
 // Time to the first byte of a stream, 200 sequential requests each, direct and through Outpost.
 async function ttfb(target) {
@@ -201,9 +228,10 @@ async function slowStreams(count = Number(process.env.BENCH_STREAMS ?? 1000)) {
 results.slow_streams = await slowStreams();
 console.log('slow streams', results.slow_streams);
 results.added = {
-  c1_p50_ms: Number((r.outpost.c1_p50_ms - r.direct.c1_p50_ms).toFixed(3)),
-  c1_p99_ms: Number((r.outpost.c1_p99_ms - r.direct.c1_p99_ms).toFixed(3)),
-  c10_share_of_relay: Number((r.outpost.c10_rps / r.relay.c10_rps).toFixed(3)),
+  c1_p50_ms: withinRounds((rows) => rows.outpost.c1_p50_ms - rows.direct.c1_p50_ms),
+  c1_p99_ms: withinRounds((rows) => rows.outpost.c1_p99_ms - rows.direct.c1_p99_ms),
+  c10_share_of_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.relay.c10_rps),
+  c10_share_of_fastify_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.fastify_relay.c10_rps),
   stream_ttfb_p50_ms: Number((results.stream_ttfb.outpost.p50_ms - results.stream_ttfb.direct.p50_ms).toFixed(3)),
 };
 outpost.kill('SIGTERM');
@@ -219,7 +247,7 @@ writeFileSync(
   `# bench:gateway (${results.date}, load ${results.load_average.join(' / ')})\n\n` +
     `| path | c=1 p50 | c=1 p99 | c=10 req/s | server CPU per request at c=10 |\n|---|---:|---:|---:|---:|\n` +
     Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c10_rps} | ${v.server_cpu_us_per_request ? `${v.server_cpu_us_per_request} µs` : '–'} |`).join('\n') +
-    `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay; ` +
+    `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay (${(results.added.c10_share_of_fastify_relay * 100).toFixed(0)}% of the Fastify relay); ` +
     `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms (added ${results.added.stream_ttfb_p50_ms} ms).\n\n` +
     `${results.slow_streams.streams} concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
     `longest pause between chunks p50 ${results.slow_streams.longest_pause_p50_ms} ms, max ${results.slow_streams.longest_pause_max_ms} ms; ${results.slow_streams.stalled_over_2s} stalled over 2 s; ` +
