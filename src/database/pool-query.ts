@@ -21,10 +21,10 @@ function statementName(sql: string): string | undefined {
 }
 
 /**
- * A single read outside any transaction, straight on pg's connection pool.
- * TypeORM's query runner around the same call costs about 30 µs of CPU a query; hot read paths (get and
- * list sessions) use this instead. The statement is a named prepared one (up to the cap). Writes and
- * transactions stay with TypeORM.
+ * A single statement outside any transaction, straight on pg's connection pool.
+ * TypeORM's query runner around the same call costs about 30 µs of CPU a query; hot paths use this instead: reads
+ * of sessions, and the gateway's budget hold and usage batch (each one atomic statement). The statement is a named
+ * prepared one (up to the cap). Transactions stay with TypeORM.
  */
 export async function poolQuery<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
   const pool = (db.driver as PostgresDriver).master as Pool;

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { poolQuery } from '../../database/pool-query';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { UsageInput } from './budgets.service';
@@ -103,7 +104,8 @@ export class UsageLedger implements OnApplicationShutdown {
     const rows = batch.map((settlement) => settlement.usage);
     const spend = [...members].map(([key, entry]) => ({ key: key.split('\n'), ...entry }));
     const workspaceSpend = [...workspaces];
-    await this.db.query(
+    await poolQuery(
+      this.db,
       `WITH batch AS (
          SELECT * FROM unnest($11::varchar[], $12::varchar[], $13::date[], $14::bigint[], $15::bigint[])
                 AS b(workspace_id, member_id, month, spent, released)
