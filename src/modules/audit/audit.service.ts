@@ -5,11 +5,12 @@ import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity
 import { Clock } from '../../common/clock';
 import { ascendingId } from '../../common/ids';
 import { Actor } from '../keys/access/actor';
+import { AuditAction } from './audit-actions';
 import { AuditEntryEntity } from './audit-entry.entity';
 
 export interface AuditChange {
   workspaceId: string | null;
-  action: string;
+  action: AuditAction;
   target: { type: string; id: string };
   /** Names, roles, permissions: never a key, token or password. */
   details?: Record<string, unknown>;

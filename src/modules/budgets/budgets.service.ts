@@ -10,6 +10,7 @@ import { BudgetLimits } from './budget-limits.service';
 import { dollarsToMicroCents, utcMonth } from './money';
 import { poolQuery } from '../../database/pool-query';
 import { execute } from '../../database/execute';
+import { AuditAction } from '../audit/audit-actions';
 import { UsageQueryDto, UsageReportDto } from './dto/usage.dto';
 
 /** One metered request, as the inference gateway reports it. */
@@ -365,7 +366,7 @@ export class BudgetsService implements OnModuleInit {
     manager: EntityManager,
     actor: Actor,
     workspaceId: string,
-    action: string,
+    action: AuditAction,
     targetId: string,
     limit: string | null,
   ): Promise<void> {

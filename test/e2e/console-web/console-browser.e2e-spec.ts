@@ -4,6 +4,7 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { bearer, signup } from '../../helpers/console';
 import { pagesOf } from '../../helpers/device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
+import { AUDIT_ACTIONS } from '../../../src/modules/audit/audit-actions';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-web');
 const PASSWORD = 'correct horse battery';
@@ -242,6 +243,9 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
       expect(table).toContain(action);
     }
     await shot(page, '10-audit');
+    // The filter offers every action the console records (device approvals included), and nothing else.
+    const offered = await page.getByLabel('Action').locator('option').allTextContents();
+    expect(offered.slice(1).sort()).toEqual([...AUDIT_ACTIONS].sort());
     // Filtered by the server: one revocation, by Alice; Bob did one thing, join.
     await page.getByLabel('Action').selectOption('key.revoked');
     await page.getByText('1 entry.', { exact: true }).waitFor();

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { AUDIT_ACTIONS } from '../../../src/modules/audit/audit-actions';
 import { api, call, isAdmin, type Schemas, when } from '../api';
 import type { PageProps } from '../main';
 import { ErrorText, Loading, useAction, useLoad } from '../ui';
@@ -17,33 +18,6 @@ function detailText(details: Record<string, unknown>): string {
     .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`)
     .join(', ');
 }
-
-/** The actions the console records, for the filter. */
-const ACTIONS = [
-  'workspace.created',
-  'member.invited',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'invite.revoked',
-  'service_account.created',
-  'service_account.renamed',
-  'service_account.deleted',
-  'key.created',
-  'key.revoked',
-  'token.created',
-  'token.revoked',
-  'budget.member_set',
-  'budget.member_cleared',
-  'budget.default_set',
-  'budget.workspace_set',
-  'config.updated',
-  'connection.created',
-  'connection.updated',
-  'connection.deleted',
-  'device.signed_in',
-  'device.signed_out',
-];
 
 export function AuditPage({ workspace }: PageProps) {
   const org = workspace.id;
@@ -84,7 +58,7 @@ export function AuditPage({ workspace }: PageProps) {
           <label for="filter-action">Action</label>
           <select id="filter-action" value={action} onChange={(e) => setAction(e.currentTarget.value)}>
             <option value="">Any action</option>
-            {ACTIONS.map((name) => (
+            {AUDIT_ACTIONS.map((name) => (
               <option key={name} value={name}>
                 {name}
               </option>

@@ -1,0 +1,34 @@
+/**
+ * Every action the console records in the audit log. `AuditService.record` takes only these, and the console's
+ * audit page offers them as its filter, so neither can name one the other does not know.
+ */
+export const AUDIT_ACTIONS = [
+  'workspace.created',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'invite.revoked',
+  'service_account.created',
+  'service_account.renamed',
+  'service_account.deleted',
+  'key.created',
+  'key.revoked',
+  'token.created',
+  'token.revoked',
+  'budget.member_set',
+  'budget.member_cleared',
+  'budget.default_set',
+  'budget.workspace_set',
+  'config.updated',
+  'connection.created',
+  'connection.updated',
+  'connection.deleted',
+  'device.approved',
+  'device.denied',
+  'device.signed_in',
+  'device.signed_out',
+  'device.refresh_reused',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
