@@ -8,6 +8,8 @@ import { PromptModule } from '../prompt/prompt.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { V1EventsService } from './v1-events.service';
+import { V1FilesController } from './v1-files.controller';
+import { V1FilesService } from './v1-files.service';
 import { V1InstanceController } from './v1-instance.controller';
 import { V1InstanceService } from './v1-instance.service';
 import { V1SessionsController } from './v1-sessions.controller';
@@ -32,6 +34,8 @@ export const V1_PREFIXES = [
   '/event',
   '/global/',
   '/experimental/',
+  '/find',
+  '/file',
 ];
 
 /**
@@ -40,8 +44,8 @@ export const V1_PREFIXES = [
  */
 @Module({
   imports: [InstanceAuthModule, LocationsModule, AgentsModule, RuntimeModule, SessionsModule, PromptModule],
-  controllers: [V1InstanceController, V1SessionsController],
-  providers: [V1InstanceService, V1SessionsService, V1EventsService],
+  controllers: [V1InstanceController, V1SessionsController, V1FilesController],
+  providers: [V1InstanceService, V1SessionsService, V1EventsService, V1FilesService],
 })
 export class OpencodeV1Module implements OnModuleInit {
   constructor(

@@ -6,8 +6,10 @@ import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
+import { findFiles } from '../runtime/tools/find-files';
 import { SessionsService } from '../sessions/sessions.service';
 import {
+  FsFindQueryDto,
   FsListQueryDto,
   HistoryQueryDto,
   MessageParamsDto,
@@ -196,6 +198,23 @@ export class SessionHistoryController {
   async list(@Query() query: FsListQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: await this.history.list(location.directory, query.path) };
+  }
+
+  @Get('fs/find')
+  @ApiOperation({
+    operationId: 'fs.find',
+    summary: "Files and directories of the location matching a query, best first (opencode's file picker)",
+  })
+  @ApiOkResponse({ schema: FS_LIST_RESPONSE })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'a malformed query')
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  async find(@Query() query: FsFindQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    const data = await findFiles(location.directory, query.query, {
+      type: query.type,
+      limit: query.limit ?? 20,
+    });
+    return { location: publicInfo(location), data };
   }
 
   @Get('pty')

@@ -111,6 +111,16 @@ describe("the released SDK's v2 operations (@opencode-ai/sdk 1.19.3, built with 
     expect(out.fsList.data.data.map((e: Out) => e.path)).not.toContain('outside');
   });
 
+  it("fs.find (the TUI's file picker) finds by name, best first, inside the location only", () => {
+    expect(out.fsFind.status).toBe(200);
+    expect(out.fsFind.data.data).toEqual([{ path: 'src/main.ts', type: 'file' }]);
+    expect(out.fsFindDirs.data.data).toEqual([{ path: 'src', type: 'directory' }]);
+    expect(out.fsFindBad).toMatchObject({
+      status: 400,
+      error: { _tag: 'InvalidRequestError', field: 'limit' },
+    });
+  });
+
   it('compaction and revert are a tagged 501; clearing a revert is a no-op', () => {
     for (const [name, operation] of [
       ['compact', 'session.compact'],
@@ -136,6 +146,7 @@ describe("the released SDK's v2 operations (@opencode-ai/sdk 1.19.3, built with 
         'permission.saved.list',
         'session.question.list',
         'fs.list',
+        'fs.find',
         'pty.list',
         'session.compact',
         'session.revert.stage',

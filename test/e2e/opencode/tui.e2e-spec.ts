@@ -22,7 +22,7 @@ describe('opencode attach (the released 1.18.33 TUI) against Outpost, in a pseud
 
   beforeAll(async () => {
     model = await ScriptedModelServer.start();
-    project = scriptedProject(model);
+    project = scriptedProject(model, { 'src/parser.ts': 'export const parse = () => 1;\n' });
     t = await createTestApp({ env: { OUTPOST_DEFAULT_DIRECTORY: project } });
   });
   afterEach(async () => {
@@ -61,5 +61,12 @@ describe('opencode attach (the released 1.18.33 TUI) against Outpost, in a pseud
     expect(await Promise.race([tui.exited, new Promise((r) => setTimeout(() => r('running'), 1_000))])).toBe(
       'running',
     );
+  });
+
+  it("offers the location's files after @ in the prompt (the TUI's file picker)", async () => {
+    tui = new Tui(['attach', t.url, '--dir', project], opencodeEnv(), project);
+    await tui.waitFor('Ask anything');
+    tui.type('@pars');
+    keep('tui-file-picker', await tui.waitFor('src/parser.ts'));
   });
 });

@@ -16,7 +16,12 @@ describe('opencode v1 routes', () => {
 
   beforeAll(async () => {
     model = await ScriptedModelServer.start();
-    project = scriptedProject(model);
+    project = scriptedProject(model, {
+      'src/parser.ts': 'export const parse = () => 1;\n',
+      'src/lexer.ts': 'export const lex = () => [];\n',
+      'README.md': '# demo\n',
+      'node_modules/dep/index.js': 'module.exports = 1;\n',
+    });
     t = await createTestApp();
   });
   afterAll(async () => {
@@ -46,6 +51,9 @@ describe('opencode v1 routes', () => {
       '/experimental/workspace/status',
       '/experimental/resource',
       '/global/health',
+      '/find/file?query=x',
+      '/file?path=.',
+      '/file/content?path=README.md',
       '/experimental/no-such-route',
     ];
     for (const path of paths) {
@@ -141,6 +149,58 @@ describe('opencode v1 routes', () => {
     expect(messages.body[0].parts[0]).toMatchObject({ type: 'text', text: 'Hello v1' });
     const listed = await t.http.get(dir('/session')).set('authorization', auth);
     expect(listed.body.map((s: Json) => s.id)).toContain(session.id);
+  });
+
+  it("finds, lists and reads the location's files for the TUI's file picker and viewer, never outside it", async () => {
+    const get = async (path: string, status = 200) => {
+      const res = await t.http.get(dir(path)).set('authorization', auth);
+      expect({ path, status: res.status }).toEqual({ path, status });
+      return res.body as Json;
+    };
+    expect(await get('/find/file?query=pars')).toEqual(['src/parser.ts']);
+    expect(await get('/find/file?query=src')).toEqual(['src/', 'src/lexer.ts', 'src/parser.ts']);
+    expect(await get('/find/file?query=src&dirs=false')).toEqual(['src/lexer.ts', 'src/parser.ts']);
+    expect(await get('/find/file?query=&type=directory')).toEqual(['src/']);
+    expect(await get('/find/file?query=sprs')).toEqual(['src/parser.ts']); // the letters in order
+    expect(await get('/find/file?query=index')).toEqual([]); // dependencies are not searched
+    expect(await get('/find/file?query=s&limit=1')).toHaveLength(1);
+
+    const listed = (await get('/file?path=src')) as Json[];
+    expect(listed).toEqual([
+      {
+        name: 'lexer.ts',
+        path: 'src/lexer.ts',
+        absolute: `${project}/src/lexer.ts`,
+        type: 'file',
+        ignored: false,
+      },
+      {
+        name: 'parser.ts',
+        path: 'src/parser.ts',
+        absolute: `${project}/src/parser.ts`,
+        type: 'file',
+        ignored: false,
+      },
+    ]);
+    const top = (await get('/file?path=.')) as Json[];
+    expect(top.slice(0, 2).map((node) => [node.name, node.type, node.ignored])).toEqual([
+      ['node_modules', 'directory', true],
+      ['src', 'directory', false],
+    ]);
+    expect(await get('/file/content?path=src/parser.ts')).toEqual({
+      type: 'text',
+      content: 'export const parse = () => 1;\n',
+    });
+
+    for (const outside of ['..', '/etc/passwd', 'src/../../x']) {
+      for (const route of ['/file', '/file/content']) {
+        const refused = await get(`${route}?path=${encodeURIComponent(outside)}`, 400);
+        expect(refused).toMatchObject({ success: false, errors: [{ path: ['path'] }] });
+      }
+    }
+    expect(await get('/file/content?path=src', 400)).toMatchObject({ errors: [{ path: ['path'] }] });
+    expect(await get('/find/file?query=x&limit=0', 400)).toMatchObject({ errors: [{ path: ['limit'] }] });
+    expect(await get('/file', 400)).toMatchObject({ errors: [{ path: ['path'] }] });
   });
 
   it("refuses bad input with a 400 naming the field, in v1's own error forms", async () => {

@@ -785,6 +785,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/fs/find': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Files and directories of the location matching a query, best first (opencode's file picker) */
+    get: operations['fs.find'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/pty': {
     parameters: {
       query?: never;
@@ -3928,6 +3945,74 @@ export interface operations {
         };
       };
       /** @description InvalidRequestError: the path leads outside the location or is no directory */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description LocationNotFoundError: no such location */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'fs.find': {
+    parameters: {
+      query: {
+        location?: components['schemas']['LocationRefDto'] | null;
+        /** @description Matched against names and paths (the letters in order at the least), case aside; empty lists everything. */
+        query: string;
+        type?: 'file' | 'directory';
+        /** @description At most this many entries, 1 to 200 (default 20). */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            location: {
+              directory: string;
+              project: {
+                id: string;
+                directory: string;
+                canonical: string;
+              };
+            };
+            data: {
+              /** @description Relative to the location, `/`-separated */
+              path: string;
+              /** @enum {string} */
+              type: 'file' | 'directory';
+            }[];
+          };
+        };
+      };
+      /** @description InvalidRequestError: a malformed query */
       400: {
         headers: {
           [name: string]: unknown;

@@ -71,7 +71,7 @@ export const readTool: Tool<ReadInput> = {
 };
 
 /** The file as UTF-8, or null when its first 8 KiB hold a NUL byte. */
-async function readText(path: string): Promise<string | null> {
+export async function readText(path: string): Promise<string | null> {
   const handle = await open(path, 'r');
   try {
     const buffer = await handle.readFile();

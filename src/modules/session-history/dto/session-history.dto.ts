@@ -1,4 +1,5 @@
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { LocationQueryDto } from '../../locations/dto/location-query.dto';
 import { MESSAGE_ID } from '../../sessions/session-ids';
 import { SessionIdParamsDto } from '../../sessions/dto/session-id-params.dto';
@@ -41,6 +42,25 @@ export class FsListQueryDto extends LocationQueryDto {
   @IsString()
   @MaxLength(4096)
   path?: string;
+}
+
+export class FsFindQueryDto extends LocationQueryDto {
+  /** Matched against names and paths (the letters in order at the least), case aside; empty lists everything. */
+  @IsString()
+  @MaxLength(500)
+  query!: string;
+
+  @IsOptional()
+  @IsIn(['file', 'directory'])
+  type?: 'file' | 'directory';
+
+  /** At most this many entries, 1 to 200 (default 20). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
 }
 
 export class RevertStageDto {
