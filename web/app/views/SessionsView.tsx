@@ -50,14 +50,17 @@ export function SessionsView() {
         setItems((before) => [...before, ...page.data]);
       } else {
         setItems((missed.current ?? []).reduce(applyEvent, page.data));
-        missed.current = undefined;
       }
       seeProjects(page.data);
       setNext(page.data.length < PAGE_SIZE ? undefined : page.cursor.next);
     } catch (failure) {
       if (mine === generation.current) setError((failure as ApiError).message);
     } finally {
-      if (mine === generation.current) setLoading(false);
+      if (mine === generation.current) {
+        setLoading(false);
+        // Answered or failed, this load no longer needs the events it was keeping.
+        if (!cursor) missed.current = undefined;
+      }
     }
   };
 
