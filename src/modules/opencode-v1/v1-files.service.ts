@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { InvalidRequestError } from '../../common/errors';
+import { findFiles, listDirectory, locateInside } from '../locations/location-files';
 import { LocationsService } from '../locations/locations.service';
-import { locate, LocatedPath } from '../runtime/tools/paths';
 import { readText } from '../runtime/tools/read.tool';
-import { findFiles } from '../runtime/tools/find-files';
 import { IGNORED_DIRECTORIES } from '../runtime/tools/walk';
 import { V1FindFilesQueryDto } from './dto/v1-file.dto';
 
@@ -27,26 +25,20 @@ export class V1FilesService {
 
   /** `GET /file`: a directory's entries, directories first, as v1 nodes. */
   async list(path: string, directory?: string) {
-    const located = await this.inside(path, directory);
-    const entries = await readdir(located.real, { withFileTypes: true }).catch(() => {
-      throw new InvalidRequestError(`path is not a directory of the location: ${path}`, 'path', 'Query');
-    });
-    const prefix = located.display === '.' ? '' : `${located.display}/`;
+    const location = await this.locations.resolve(directory);
+    const entries = await listDirectory(location.directory, path);
     return entries
-      .filter((entry) => entry.isDirectory() || entry.isFile())
       .map((entry) => ({
-        name: entry.name,
-        path: `${prefix}${entry.name}`,
-        absolute: join(located.real, entry.name),
-        type: entry.isDirectory() ? ('directory' as const) : ('file' as const),
-        ignored: entry.isDirectory() && IGNORED_DIRECTORIES.has(entry.name),
+        ...entry,
+        ignored: entry.type === 'directory' && IGNORED_DIRECTORIES.has(entry.name),
       }))
       .sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'directory' ? -1 : 1));
   }
 
   /** `GET /file/content`: a file's text; a binary file's content is empty. */
   async read(path: string, directory?: string): Promise<{ type: 'text' | 'binary'; content: string }> {
-    const located = await this.inside(path, directory);
+    const location = await this.locations.resolve(directory);
+    const located = locateInside(location.directory, path);
     const info = await stat(located.real).catch(() => null);
     if (!info?.isFile()) {
       throw new InvalidRequestError(`path is not a file of the location: ${path}`, 'path', 'Query');
@@ -56,15 +48,5 @@ export class V1FilesService {
     }
     const content = await readText(located.real);
     return content === null ? { type: 'binary', content: '' } : { type: 'text', content };
-  }
-
-  /** A path of the location; one leading outside it (`..`, an absolute path, a link) is refused. */
-  private async inside(path: string, directory?: string): Promise<LocatedPath> {
-    const location = await this.locations.resolve(directory);
-    const located = locate(location.directory, path);
-    if (located.external) {
-      throw new InvalidRequestError('path must stay inside the location', 'path', 'Query');
-    }
-    return located;
   }
 }

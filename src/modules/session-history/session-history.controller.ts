@@ -3,10 +3,10 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '../../common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
+import { findFiles } from '../locations/location-files';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
-import { findFiles } from '../runtime/tools/find-files';
 import { SessionsService } from '../sessions/sessions.service';
 import {
   FsFindQueryDto,

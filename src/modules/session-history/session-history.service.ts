@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { readdir } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { InvalidRequestError } from '../../common/errors';
 import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
-import { locate } from '../runtime/tools/paths';
+import { listDirectory } from '../locations/location-files';
 import { MessageNotFoundError } from '../sessions/errors/message-not-found.error';
 import { SessionsService } from '../sessions/sessions.service';
 import { SessionMessageInfo } from '../sessions/session-message.types';
@@ -68,25 +66,9 @@ export class SessionHistoryService {
 
   /** The entries of a directory inside the location; a path that leads outside it is refused. */
   async list(directory: string, path?: string) {
-    const located = locate(directory, path);
-    if (located.external) {
-      throw new InvalidRequestError('path must stay inside the location', 'path', 'Query');
-    }
-    const entries = await readdir(located.real, { withFileTypes: true }).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
-          throw new InvalidRequestError(`path is not a directory of the location: ${path}`, 'path', 'Query');
-        }
-        throw error;
-      },
-    );
-    const prefix = located.display === '.' ? '' : `${located.display}/`;
+    const entries = await listDirectory(directory, path);
     return entries
-      .filter((entry) => entry.isDirectory() || entry.isFile())
-      .map((entry) => ({
-        path: `${prefix}${entry.name}`,
-        type: entry.isDirectory() ? ('directory' as const) : ('file' as const),
-      }))
+      .map((entry) => ({ path: entry.path, type: entry.type }))
       .sort((a, b) => a.path.localeCompare(b.path));
   }
 

@@ -1,5 +1,8 @@
-import { basename } from 'node:path';
-import { walk } from './walk';
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { InvalidRequestError } from '../../common/errors';
+import { locate, LocatedPath } from '../runtime/tools/paths';
+import { walk } from '../runtime/tools/walk';
 
 /** How many entries a search looks at, at most: a huge tree answers from its first part rather than slowly. */
 const MAX_SEARCHED = 50_000;
@@ -46,4 +49,31 @@ export async function findFiles(
   }
   matches.sort((a, b) => a.score - b.score || a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
   return matches.slice(0, options.limit).map(({ path, type }) => ({ path, type }));
+}
+
+/** A path of the location asked for by a client's file route; one leading outside it is a 400 naming `path`. */
+export function locateInside(root: string, path: string | undefined): LocatedPath {
+  const located = locate(root, path);
+  if (located.external) throw new InvalidRequestError('path must stay inside the location', 'path', 'Query');
+  return located;
+}
+
+/** The files and directories of a directory inside the location (`fs.list`, v1 `file.list`). */
+export async function listDirectory(
+  root: string,
+  path: string | undefined,
+): Promise<Array<FoundEntry & { name: string; absolute: string }>> {
+  const located = locateInside(root, path);
+  const entries = await readdir(located.real, { withFileTypes: true }).catch(() => {
+    throw new InvalidRequestError(`path is not a directory of the location: ${path}`, 'path', 'Query');
+  });
+  const prefix = located.display === '.' ? '' : `${located.display}/`;
+  return entries
+    .filter((entry) => entry.isDirectory() || entry.isFile())
+    .map((entry) => ({
+      name: entry.name,
+      path: `${prefix}${entry.name}`,
+      absolute: join(located.real, entry.name),
+      type: entry.isDirectory() ? ('directory' as const) : ('file' as const),
+    }));
 }
