@@ -7,6 +7,7 @@ import { replyWithError } from './common/errors/error.filter';
 import { AuthRegistry } from './common/auth';
 import { registerBodyParsers } from './common/http/body-parsers';
 import { clientErrorHandler } from './common/http/client-errors';
+import { HttpLanes } from './common/http/http-lanes';
 import { assertStorable } from './common/http/storable-input';
 import { HttpReply, HttpRequest } from './common/http/http';
 import { jsonOnly } from './common/http/json-only';
@@ -22,6 +23,8 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
   const config = parseAppEnv(env);
   const headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   return new FastifyAdapter({
+    // node's server, with the lanes that answer the gateway's model calls before Fastify (http-lanes.ts).
+    serverFactory: new HttpLanes().serverFactory,
     bodyLimit: config.bodyLimitBytes,
     // Slow senders (slowloris) are cut: headers, then the whole request, checked every half second.
     requestTimeout: config.requestTimeoutMs,
@@ -76,6 +79,7 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
     jsonOnly(request, done);
   });
   server.addHook('onResponse', requestLogHook(log));
+  HttpLanes.of(server)?.configure(log, config.trustProxy);
   server.setReplySerializer(serializeReply);
   registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
   // Query strings and path parameters meet the same rule as bodies.

@@ -46,26 +46,49 @@ export function requestId(request: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** A finished request, as logged: never its headers or body. */
+export interface FinishedRequest {
+  id: string;
+  method: string;
+  url: string;
+  ip: string;
+  /** The route's pattern (`/api/session/:sessionID`), for the metrics. */
+  route: string | undefined;
+  status: number;
+  ms: number;
+}
+
 /**
  * One line per finished request: `info` when it succeeded, `warn` for a client error, `error` for ours.
  * Only the method, the path with its secrets redacted, the status and the time are logged, never headers.
  */
+export function logRequest(logger: Logger, done: FinishedRequest): void {
+  observeRequest(done.route, done.method, done.status, done.ms / 1000);
+  const level: Level = done.status >= 500 ? 'error' : done.status >= 400 ? 'warn' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      reqId: done.id,
+      req: { method: done.method, url: redactUrl(done.url), remoteAddress: done.ip },
+      res: { statusCode: done.status },
+      responseTime: Math.round(done.ms),
+    },
+    'request completed',
+  );
+}
+
+/** `logRequest` for the requests Fastify routes. */
 export function requestLogHook(logger: Logger): onResponseHookHandler {
   return (request, reply, done) => {
-    const status = reply.statusCode;
-    observeRequest(request.routeOptions.url, request.method, status, reply.elapsedTime / 1000);
-    const level: Level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-    if (logger.isLevelEnabled(level)) {
-      logger[level](
-        {
-          reqId: request.id,
-          req: { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip },
-          res: { statusCode: status },
-          responseTime: Math.round(reply.elapsedTime),
-        },
-        'request completed',
-      );
-    }
+    logRequest(logger, {
+      id: request.id,
+      method: request.method,
+      url: request.url,
+      ip: request.ip,
+      route: request.routeOptions.url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+    });
     done();
   };
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { HttpRequest } from '../http/http';
+import type { PlainRequest } from '../http/http';
 import { TaggedError } from './tagged-error';
 
 /** A surface's own error body for one of our errors. */
-export type ErrorBody = (error: TaggedError, request: HttpRequest) => unknown;
+export type ErrorBody = (error: TaggedError, request: PlainRequest) => unknown;
 
 /**
  * Error shapes by path prefix, for surfaces whose clients expect another shape than our tagged body (the gateway's

@@ -7,8 +7,9 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { AuthenticatedRequest, AuthRegistry } from '../auth';
-import { HttpReply, HttpRequest, requestPath } from '../http/http';
+import { HttpReply, HttpRequest, PlainRequest, requestPath } from '../http/http';
 import { loggableError, redactUrl } from '../http/redact';
 import {
   ForbiddenError,
@@ -32,7 +33,10 @@ function clientStatus(error: unknown): number | undefined {
 }
 
 /** Any failure as one of our typed errors; an unexpected one is logged with the `ref` its `UnknownError` carries. */
-export function toTagged(exception: unknown, request: HttpRequest): TaggedError {
+export function toTagged(
+  exception: unknown,
+  request: PlainRequest & Partial<Pick<HttpRequest, 'routeOptions'>>,
+): TaggedError {
   if (exception instanceof TaggedError) return exception;
   const status = clientStatus(exception);
   if (status === 404) return new NotFoundError(`Route not found: ${request.method} ${requestPath(request)}`);
@@ -74,6 +78,23 @@ export function replyWithError(
     return;
   }
   void reply.status(error.status).headers(error.headers).send(body(error, request));
+}
+
+/** `replyWithError` for a request answered before Fastify (http-lanes.ts), on node's own response. */
+export function writeError(
+  exception: unknown,
+  request: PlainRequest,
+  response: ServerResponse,
+  body: ErrorBody = (error) => error.toBody(),
+): void {
+  const error = toTagged(exception, request);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response
+    .writeHead(error.status, { ...error.headers, 'content-type': 'application/json; charset=utf-8' })
+    .end(JSON.stringify(body(error, request)));
 }
 
 /** The one global filter: every failure leaves as a tagged JSON body, unknown ones with a `ref` in the log. */

@@ -23,7 +23,11 @@ function routeLimit(request: FastifyRequest, defaultLimit: number): number {
 }
 
 /** Reads the body up to `limit` bytes: a larger declared length is refused at once, a longer stream is cut. */
-function readBody(payload: IncomingMessage, limit: number, declared: number | undefined): Promise<string> {
+export function readBody(
+  payload: IncomingMessage,
+  limit: number,
+  declared: number | undefined,
+): Promise<string> {
   if (declared !== undefined && declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -43,7 +47,7 @@ function readBody(payload: IncomingMessage, limit: number, declared: number | un
   });
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   if (text === '') return {}; // clients that send `Content-Type: application/json` without a body
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new InvalidRequestError(`Body nests deeper than ${MAX_JSON_DEPTH} levels`, undefined, 'Body');

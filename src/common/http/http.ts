@@ -1,8 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** The HTTP layer is Fastify; these names keep its types in one place. */
 export type HttpRequest = FastifyRequest;
 export type HttpReply = FastifyReply;
+
+/**
+ * What code that serves both Fastify's routes and the requests answered before Fastify (http-lanes.ts) reads of a
+ * request; a Fastify request is one.
+ */
+export interface PlainRequest {
+  id: string;
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  ip: string;
+  params?: unknown;
+}
 
 /** The request's path without its query string (not decoded). */
 export function requestPath(request: { url: string }): string {

@@ -1,17 +1,17 @@
 import { InvalidRequestError } from '../errors';
-import { HttpRequest } from './http';
+import { PlainRequest } from './http';
 
 /** The JSON APIs; the console's pages and the device endpoints also take forms. */
 const JSON_PREFIXES = ['/api/', '/console/api/', '/inference/'];
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
-function hasBody(request: HttpRequest): boolean {
+function hasBody(request: PlainRequest): boolean {
   const length = request.headers['content-length'];
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
 /** JSON APIs take JSON: a body of another content type is refused before it reaches a handler. */
-export function jsonOnly(request: HttpRequest, done: (error?: Error) => void): void {
+export function jsonOnly(request: PlainRequest, done: (error?: Error) => void): void {
   if (
     hasBody(request) &&
     JSON_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&

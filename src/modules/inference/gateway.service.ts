@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { request as upstreamRequest } from 'undici';
 import type { Dispatcher } from 'undici';
-import { HttpReply, HttpRequest } from '../../common/http/http';
+import type { ServerResponse } from 'node:http';
+import { PlainRequest } from '../../common/http/http';
 import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
@@ -34,6 +35,17 @@ const RETRY_DELAYS_MS = [250, 750];
 const CONNECTION_MAX_OUTPUT = 32_000;
 /** Upstream answer headers passed on; everything else (cookies, provider ids, rate-limit details) stays behind. */
 const PASSED_HEADERS = ['content-type', 'cache-control'];
+
+/**
+ * The provider's JSON answer with Zen's `cost` member (USD) added: spliced before the closing brace rather than the
+ * whole answer serialized again, unless the answer is empty or has a `cost` of its own (then ours replaces it).
+ */
+function withCost(text: string, json: Json, cost: string): string {
+  const end = text.lastIndexOf('}');
+  if (Array.isArray(json) || 'cost' in json || Object.keys(json).length === 0 || end < 0)
+    return JSON.stringify({ ...json, cost });
+  return `${text.slice(0, end)},"cost":${JSON.stringify(cost)}}`;
+}
 
 /**
  * Where a request goes: a provider of the operator's catalogue, or one of the workspace's own connections
@@ -147,15 +159,16 @@ export class GatewayService {
   }
 
   /**
-   * Handles one request of the route's `schema`; `target` picks the upstream from the request's model (the
-   * catalogue, or a workspace connection).
+   * Answers one request of the route's `schema` on `response`; `target` picks the upstream from the request's model
+   * (the catalogue, or a workspace connection). A failure before the answer began is thrown, for the caller to
+   * answer in the route's error format.
    */
   async handle(
     schema: UpstreamSchema,
     body: unknown,
     principal: ConsolePrincipal,
-    request: HttpRequest,
-    reply: HttpReply,
+    request: PlainRequest,
+    response: ServerResponse,
     target: (model: string) => UpstreamTarget | Promise<UpstreamTarget> = (model) =>
       this.catalogueTarget(model, schema),
   ): Promise<void> {
@@ -224,8 +237,8 @@ export class GatewayService {
       return cost;
     };
     const abort = new AbortController();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) abort.abort();
+    response.on('close', () => {
+      if (!response.writableFinished) abort.abort();
     });
     const streamUsage = new StreamUsage(schema, inputEstimate);
     try {
@@ -237,10 +250,7 @@ export class GatewayService {
         settle(NO_USAGE, 'upstream_error');
         throw new UpstreamError(`The provider answered ${answer.statusCode}`, answer.statusCode);
       }
-      const headers: Record<string, string> = {
-        'x-request-id': String(request.id),
-        'x-outpost-gateway-ms': gatewayMs,
-      };
+      const headers: Record<string, string> = { 'x-outpost-gateway-ms': gatewayMs };
       for (const name of PASSED_HEADERS) {
         const value = answer.headers[name];
         if (typeof value === 'string') headers[name] = value;
@@ -253,29 +263,24 @@ export class GatewayService {
         } catch {}
         if (answer.statusCode >= 400 || !json) {
           settle(NO_USAGE, 'upstream_refused');
-          void reply.status(answer.statusCode).headers(headers).send(text);
+          response.writeHead(answer.statusCode, headers).end(text);
           return;
         }
-        const usage = usageOfAnswer(schema, json);
-        const cost = settle(usage);
-        await reply
-          .status(answer.statusCode)
-          .headers(headers)
-          .type('application/json')
-          .send(JSON.stringify({ ...json, cost: microCentsToUsd(cost) }));
+        const cost = settle(usageOfAnswer(schema, json));
+        headers['content-type'] = 'application/json; charset=utf-8';
+        response.writeHead(answer.statusCode, headers).end(withCost(text, json, microCentsToUsd(cost)));
         return;
       }
-      reply.hijack();
-      reply.raw.writeHead(answer.statusCode, {
+      response.writeHead(answer.statusCode, {
         ...headers,
         'cache-control': 'no-cache',
         connection: 'keep-alive',
       });
       for await (const chunk of answer.body) {
         streamUsage.push(chunk as Buffer);
-        reply.raw.write(chunk);
+        response.write(chunk);
       }
-      reply.raw.end();
+      response.end();
       settle(streamUsage.result());
     } catch (error) {
       // A client that left mid-stream, or a provider that failed: bill what was produced, then answer (if still possible).
@@ -284,8 +289,8 @@ export class GatewayService {
         abort.signal.aborted ? 'client_left' : 'failed',
       );
       if (abort.signal.aborted) return;
-      if (reply.sent) {
-        reply.raw.destroy();
+      if (response.headersSent) {
+        response.destroy();
         return;
       }
       if (error instanceof Error && 'status' in error) throw error;
@@ -298,7 +303,7 @@ export class GatewayService {
   private async send(
     upstream: UpstreamTarget,
     body: string,
-    request: HttpRequest,
+    request: PlainRequest,
     signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -1,5 +1,5 @@
 import { TaggedError } from '../../common/errors';
-import { HttpRequest } from '../../common/http/http';
+import { PlainRequest } from '../../common/http/http';
 
 /** OpenAI's `type` for our statuses, so the official SDKs raise the matching error class. */
 const OPENAI_TYPES: Record<number, string> = {
@@ -30,7 +30,7 @@ const ANTHROPIC_ROUTE = /^\/inference\/(anthropic\/|custom\/[^/?]+\/messages(\?|
  * Our tag goes in `code` (OpenAI) and next to the error (Anthropic, `error.code`); other members (`resets_at`)
  * are kept. Registered for `/inference/` with the global filter, so a malformed body gets it too.
  */
-export function inferenceErrorBody(error: TaggedError, request: HttpRequest): unknown {
+export function inferenceErrorBody(error: TaggedError, request: PlainRequest): unknown {
   const { _tag, message, ...fields } = error.toBody() as { _tag: string; message: string };
   const status = error.status;
   if (ANTHROPIC_ROUTE.test(request.url)) {

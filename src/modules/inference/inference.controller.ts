@@ -7,11 +7,8 @@ import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decor
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import { GatewayModelListDto } from './dto/gateway-models.dto';
-import type { UpstreamSchema } from './gateway.config';
 import { GatewayService } from './gateway.service';
-
-/** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
-const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
+import { INFERENCE_BODY_LIMIT, InferenceLane } from './inference-lane';
 
 /**
  * A forwarded model call: inference keys and members allowed, the large body limit, and the request and answer in
@@ -41,11 +38,17 @@ const ModelCall = (api: string, operationId: string, summary: string) =>
     }),
   );
 
+/**
+ * The gateway's routes in the API document. On the server Outpost starts, model calls with a key are answered
+ * before Fastify by the same code (`InferenceLane`); these handlers serve the rest (a call without a key gets its
+ * 401 here) and any app made without the lanes.
+ */
 @ApiTags('inference')
 @Controller('inference')
 export class InferenceController {
   constructor(
     private readonly gateway: GatewayService,
+    private readonly lane: InferenceLane,
     private readonly authenticator: ConsoleAuthenticator,
   ) {}
 
@@ -61,7 +64,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    await this.gateway.handle('openai-chat', body, principal, request, reply);
+    await this.lane.answer('openai-chat', undefined, body, principal, request, reply.raw);
   }
 
   @Post('openai/v1/responses')
@@ -72,7 +75,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    await this.gateway.handle('openai-responses', body, principal, request, reply);
+    await this.lane.answer('openai-responses', undefined, body, principal, request, reply.raw);
   }
 
   @Post('anthropic/v1/messages')
@@ -83,7 +86,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    await this.gateway.handle('anthropic', body, principal, request, reply);
+    await this.lane.answer('anthropic', undefined, body, principal, request, reply.raw);
   }
 
   @Post('custom/:connection/chat/completions')
@@ -99,7 +102,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    return this.custom('openai-chat', connection, body, principal, request, reply);
+    return this.lane.answer('openai-chat', connection, body, principal, request, reply.raw);
   }
 
   @Post('custom/:connection/responses')
@@ -115,7 +118,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    return this.custom('openai-responses', connection, body, principal, request, reply);
+    return this.lane.answer('openai-responses', connection, body, principal, request, reply.raw);
   }
 
   @Post('custom/:connection/messages')
@@ -131,20 +134,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    return this.custom('anthropic', connection, body, principal, request, reply);
-  }
-
-  private async custom(
-    schema: UpstreamSchema,
-    connection: string,
-    body: Record<string, unknown>,
-    principal: ConsolePrincipal,
-    request: HttpRequest,
-    reply: HttpReply,
-  ): Promise<void> {
-    await this.gateway.handle(schema, body, principal, request, reply, (model) =>
-      this.gateway.connectionTarget(principal.workspaceId!, connection, model, schema),
-    );
+    return this.lane.answer('anthropic', connection, body, principal, request, reply.raw);
   }
 
   @Get('v1/models')

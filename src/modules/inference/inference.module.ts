@@ -4,6 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { AuthRegistry } from '../../common/auth';
 import { ErrorFormats } from '../../common/errors/error-formats';
+import { HttpLanes } from '../../common/http/http-lanes';
 import { BudgetsModule } from '../budgets/budgets.module';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import { ConnectionsModule } from '../connections/connections.module';
@@ -12,6 +13,7 @@ import { WorkspaceConfigModule } from '../workspace-config/workspace-config.modu
 import { gatewayConfig } from './gateway.config';
 import { GatewayService } from './gateway.service';
 import { inferenceErrorBody } from './inference-error-body';
+import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
 
 export const INFERENCE_PREFIXES = ['/inference/'];
@@ -19,6 +21,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
 /**
  * `/inference/*`: OpenAI- and Anthropic-compatible routes for console keys. The console authenticator checks the
  * key (Inference-only and All keys, user tokens with `x-org-id`, device tokens); the SDKs' own headers work too.
+ * Model calls with a key take the lane before Fastify (`InferenceLane`).
  */
 @Module({
   imports: [
@@ -29,7 +32,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     ConnectionsModule,
   ],
   controllers: [InferenceController],
-  providers: [GatewayService],
+  providers: [GatewayService, InferenceLane],
 })
 export class InferenceModule implements OnModuleInit {
   constructor(
@@ -37,19 +40,17 @@ export class InferenceModule implements OnModuleInit {
     private readonly authenticator: ConsoleAuthenticator,
     private readonly adapter: HttpAdapterHost,
     private readonly errorFormats: ErrorFormats,
+    private readonly lane: InferenceLane,
   ) {}
 
   onModuleInit(): void {
     this.registry.register(INFERENCE_PREFIXES, this.authenticator);
     for (const prefix of INFERENCE_PREFIXES) this.errorFormats.register(prefix, inferenceErrorBody);
-    // The key travels as `Authorization: Bearer` (OpenAI's SDK), `x-api-key` (Anthropic's) or `api-key` (Azure
-    // style); in that order of precedence, it becomes the bearer credential the authenticator reads.
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+    HttpLanes.of(fastify)?.add(this.lane.match);
+    // The SDKs' key headers, for the routes Fastify serves (the model lists).
     fastify.addHook('onRequest', (request, _reply, done) => {
-      if (request.url.startsWith('/inference/') && !request.headers.authorization) {
-        const key = request.headers['x-api-key'] ?? request.headers['api-key'];
-        if (typeof key === 'string' && key) request.headers.authorization = `Bearer ${key}`;
-      }
+      if (request.url.startsWith('/inference/')) useKeyHeader(request.headers);
       done();
     });
   }

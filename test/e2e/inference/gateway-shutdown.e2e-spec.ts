@@ -1,7 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
+import { startGatewayServer } from '../../helpers/gateway-server';
+import { ServerProcess } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestDatabase, query } from '../../helpers/test-database';
 
@@ -14,22 +12,10 @@ describe('gateway usage survives SIGTERM', () => {
   beforeAll(async () => {
     upstream = await ScriptedModelServer.start();
     database = await createTestDatabase();
-    const dir = mkdtempSync(join(tmpdir(), 'outpost-gateway-stop-'));
-    writeFileSync(
-      join(dir, 'gateway.yaml'),
-      `providers:\n  up:\n    base_url: ${upstream.baseURL}\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n`,
-    );
-    server = startServer({
-      DATABASE_URL: database.url,
-      PORT: String(await freePort()),
-      OUTPOST_DATA_DIR: dir,
-      OUTPOST_SURFACES: 'console,inference',
-      OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'),
+    server = await startGatewayServer(upstream, database.url, 'sk-up', {
       OUTPOST_SECRET_KEY: 'gateway-stop-test-secret-0123456789',
       OUTPOST_SHUTDOWN_GRACE_MS: '10000',
-      UP_KEY: 'sk-up',
     });
-    await waitForHealth(server.url);
   });
   afterAll(async () => {
     server.child.kill('SIGKILL');

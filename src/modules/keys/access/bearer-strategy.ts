@@ -1,9 +1,9 @@
 import { Strategy } from 'passport-http-bearer';
-import { HttpRequest } from '../../../common/http/http';
+import { PlainRequest } from '../../../common/http/http';
 import { ResolvedCredential } from './console-principal';
 
 /** Finds the credential a bearer token stands for, or undefined when it is unknown, expired or revoked. */
-export type BearerLookup = (token: string, request: HttpRequest) => Promise<ResolvedCredential | undefined>;
+export type BearerLookup = (token: string, request: PlainRequest) => Promise<ResolvedCredential | undefined>;
 
 type Done = (error: unknown, user?: ResolvedCredential | false) => void;
 // passport's typings name Express's request; the strategy reads only headers, query and body, which ours has.
@@ -14,7 +14,7 @@ export type BearerStrategy = Strategy<Verify>;
 /** A passport-http-bearer strategy around a lookup. */
 export function bearerStrategy(lookup: BearerLookup): BearerStrategy {
   return new Strategy<Verify>({ passReqToCallback: true }, (request, token, done) => {
-    lookup(token, request as unknown as HttpRequest).then(
+    lookup(token, request as unknown as PlainRequest).then(
       (credential) => done(null, credential ?? false),
       (error: unknown) => done(error),
     );
@@ -33,7 +33,7 @@ interface StrategyRun {
 /** Runs a passport strategy on one request without the passport middleware: the credential, or false. */
 export function runStrategy(
   strategy: BearerStrategy,
-  request: HttpRequest,
+  request: PlainRequest,
 ): Promise<ResolvedCredential | false> {
   return new Promise((resolve, reject) => {
     // Passport's own way: a per-request object whose prototype is the strategy, with the outcome actions.

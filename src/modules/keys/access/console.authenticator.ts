@@ -16,7 +16,7 @@ import {
 import { ConsolePrincipal, ResolvedCredential, Role, roleAtLeast } from './console-principal';
 import { CredentialCache } from './credential-cache';
 import { CredentialLookupRepository } from './credential-lookup.repository';
-import { HttpRequest } from '../../../common/http/http';
+import { HttpRequest, PlainRequest } from '../../../common/http/http';
 
 export const CONSOLE_API_PREFIXES = ['/console/api/'];
 
@@ -28,13 +28,21 @@ interface RouteRules {
   role: Role | undefined;
 }
 
-function header(request: HttpRequest, name: string): string | undefined {
+/** What a model call needs: an Inference or All key (or a token) of a member of the workspace. */
+const MODEL_CALLER_RULES: RouteRules = {
+  signedInOnly: false,
+  personOnly: false,
+  allowInferenceKeys: true,
+  role: 'member',
+};
+
+function header(request: PlainRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
 /** `{org}` from the path, else `x-org-id`: the workspace an unbound credential asks to act in. */
-export function requestedOrg(request: HttpRequest): string | null {
+export function requestedOrg(request: PlainRequest): string | null {
   return (request.params as Record<string, string> | undefined)?.org ?? header(request, 'x-org-id') ?? null;
 }
 
@@ -74,19 +82,22 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
   async authenticate(request: AuthenticatedRequest, context?: ExecutionContext): Promise<ConsolePrincipal> {
     const rules = this.rulesOf(context);
     const credential = await this.resolve(request);
+    if (credential.credential === 'session' && !isSameOriginChange(request, this.identity.origin)) {
+      throw new ConsoleForbiddenError(
+        'Cookie-authenticated changes must come from the console with a JSON body',
+      );
+    }
     return this.authorize(request, rules, credential);
   }
 
-  /** A model caller's credential, for a public route that answers more to one (the gateway's model list). */
-  async authenticateModelCaller(request: HttpRequest): Promise<ConsolePrincipal> {
-    const credential = await this.resolve(request);
-    const rules = {
-      signedInOnly: false,
-      personOnly: false,
-      allowInferenceKeys: true,
-      role: 'member' as const,
-    };
-    return this.authorize(request, rules, credential);
+  /**
+   * A model caller's key or token (no sign-in cookie): the gateway's model calls, answered before Fastify
+   * (inference-lane.ts), and its public model list, which answers more to one.
+   */
+  async authenticateModelCaller(request: PlainRequest): Promise<ConsolePrincipal> {
+    const credential = await this.resolveBearer(request);
+    if (!credential) throw new ConsoleUnauthorizedError();
+    return this.authorize(request, MODEL_CALLER_RULES, credential);
   }
 
   private rulesOf(context: ExecutionContext | undefined): RouteRules {
@@ -102,30 +113,35 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
 
   /** 401 for a missing, malformed, unknown, expired or revoked credential. */
   private async resolve(request: HttpRequest): Promise<ResolvedCredential> {
-    const authorization = header(request, 'authorization');
-    if (authorization !== undefined) {
-      const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
-      const bearer = token ? this.bearers.find((entry) => token.startsWith(entry.prefix)) : undefined;
-      if (!token || !bearer) throw new ConsoleUnauthorizedError();
-      // Only the gateway's hot path is served from the cache; the console API reads the database each time.
-      const cacheable = request.url.startsWith('/inference/');
-      const cacheKey = `${token}\n${requestedOrg(request) ?? ''}`;
-      const cached = cacheable ? this.cache.get(cacheKey) : undefined;
-      if (cached) return cached;
-      const generation = this.cache.begin();
-      const credential = await runStrategy(bearer.strategy, request);
-      if (!credential) throw new ConsoleUnauthorizedError();
-      if (cacheable) this.cache.set(cacheKey, credential, generation);
-      return credential;
-    }
+    const bearer = await this.resolveBearer(request);
+    if (bearer) return bearer;
     const cookie = readSessionCookie(request);
     const credential = cookie ? await this.lookup.session(cookie, requestedOrg(request)) : undefined;
     if (!credential) throw new ConsoleUnauthorizedError();
     return credential;
   }
 
+  /** The bearer credential, or undefined without an `Authorization` header; 401 for a bad one. */
+  private async resolveBearer(request: PlainRequest): Promise<ResolvedCredential | undefined> {
+    const authorization = header(request, 'authorization');
+    if (authorization === undefined) return undefined;
+    const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+    const bearer = token ? this.bearers.find((entry) => token.startsWith(entry.prefix)) : undefined;
+    if (!token || !bearer) throw new ConsoleUnauthorizedError();
+    // Only the gateway's hot path is served from the cache; the console API reads the database each time.
+    const cacheable = request.url.startsWith('/inference/');
+    const cacheKey = `${token}\n${requestedOrg(request) ?? ''}`;
+    const cached = cacheable ? this.cache.get(cacheKey) : undefined;
+    if (cached) return cached;
+    const generation = this.cache.begin();
+    const credential = await runStrategy(bearer.strategy, request);
+    if (!credential) throw new ConsoleUnauthorizedError();
+    if (cacheable) this.cache.set(cacheKey, credential, generation);
+    return credential;
+  }
+
   private authorize(
-    request: HttpRequest,
+    request: PlainRequest,
     rules: RouteRules,
     credential: ResolvedCredential,
   ): ConsolePrincipal {
@@ -140,11 +156,6 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     if (rules.personOnly && !credential.userId) {
       throw new ConsoleForbiddenError('This action needs a person, not a service account');
     }
-    if (credential.credential === 'session' && !isSameOriginChange(request, this.identity.origin)) {
-      throw new ConsoleForbiddenError(
-        'Cookie-authenticated changes must come from the console with a JSON body',
-      );
-    }
     const { workspaceId, role } = this.workspaceOf(request, rules, credential);
     if (rules.role && !roleAtLeast(role, rules.role)) {
       throw new ConsoleForbiddenError(`This action needs the ${rules.role} role in the workspace`);
@@ -154,7 +165,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
   }
 
   private workspaceOf(
-    request: HttpRequest,
+    request: PlainRequest,
     rules: RouteRules,
     credential: ResolvedCredential,
   ): { workspaceId: string | null; role: Role | null } {
