@@ -80,7 +80,16 @@ export class HttpLanes {
     response.once('close', () => {
       if (!this.logger) return;
       const status = response.headersSent ? response.statusCode : 499;
-      logRequest(this.logger, { ...request, route: route.route, status, ms: performance.now() - started });
+      const { id, method, url, ip } = request;
+      logRequest(this.logger, {
+        id,
+        method,
+        url,
+        ip,
+        route: route.route,
+        status,
+        ms: performance.now() - started,
+      });
     });
     route.handle(request, response).catch((error: unknown) => writeError(error, request, response));
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
 import { request as upstreamRequest } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { ServerResponse } from 'node:http';
@@ -45,6 +46,20 @@ function withCost(text: string, json: Json, cost: string): string {
   if (Array.isArray(json) || 'cost' in json || Object.keys(json).length === 0 || end < 0)
     return JSON.stringify({ ...json, cost });
   return `${text.slice(0, end)},"cost":${JSON.stringify(cost)}}`;
+}
+
+/**
+ * The client's departure, as undici takes it (an EventEmitter with `aborted` is a signal): cheaper per request than
+ * an AbortController, whose EventTarget shows in the bench's profile.
+ */
+class ClientLeft extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
 }
 
 /**
@@ -236,14 +251,14 @@ export class GatewayService {
       );
       return cost;
     };
-    const abort = new AbortController();
+    const left = new ClientLeft();
     response.on('close', () => {
-      if (!response.writableFinished) abort.abort();
+      if (!response.writableFinished) left.abort();
     });
     const streamUsage = new StreamUsage(schema, inputEstimate);
     try {
       gatewayAddedSeconds.observe({ schema }, (performance.now() - started) / 1000);
-      const answer = await this.send(upstream, payloadText, request, abort.signal);
+      const answer = await this.send(upstream, payloadText, request, left);
       const gatewayMs = (performance.now() - started).toFixed(2);
       if (answer.statusCode >= 500) {
         await answer.body.dump();
@@ -286,9 +301,9 @@ export class GatewayService {
       // A client that left mid-stream, or a provider that failed: bill what was produced, then answer (if still possible).
       settle(
         streamUsage.result().output > 0 ? streamUsage.result() : NO_USAGE,
-        abort.signal.aborted ? 'client_left' : 'failed',
+        left.aborted ? 'client_left' : 'failed',
       );
-      if (abort.signal.aborted) return;
+      if (left.aborted) return;
       if (response.headersSent) {
         response.destroy();
         return;
@@ -304,7 +319,7 @@ export class GatewayService {
     upstream: UpstreamTarget,
     body: string,
     request: PlainRequest,
-    signal: AbortSignal,
+    signal: ClientLeft,
   ): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (upstream.credentialHeader) headers[upstream.credentialHeader] = upstream.credential!;

@@ -80,12 +80,15 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
     await upstream.close();
   });
 
-  const call = (path: string, headers: Record<string, string>, body = ASK) =>
+  const call = (path: string, headers: Record<string, string>, body = ASK, signal?: AbortSignal) =>
     fetch(`${server.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body,
+      signal,
     });
+  const metrics = async () =>
+    (await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer lane-metrics' } })).text();
 
   it('a model call carries the security headers of every other route and echoes its request id', async () => {
     upstream.script({ text: 'ok', usage: { input: 1, output: 1 } });
@@ -157,16 +160,14 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
       JSON.stringify({ model: 'mine', messages: [{ role: 'user', content: 'hi' }] }),
     );
     expect(custom.status).toBe(200);
-    const metrics = await (
-      await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer lane-metrics' } })
-    ).text();
-    expect(metrics).toMatch(
+    const counted = await metrics();
+    expect(counted).toMatch(
       /outpost_http_requests_total\{route="\/inference\/custom\/:connection\/chat\/completions",method="POST",status="200"\} 1/,
     );
-    expect(metrics).toMatch(
+    expect(counted).toMatch(
       /outpost_http_requests_total\{route="\/inference\/openai\/v1\/chat\/completions",method="POST",status="200"\} \d+/,
     );
-    expect(metrics).not.toContain(`route="/inference/custom/${created.body.id}`);
+    expect(counted).not.toContain(`route="/inference/custom/${created.body.id}`);
   });
 
   it('a query string or a trailing slash reaches the model call; a bad %-encoding in a connection id is a 400', async () => {
@@ -199,6 +200,34 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
     });
     expect(res.headers['x-outpost-gateway-ms']).toBeDefined();
     expect(res.headers['x-request-id']).toBeDefined();
+  });
+
+  it('a client that leaves before the provider answers cancels the provider call at once', async () => {
+    let release!: (value: unknown) => void;
+    upstream.script({
+      text: 'too late',
+      usage: { input: 1, output: 1 },
+      until: new Promise((r) => (release = r)),
+    });
+    const arrived = upstream.requests.length + 1;
+    const leaving = new AbortController();
+    const pending = call(CHAT, { authorization: bearer(key) }, ASK, leaving.signal).then(
+      (res) => res.status,
+      (error: Error) => error.name,
+    );
+    await upstream.waitForRequests(arrived);
+    leaving.abort();
+    expect(await pending).toBe('AbortError');
+    // The provider still holds its answer: only a cancelled call is counted as the client's leaving.
+    const left =
+      /outpost_gateway_requests_total\{schema="openai-chat",model="up\/small",outcome="client_left"\} 1/;
+    let counted = await metrics();
+    for (let i = 0; i < 40 && !left.test(counted); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      counted = await metrics();
+    }
+    expect(counted).toMatch(left);
+    release(undefined);
   });
 
   it('the key is checked before a byte of the body is read; a body past 10 MiB is refused by its announced length', async () => {

@@ -160,8 +160,19 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     if (rules.role && !roleAtLeast(role, rules.role)) {
       throw new ConsoleForbiddenError(`This action needs the ${rules.role} role in the workspace`);
     }
-    const { boundWorkspaceId: _bound, workspace: _workspace, ...identity } = credential;
-    return { ...identity, kind: 'console', workspaceId, role, ip: request.ip ?? '' };
+    return {
+      credential: credential.credential,
+      credentialId: credential.credentialId,
+      userId: credential.userId,
+      email: credential.email,
+      name: credential.name,
+      serviceAccountId: credential.serviceAccountId,
+      permission: credential.permission,
+      kind: 'console',
+      workspaceId,
+      role,
+      ip: request.ip ?? '',
+    };
   }
 
   private workspaceOf(
