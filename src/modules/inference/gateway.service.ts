@@ -48,6 +48,37 @@ function withCost(text: string, json: Json, cost: string): string {
   return `${text.slice(0, end)},"cost":${JSON.stringify(cost)}}`;
 }
 
+/** One model call: the route's API `schema`, the caller's request (`text` as it came, when the caller has it). */
+export interface ModelCall {
+  schema: UpstreamSchema;
+  body: unknown;
+  text?: string;
+  principal: ConsolePrincipal;
+  request: PlainRequest;
+  /** Picks the upstream from the request's model: the catalogue's provider unless given (a workspace connection). */
+  target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
+}
+
+/**
+ * The provider's request: the caller's own text when it already names the provider's model id (and, for a streamed
+ * chat, asks for usage), else the body with those set, serialized once. Its length is also the input estimate.
+ */
+function providerRequest(call: ModelCall, upstreamModel: string, stream: boolean): string {
+  const body = call.body as Json;
+  const askUsage = call.schema === 'openai-chat' && stream;
+  const usageAsked = (body.stream_options as Json | undefined)?.include_usage === true;
+  if (call.text !== undefined && body.model === upstreamModel && (!askUsage || usageAsked)) return call.text;
+  const payload: Json = { ...body, model: upstreamModel };
+  if (askUsage) payload.stream_options = { ...((payload.stream_options as Json) ?? {}), include_usage: true };
+  try {
+    return JSON.stringify(payload);
+  } catch (error) {
+    // A body nested past the call stack's depth (JSON.parse takes any depth; JSON.stringify recurses).
+    if (error instanceof RangeError) throw new InvalidInferenceRequestError('body', 'nests too deeply');
+    throw error;
+  }
+}
+
 /**
  * The client's departure, as undici takes it (an EventEmitter with `aborted` is a signal): cheaper per request than
  * an AbortController, whose EventTarget shows in the bench's profile.
@@ -174,22 +205,14 @@ export class GatewayService {
   }
 
   /**
-   * Answers one request of the route's `schema` on `response`; `target` picks the upstream from the request's model
-   * (the catalogue, or a workspace connection). A failure before the answer began is thrown, for the caller to
-   * answer in the route's error format.
+   * Answers one model call on `response`. A failure before the answer began is thrown, for the caller to answer in
+   * the route's error format.
    */
-  async handle(
-    schema: UpstreamSchema,
-    body: unknown,
-    principal: ConsolePrincipal,
-    request: PlainRequest,
-    response: ServerResponse,
-    target: (model: string) => UpstreamTarget | Promise<UpstreamTarget> = (model) =>
-      this.catalogueTarget(model, schema),
-  ): Promise<void> {
+  async handle(call: ModelCall, response: ServerResponse): Promise<void> {
+    const { schema, body, principal, request } = call;
     const started = performance.now();
     const parsed = parseInferenceRequest(body, schema);
-    const upstream = await target(parsed.model);
+    const upstream = await (call.target ?? ((id: string) => this.catalogueTarget(id, schema)))(parsed.model);
     const { model } = upstream;
     const workspaceId = principal.workspaceId!;
     if (!(await this.policies.allows(workspaceId, upstream.provider, model.id))) {
@@ -198,12 +221,7 @@ export class GatewayService {
     }
     if (!upstream.credential)
       throw new UpstreamError(`The provider "${upstream.provider}" has no credential on this gateway`);
-    // The provider's request, serialized once: its length is also the input estimate (a token per 4 characters).
-    const payload: Json = { ...(body as Json), model: model.upstreamId };
-    if (schema === 'openai-chat' && parsed.stream) {
-      payload.stream_options = { ...((payload.stream_options as Json) ?? {}), include_usage: true };
-    }
-    const payloadText = JSON.stringify(payload);
+    const payloadText = providerRequest(call, model.upstreamId, parsed.stream);
     const inputEstimate = Math.ceil(payloadText.length / 4);
     const worst = costOf(model, {
       ...NO_USAGE,

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { InvalidRequestError } from '../../common/errors';
 import { writeError } from '../../common/errors/error.filter';
-import { parseJson, readBody } from '../../common/http/body-parsers';
+import { readBody } from '../../common/http/body-parsers';
 import { PlainRequest, requestPath } from '../../common/http/http';
 import { LaneRoute } from '../../common/http/http-lanes';
 import { jsonOnly } from '../../common/http/json-only';
-import { ConsolePrincipal } from '../keys/access/console-principal';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import type { UpstreamSchema } from './gateway.config';
-import { GatewayService } from './gateway.service';
+import { GatewayService, ModelCall } from './gateway.service';
 import { inferenceErrorBody } from './inference-error-body';
 
 /** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
@@ -22,6 +22,19 @@ const SCHEMAS: Record<string, UpstreamSchema> = {
   responses: 'openai-responses',
   messages: 'anthropic',
 };
+
+/**
+ * A model call's body: JSON as it comes. It is never stored, so unlike the API's bodies (body-parsers.ts) its
+ * strings may hold NUL characters and any key is kept (the gateway only reads it and copies it into a new object);
+ * any depth parses, and one too deep to serialize again is refused by the gateway.
+ */
+function parseModelCall(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InvalidRequestError(`Malformed JSON body: ${(error as Error).message}`, undefined, 'Body');
+  }
+}
 
 function decodeParam(value: string): string | undefined {
   try {
@@ -64,7 +77,7 @@ export class InferenceLane {
     const schema = SCHEMAS[openai ?? anthropic ?? custom];
     if (encodedConnection === undefined) {
       return {
-        route: path,
+        route: path.replace(/\/$/, ''),
         handle: (request, response) => this.serve(schema, undefined, request, raw, response),
       };
     }
@@ -76,23 +89,13 @@ export class InferenceLane {
     };
   };
 
-  /**
-   * One model call of the route's `schema` (to the workspace's `connection`, if named), for a caller already
-   * authenticated with its body read: the gateway answers on `response`.
-   */
-  answer(
-    schema: UpstreamSchema,
-    connection: string | undefined,
-    body: unknown,
-    principal: ConsolePrincipal,
-    request: PlainRequest,
-    response: ServerResponse,
-  ): Promise<void> {
-    const target =
-      connection === undefined
-        ? undefined
-        : (model: string) => this.gateway.connectionTarget(principal.workspaceId!, connection, model, schema);
-    return this.gateway.handle(schema, body, principal, request, response, target);
+  /** One model call, for a caller already authenticated with its body read: to the workspace's `connection`, if named. */
+  answer(call: ModelCall & { connection?: string }, response: ServerResponse): Promise<void> {
+    const { connection, principal, schema } = call;
+    if (connection === undefined) return this.gateway.handle(call, response);
+    const target = (model: string) =>
+      this.gateway.connectionTarget(principal.workspaceId!, connection, model, schema);
+    return this.gateway.handle({ ...call, target }, response);
   }
 
   private async serve(
@@ -113,7 +116,8 @@ export class InferenceLane {
         INFERENCE_BODY_LIMIT,
         length === undefined ? undefined : Number(length),
       );
-      await this.answer(schema, connection, parseJson(text), principal, request, response);
+      const body = parseModelCall(text);
+      await this.answer({ schema, connection, body, text, principal, request }, response);
     } catch (error) {
       writeError(error, request, response, inferenceErrorBody);
     }

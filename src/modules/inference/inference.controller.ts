@@ -64,7 +64,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    await this.lane.answer('openai-chat', undefined, body, principal, request, reply.raw);
+    await this.lane.answer({ schema: 'openai-chat', body, principal, request }, reply.raw);
   }
 
   @Post('openai/v1/responses')
@@ -75,7 +75,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    await this.lane.answer('openai-responses', undefined, body, principal, request, reply.raw);
+    await this.lane.answer({ schema: 'openai-responses', body, principal, request }, reply.raw);
   }
 
   @Post('anthropic/v1/messages')
@@ -86,7 +86,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    await this.lane.answer('anthropic', undefined, body, principal, request, reply.raw);
+    await this.lane.answer({ schema: 'anthropic', body, principal, request }, reply.raw);
   }
 
   @Post('custom/:connection/chat/completions')
@@ -102,7 +102,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    return this.lane.answer('openai-chat', connection, body, principal, request, reply.raw);
+    return this.lane.answer({ schema: 'openai-chat', connection, body, principal, request }, reply.raw);
   }
 
   @Post('custom/:connection/responses')
@@ -118,7 +118,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    return this.lane.answer('openai-responses', connection, body, principal, request, reply.raw);
+    return this.lane.answer({ schema: 'openai-responses', connection, body, principal, request }, reply.raw);
   }
 
   @Post('custom/:connection/messages')
@@ -134,7 +134,7 @@ export class InferenceController {
     @Req() request: HttpRequest,
     @Res() reply: HttpReply,
   ): Promise<void> {
-    return this.lane.answer('anthropic', connection, body, principal, request, reply.raw);
+    return this.lane.answer({ schema: 'anthropic', connection, body, principal, request }, reply.raw);
   }
 
   @Get('v1/models')

@@ -190,6 +190,32 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
     });
   });
 
+  it('a prompt is forwarded as written, NUL characters included; a body too deep to serialize again is a 400', async () => {
+    upstream.script({ text: 'seen', usage: { input: 1, output: 1 } });
+    const nul = await call(
+      CHAT,
+      { authorization: bearer(key) },
+      JSON.stringify({
+        model: 'up/small',
+        messages: [{ role: 'user', content: 'before\u0000after' }],
+        metadata: { kept: true },
+      }),
+    );
+    expect(await content(nul)).toBe('seen');
+    expect(upstream.requests.at(-1)!.body).toMatchObject({
+      model: 'small',
+      messages: [{ content: 'before\u0000after' }],
+      metadata: { kept: true },
+    });
+    const depth = 200_000;
+    const deep = `{"model":"up/small","messages":[${'['.repeat(depth)}${']'.repeat(depth)}]}`;
+    const refused = await call(CHAT, { authorization: bearer(key) }, deep);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: { param: 'body', message: expect.stringContaining('nests') },
+    });
+  });
+
   it('a person signed in to the console (cookie, no key) is answered by the same gateway through the controller', async () => {
     upstream.script({ text: 'for a person', usage: { input: 1, output: 1 } });
     const res = await owner.post(CHAT, JSON.parse(ASK) as object).set('x-org-id', owner.org);
