@@ -4,7 +4,8 @@
  * gateway (key check, budget hold, forward, usage, settle), in one run: latency at concurrency 1 (sequential
  * requests timed one by one) and throughput at 10 connections (autocannon), in BENCH_ROUNDS rounds (3) whose
  * medians are reported; the time to the first byte of a stream; then 1,000 concurrent slow streams through Outpost
- * (every stream's longest pause between chunks, and the server's peak RSS).
+ * (every stream's longest pause between chunks, and the server's peak RSS). The relay and Outpost are measured
+ * again with a 90 KB conversation, the size of a coding agent's request.
  * The database is BENCH_DATABASE_URL (default the local PostgreSQL; a scratch database is made and dropped).
  * Results in bench/results/gateway.{json,md}.
  */
@@ -98,8 +99,13 @@ const targets = {
   fastify_relay: { url: `http://127.0.0.1:${fastifyRelayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   outpost: { url: `${base}/inference/openai/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } },
 };
+// A coding agent's request is a long conversation: the same paths with a 90 KB body.
+const turns = Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `function f${i}(x) {\n  return x * 2; // ${'x'.repeat(1500)}\n}` }));
+const largeBody = JSON.stringify({ model: 'up/small', max_tokens: 50, messages: turns });
+targets.relay_90kb = { ...targets.relay, body: largeBody };
+targets.outpost_90kb = { ...targets.outpost, body: largeBody };
 const run = (target, connections, seconds = duration) =>
-  autocannon({ url: target.url, method: 'POST', headers: target.headers, body, connections, duration: seconds });
+  autocannon({ url: target.url, method: 'POST', headers: target.headers, body: target.body ?? body, connections, duration: seconds });
 
 /** Concurrency 1: `count` requests one after another on one kept-alive connection, each timed. */
 async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ?? 1500)) {
@@ -108,7 +114,7 @@ async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ??
   let failed = 0;
   for (let i = 0; i < count + 300; i++) {
     const t0 = performance.now();
-    const res = await pool.request({ path: new URL(target.url).pathname, method: 'POST', headers: target.headers, body });
+    const res = await pool.request({ path: new URL(target.url).pathname, method: 'POST', headers: target.headers, body: target.body ?? body });
     await res.body.text();
     if (res.statusCode !== 200) failed++;
     if (i >= 300) times.push(performance.now() - t0); // the first 300 warm up
@@ -124,7 +130,7 @@ const cpuSeconds = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, outpost: outpost.pid };
+const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, outpost: outpost.pid, relay_90kb: relay.pid, outpost_90kb: outpost.pid };
 
 /** The middle value (the mean of the two middle ones for an even count). */
 const median = (values) => {
@@ -232,6 +238,8 @@ results.added = {
   c1_p99_ms: withinRounds((rows) => rows.outpost.c1_p99_ms - rows.direct.c1_p99_ms),
   c10_share_of_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.relay.c10_rps),
   c10_share_of_fastify_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.fastify_relay.c10_rps),
+  c10_share_of_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c10_rps / rows.relay_90kb.c10_rps),
+  c1_p50_ms_over_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c1_p50_ms - rows.relay_90kb.c1_p50_ms),
   stream_ttfb_p50_ms: Number((results.stream_ttfb.outpost.p50_ms - results.stream_ttfb.direct.p50_ms).toFixed(3)),
 };
 outpost.kill('SIGTERM');
@@ -247,7 +255,7 @@ writeFileSync(
   `# bench:gateway (${results.date}, load ${results.load_average.join(' / ')})\n\n` +
     `| path | c=1 p50 | c=1 p99 | c=10 req/s | server CPU per request at c=10 |\n|---|---:|---:|---:|---:|\n` +
     Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c10_rps} | ${v.server_cpu_us_per_request ? `${v.server_cpu_us_per_request} µs` : '–'} |`).join('\n') +
-    `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay (${(results.added.c10_share_of_fastify_relay * 100).toFixed(0)}% of the Fastify relay); ` +
+    `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay (${(results.added.c10_share_of_fastify_relay * 100).toFixed(0)}% of the Fastify relay); with a 90 KB conversation ${(results.added.c10_share_of_relay_90kb * 100).toFixed(0)}% of the bare relay, ${results.added.c1_p50_ms_over_relay_90kb} ms over it at c=1 p50; ` +
     `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms (added ${results.added.stream_ttfb_p50_ms} ms).\n\n` +
     `${results.slow_streams.streams} concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
     `longest pause between chunks p50 ${results.slow_streams.longest_pause_p50_ms} ms, max ${results.slow_streams.longest_pause_max_ms} ms; ${results.slow_streams.stalled_over_2s} stalled over 2 s; ` +

@@ -20,6 +20,7 @@ import {
   WorkspaceLimitError,
 } from './gateway.errors';
 import { parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
+import { providerRequest } from './provider-request';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
 import {
   gatewayAddedSeconds,
@@ -38,13 +39,13 @@ const CONNECTION_MAX_OUTPUT = 32_000;
 const PASSED_HEADERS = ['content-type', 'cache-control'];
 
 /**
- * The provider's JSON answer with Zen's `cost` member (USD) added: spliced before the closing brace rather than the
- * whole answer serialized again, unless the answer is empty or has a `cost` of its own (then ours replaces it).
+ * The provider's JSON answer (an object) with Zen's `cost` member (USD) added: spliced before the closing brace
+ * rather than the whole answer serialized again, unless the answer is empty or has a `cost` of its own (then ours
+ * replaces it).
  */
 function withCost(text: string, json: Json, cost: string): string {
   const end = text.lastIndexOf('}');
-  if (Array.isArray(json) || 'cost' in json || Object.keys(json).length === 0 || end < 0)
-    return JSON.stringify({ ...json, cost });
+  if ('cost' in json || Object.keys(json).length === 0) return JSON.stringify({ ...json, cost });
   return `${text.slice(0, end)},"cost":${JSON.stringify(cost)}}`;
 }
 
@@ -57,26 +58,6 @@ export interface ModelCall {
   request: PlainRequest;
   /** Picks the upstream from the request's model: the catalogue's provider unless given (a workspace connection). */
   target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
-}
-
-/**
- * The provider's request: the caller's own text when it already names the provider's model id (and, for a streamed
- * chat, asks for usage), else the body with those set, serialized once. Its length is also the input estimate.
- */
-function providerRequest(call: ModelCall, upstreamModel: string, stream: boolean): string {
-  const body = call.body as Json;
-  const askUsage = call.schema === 'openai-chat' && stream;
-  const usageAsked = (body.stream_options as Json | undefined)?.include_usage === true;
-  if (call.text !== undefined && body.model === upstreamModel && (!askUsage || usageAsked)) return call.text;
-  const payload: Json = { ...body, model: upstreamModel };
-  if (askUsage) payload.stream_options = { ...((payload.stream_options as Json) ?? {}), include_usage: true };
-  try {
-    return JSON.stringify(payload);
-  } catch (error) {
-    // A body nested past the call stack's depth (JSON.parse takes any depth; JSON.stringify recurses).
-    if (error instanceof RangeError) throw new InvalidInferenceRequestError('body', 'nests too deeply');
-    throw error;
-  }
 }
 
 /**
@@ -221,7 +202,7 @@ export class GatewayService {
     }
     if (!upstream.credential)
       throw new UpstreamError(`The provider "${upstream.provider}" has no credential on this gateway`);
-    const payloadText = providerRequest(call, model.upstreamId, parsed.stream);
+    const payloadText = providerRequest(schema, body as Json, call.text, model.upstreamId, parsed.stream);
     const inputEstimate = Math.ceil(payloadText.length / 4);
     const worst = costOf(model, {
       ...NO_USAGE,
@@ -294,7 +275,8 @@ export class GatewayService {
         try {
           json = JSON.parse(text) as Json;
         } catch {}
-        if (answer.statusCode >= 400 || !json) {
+        if (answer.statusCode >= 400 || typeof json !== 'object' || json === null || Array.isArray(json)) {
+          // Not an answer of the API (an error, or not a JSON object): passed on as it came, billed nothing.
           settle(NO_USAGE, 'upstream_refused');
           response.writeHead(answer.statusCode, headers).end(text);
           return;

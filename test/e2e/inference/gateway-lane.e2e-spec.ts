@@ -190,7 +190,7 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
     });
   });
 
-  it('a prompt is forwarded as written, NUL characters included; a body too deep to serialize again is a 400', async () => {
+  it('a prompt is forwarded as written, NUL characters included; a body that must be serialized again but is too deep is a 400', async () => {
     upstream.script({ text: 'seen', usage: { input: 1, output: 1 } });
     const nul = await call(
       CHAT,
@@ -208,7 +208,8 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
       metadata: { kept: true },
     });
     const depth = 200_000;
-    const deep = `{"model":"up/small","messages":[${'['.repeat(depth)}${']'.repeat(depth)}]}`;
+    // Written twice, `model` makes the gateway serialize the body again (see provider-request.ts), which this depth defeats.
+    const deep = `{"model":"up/x","model":"up/small","messages":[${'['.repeat(depth)}${']'.repeat(depth)}]}`;
     const refused = await call(CHAT, { authorization: bearer(key) }, deep);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({
