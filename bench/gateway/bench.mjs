@@ -4,8 +4,8 @@
  * gateway (key check, budget hold, forward, usage, settle), in one run: latency at concurrency 1 (sequential
  * requests timed one by one) and throughput at 10 connections (autocannon), in BENCH_ROUNDS rounds (3) whose
  * medians are reported; the time to the first byte of a stream; then 1,000 concurrent slow streams through Outpost
- * (every stream's longest pause between chunks, and the server's peak RSS). The relay and Outpost are measured
- * again with a 90 KB conversation, the size of a coding agent's request.
+ * (every stream's longest pause between chunks, and the server's peak RSS); last, the relay and Outpost again with
+ * a 90 KB conversation, the size of a coding agent's request, and Outpost's RSS after them.
  * The database is BENCH_DATABASE_URL (default the local PostgreSQL; a scratch database is made and dropped).
  * Results in bench/results/gateway.{json,md}.
  */
@@ -102,8 +102,10 @@ const targets = {
 // A coding agent's request is a long conversation: the same paths with a 90 KB body.
 const turns = Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `function f${i}(x) {\n  return x * 2; // ${'x'.repeat(1500)}\n}` }));
 const largeBody = JSON.stringify({ model: 'up/small', max_tokens: 50, messages: turns });
-targets.relay_90kb = { ...targets.relay, body: largeBody };
-targets.outpost_90kb = { ...targets.outpost, body: largeBody };
+const largeTargets = {
+  relay_90kb: { ...targets.relay, body: largeBody },
+  outpost_90kb: { ...targets.outpost, body: largeBody },
+};
 const run = (target, connections, seconds = duration) =>
   autocannon({ url: target.url, method: 'POST', headers: target.headers, body: target.body ?? body, connections, duration: seconds });
 
@@ -132,6 +134,12 @@ const cpuSeconds = (pid) => {
 };
 const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, outpost: outpost.pid, relay_90kb: relay.pid, outpost_90kb: outpost.pid };
 
+/** Outpost's resident memory now, in MB. */
+const rssMb = () => {
+  const line = readFileSync(`/proc/${outpost.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+};
+
 /** The middle value (the mean of the two middle ones for an even count). */
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -143,35 +151,40 @@ const median = (values) => {
 // and each figure is the median over the rounds (ratios are taken within a round, then their median).
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const results = { date: new Date().toISOString(), load_average: loadavg().map((n) => Number(n.toFixed(2))), duration_s: duration, rounds, rows: {} };
-const perRound = [];
-for (let round = 0; round < rounds; round++) {
-  const rows = {};
-  for (const [label, target] of Object.entries(targets)) {
-    const one = await sequential(target);
-    await run(target, 10, 2); // warm-up, outside the CPU window
-    const cpuBefore = serverPid[label] && cpuSeconds(serverPid[label]);
-    const ten = await run(target, 10);
-    const cpuUs = serverPid[label] && Math.round(((cpuSeconds(serverPid[label]) - cpuBefore) * 1e6) / ten.requests.total);
-    rows[label] = {
-      c1_p50_ms: one.p50, c1_p99_ms: one.p99,
-      c10_rps: Math.round(ten.requests.average), non2xx: one.failed + ten.non2xx,
-      ...(cpuUs ? { server_cpu_us_per_request: cpuUs } : {}),
-    };
-    console.log(`round ${round + 1}`, label, rows[label]);
+/** Every path of `set` once per round; each row's figures are the medians over the rounds. */
+async function measure(set) {
+  const perRound = [];
+  for (let round = 0; round < rounds; round++) {
+    const rows = {};
+    for (const [label, target] of Object.entries(set)) {
+      const one = await sequential(target);
+      await run(target, 10, 2); // warm-up, outside the CPU window
+      const cpuBefore = serverPid[label] && cpuSeconds(serverPid[label]);
+      const ten = await run(target, 10);
+      const cpuUs = serverPid[label] && Math.round(((cpuSeconds(serverPid[label]) - cpuBefore) * 1e6) / ten.requests.total);
+      rows[label] = {
+        c1_p50_ms: one.p50, c1_p99_ms: one.p99,
+        c10_rps: Math.round(ten.requests.average), non2xx: one.failed + ten.non2xx,
+        ...(cpuUs ? { server_cpu_us_per_request: cpuUs } : {}),
+      };
+      console.log(`round ${round + 1}`, label, rows[label]);
+    }
+    perRound.push(rows);
   }
-  perRound.push(rows);
+  for (const label of Object.keys(set)) {
+    const of = (metric) => perRound.map((rows) => rows[label][metric]);
+    results.rows[label] = {
+      c1_p50_ms: Number(median(of('c1_p50_ms')).toFixed(3)),
+      c1_p99_ms: Number(median(of('c1_p99_ms')).toFixed(3)),
+      c10_rps: Math.round(median(of('c10_rps'))),
+      non2xx: of('non2xx').reduce((a, b) => a + b, 0),
+      ...(serverPid[label] ? { server_cpu_us_per_request: Math.round(median(of('server_cpu_us_per_request'))) } : {}),
+    };
+  }
+  return perRound;
 }
-for (const label of Object.keys(targets)) {
-  const of = (metric) => perRound.map((rows) => rows[label][metric]);
-  results.rows[label] = {
-    c1_p50_ms: Number(median(of('c1_p50_ms')).toFixed(3)),
-    c1_p99_ms: Number(median(of('c1_p99_ms')).toFixed(3)),
-    c10_rps: Math.round(median(of('c10_rps'))),
-    non2xx: of('non2xx').reduce((a, b) => a + b, 0),
-    ...(serverPid[label] ? { server_cpu_us_per_request: Math.round(median(of('server_cpu_us_per_request'))) } : {}),
-  };
-}
-const withinRounds = (compute) => Number(median(perRound.map(compute)).toFixed(3));
+const perRound = await measure(targets);
+const withinRounds = (compute, of = perRound) => Number(median(of.map(compute)).toFixed(3));
 
 // Time to the first byte of a stream, 200 sequential requests each, direct and through Outpost.
 async function ttfb(target) {
@@ -193,10 +206,7 @@ const r = results.rows;
 async function slowStreams(count = Number(process.env.BENCH_STREAMS ?? 1000)) {
   const agent = new Agent({ connections: null, pipelining: 0 });
   let peakRssMb = 0;
-  const rss = () => {
-    const line = readFileSync(`/proc/${outpost.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-    peakRssMb = Math.max(peakRssMb, Number(line.split(/\s+/)[1]) / 1024);
-  };
+  const rss = () => (peakRssMb = Math.max(peakRssMb, rssMb()));
   rss();
   const idleRssMb = peakRssMb;
   const sampler = setInterval(rss, 100);
@@ -233,13 +243,16 @@ async function slowStreams(count = Number(process.env.BENCH_STREAMS ?? 1000)) {
 }
 results.slow_streams = await slowStreams();
 console.log('slow streams', results.slow_streams);
+// Then the long conversations, and the server's memory after them (V8 keeps the heap it grew for a while).
+const largePerRound = await measure(largeTargets);
+results.rss_after_90kb_mb = rssMb();
 results.added = {
   c1_p50_ms: withinRounds((rows) => rows.outpost.c1_p50_ms - rows.direct.c1_p50_ms),
   c1_p99_ms: withinRounds((rows) => rows.outpost.c1_p99_ms - rows.direct.c1_p99_ms),
   c10_share_of_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.relay.c10_rps),
   c10_share_of_fastify_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.fastify_relay.c10_rps),
-  c10_share_of_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c10_rps / rows.relay_90kb.c10_rps),
-  c1_p50_ms_over_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c1_p50_ms - rows.relay_90kb.c1_p50_ms),
+  c10_share_of_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c10_rps / rows.relay_90kb.c10_rps, largePerRound),
+  c1_p50_ms_over_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c1_p50_ms - rows.relay_90kb.c1_p50_ms, largePerRound),
   stream_ttfb_p50_ms: Number((results.stream_ttfb.outpost.p50_ms - results.stream_ttfb.direct.p50_ms).toFixed(3)),
 };
 outpost.kill('SIGTERM');
@@ -259,7 +272,7 @@ writeFileSync(
     `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms (added ${results.added.stream_ttfb_p50_ms} ms).\n\n` +
     `${results.slow_streams.streams} concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
     `longest pause between chunks p50 ${results.slow_streams.longest_pause_p50_ms} ms, max ${results.slow_streams.longest_pause_max_ms} ms; ${results.slow_streams.stalled_over_2s} stalled over 2 s; ` +
-    `server RSS ${results.slow_streams.server_rss_idle_mb} MB before, ${results.slow_streams.server_rss_peak_mb} MB at most.\n`,
+    `server RSS ${results.slow_streams.server_rss_idle_mb} MB before, ${results.slow_streams.server_rss_peak_mb} MB at most; ${results.rss_after_90kb_mb} MB after the 90 KB rows that follow.\n`,
 );
 console.log(JSON.stringify(results, null, 2));
 process.exit(0);
