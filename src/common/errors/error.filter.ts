@@ -92,9 +92,14 @@ export function writeError(
     response.destroy();
     return;
   }
+  const text = JSON.stringify(body(error, request));
   response
-    .writeHead(error.status, { ...error.headers, 'content-type': 'application/json; charset=utf-8' })
-    .end(JSON.stringify(body(error, request)));
+    .writeHead(error.status, {
+      ...error.headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+    })
+    .end(text);
 }
 
 /** The one global filter: every failure leaves as a tagged JSON body, unknown ones with a `ref` in the log. */

@@ -49,6 +49,16 @@ function withCost(text: string, json: Json, cost: string): string {
   return `${text.slice(0, end)},"cost":${JSON.stringify(cost)}}`;
 }
 
+/** A whole answer, with its length (node would send it chunked, its headers being written first). */
+function sendWhole(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): void {
+  response.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
+}
+
 /** One model call: the route's API `schema`, the caller's request (`text` as it came, when the caller has it). */
 export interface ModelCall {
   schema: UpstreamSchema;
@@ -278,12 +288,12 @@ export class GatewayService {
         if (answer.statusCode >= 400 || typeof json !== 'object' || json === null || Array.isArray(json)) {
           // Not an answer of the API (an error, or not a JSON object): passed on as it came, billed nothing.
           settle(NO_USAGE, 'upstream_refused');
-          response.writeHead(answer.statusCode, headers).end(text);
+          sendWhole(response, answer.statusCode, headers, text);
           return;
         }
         const cost = settle(usageOfAnswer(schema, json));
         headers['content-type'] = 'application/json; charset=utf-8';
-        response.writeHead(answer.statusCode, headers).end(withCost(text, json, microCentsToUsd(cost)));
+        sendWhole(response, answer.statusCode, headers, withCost(text, json, microCentsToUsd(cost)));
         return;
       }
       response.writeHead(answer.statusCode, {

@@ -90,11 +90,13 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
   const metrics = async () =>
     (await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer lane-metrics' } })).text();
 
-  it('a model call carries the security headers of every other route and echoes its request id', async () => {
+  it('a model call carries the security headers of every other route, echoes its request id and has its length', async () => {
     upstream.script({ text: 'ok', usage: { input: 1, output: 1 } });
     const answered = await call(CHAT, { authorization: bearer(key), 'x-request-id': 'lane-trace-1' });
     expect(answered.status).toBe(200);
     expect(answered.headers.get('x-request-id')).toBe('lane-trace-1');
+    // A whole answer is sent with its length, not chunked.
+    expect(answered.headers.get('content-length')).toBe(String(Buffer.byteLength(await answered.text())));
     const viaFastify = await fetch(`${server.url}/inference/v1/models`);
     expect(viaFastify.status).toBe(200);
     for (const name of [
