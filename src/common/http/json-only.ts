@@ -11,13 +11,22 @@ function hasBody(request: PlainRequest): boolean {
 }
 
 /** JSON APIs take JSON: a body of another content type is refused before it reaches a handler. */
-export function jsonOnly(request: PlainRequest, done: (error?: Error) => void): void {
+export function assertJsonBody(request: PlainRequest): void {
   if (
     hasBody(request) &&
     JSON_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
     !JSON_TYPE.test(request.headers['content-type'] ?? '')
   ) {
-    done(new InvalidRequestError('Content-Type must be application/json', 'content-type', 'Headers'));
+    throw new InvalidRequestError('Content-Type must be application/json', 'content-type', 'Headers');
+  }
+}
+
+/** `assertJsonBody` as a Fastify hook step. */
+export function jsonOnly(request: PlainRequest, done: (error?: Error) => void): void {
+  try {
+    assertJsonBody(request);
+  } catch (error) {
+    done(error as Error);
     return;
   }
   done();

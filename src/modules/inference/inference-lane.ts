@@ -5,7 +5,7 @@ import { writeError } from '../../common/errors/error.filter';
 import { readBody } from '../../common/http/body-parsers';
 import { PlainRequest, requestPath } from '../../common/http/http';
 import { LaneRoute } from '../../common/http/http-lanes';
-import { jsonOnly } from '../../common/http/json-only';
+import { assertJsonBody } from '../../common/http/json-only';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import type { UpstreamSchema } from './gateway.config';
 import { GatewayService, ModelCall } from './gateway.service';
@@ -106,9 +106,7 @@ export class InferenceLane {
     response: ServerResponse,
   ): Promise<void> {
     try {
-      jsonOnly(request, (error) => {
-        if (error) throw error;
-      });
+      assertJsonBody(request);
       const principal = await this.authenticator.authenticateModelCaller(request);
       const length = request.headers['content-length'];
       const text = await readBody(

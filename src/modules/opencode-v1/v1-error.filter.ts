@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import { InvalidRequestError, TaggedError } from '../../common/errors';
-import { toTagged } from '../../common/errors/error.filter';
+import { replyWithError } from '../../common/errors/error.filter';
 import { HttpReply, HttpRequest } from '../../common/http/http';
 
 /**
@@ -23,12 +23,6 @@ export function v1ErrorBody(error: TaggedError): Record<string, unknown> {
 export class V1ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const reply = http.getResponse<HttpReply>();
-    const error = toTagged(exception, http.getRequest<HttpRequest>());
-    if (reply.sent || reply.raw.headersSent) {
-      reply.raw.end();
-      return;
-    }
-    void reply.status(error.status).headers(error.headers).send(v1ErrorBody(error));
+    replyWithError(exception, http.getRequest<HttpRequest>(), http.getResponse<HttpReply>(), v1ErrorBody);
   }
 }

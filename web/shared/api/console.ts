@@ -2563,10 +2563,10 @@ export interface operations {
   'audit.list': {
     parameters: {
       query?: {
-        /** @description `next_cursor` of the previous page. */
-        cursor?: string;
         /** @description Entries per page, 1–200 (default 50). */
         limit?: number;
+        /** @description `next_cursor` of the previous page. */
+        cursor?: string;
         /** @description Only what this person or service account did (`usr_…`, `sa_…`). */
         actor?: string;
         /** @description Only entries of this action, e.g. `key.created`. */

@@ -3976,12 +3976,12 @@ export interface operations {
   'fs.find': {
     parameters: {
       query: {
-        location?: components['schemas']['LocationRefDto'] | null;
+        /** @description At most this many entries, 1 to 200 (default 20). */
+        limit?: number;
         /** @description Matched against names and paths (the letters in order at the least), case aside; empty lists everything. */
         query: string;
         type?: 'file' | 'directory';
-        /** @description At most this many entries, 1 to 200 (default 20). */
-        limit?: number;
+        location?: components['schemas']['LocationRefDto'] | null;
       };
       header?: never;
       path?: never;

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, Matches, MaxLength } from 'class-validator';
+import { OptionalLimit } from '../../../common/http/optional-limit';
 
 export class AuditQueryDto {
   /** `next_cursor` of the previous page. */
@@ -8,11 +8,7 @@ export class AuditQueryDto {
   cursor?: string;
 
   /** Entries per page, 1–200 (default 50). */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @OptionalLimit(200)
   limit?: number;
 
   /** Only what this person or service account did (`usr_…`, `sa_…`). */

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { OptionalLimit } from '../../../common/http/optional-limit';
 import { V1QueryDto } from './v1-query.dto';
 
 /** `GET /find/file`: the TUI's `@` file picker. */
@@ -18,11 +18,7 @@ export class V1FindFilesQueryDto extends V1QueryDto {
   @IsIn(['file', 'directory'])
   type?: 'file' | 'directory';
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @OptionalLimit(200)
   limit?: number;
 }
 

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { OptionalLimit } from '../../../common/http/optional-limit';
 import { LocationQueryDto } from '../../locations/dto/location-query.dto';
 import { MESSAGE_ID } from '../../sessions/session-ids';
 import { SessionIdParamsDto } from '../../sessions/dto/session-id-params.dto';
@@ -55,11 +55,7 @@ export class FsFindQueryDto extends LocationQueryDto {
   type?: 'file' | 'directory';
 
   /** At most this many entries, 1 to 200 (default 20). */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @OptionalLimit(200)
   limit?: number;
 }
 
