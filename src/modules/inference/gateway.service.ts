@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EventEmitter } from 'node:events';
-import { request as upstreamRequest } from 'undici';
-import type { Dispatcher } from 'undici';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Agent } from 'undici';
 import type { ServerResponse } from 'node:http';
 import { PlainRequest } from '../../common/http/http';
 import { BudgetsService } from '../budgets/budgets.service';
@@ -20,6 +18,7 @@ import {
   WorkspaceLimitError,
 } from './gateway.errors';
 import { parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
+import { ProviderCall, splitBaseUrl } from './provider-call';
 import { providerRequest } from './provider-request';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
 import {
@@ -35,8 +34,6 @@ type Json = Record<string, unknown>;
 const RETRY_DELAYS_MS = [250, 750];
 /** The output a connection's model may produce, held when the request sets no limit (as the catalogue's default). */
 const CONNECTION_MAX_OUTPUT = 32_000;
-/** Upstream answer headers passed on; everything else (cookies, provider ids, rate-limit details) stays behind. */
-const PASSED_HEADERS = ['content-type', 'cache-control'];
 
 /**
  * The provider's JSON answer (an object) with Zen's `cost` member (USD) added: spliced before the closing brace
@@ -70,18 +67,10 @@ export interface ModelCall {
   target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
 }
 
-/**
- * The client's departure, as undici takes it (an EventEmitter with `aborted` is a signal): cheaper per request than
- * an AbortController, whose EventTarget shows in the bench's profile.
- */
-class ClientLeft extends EventEmitter {
-  aborted = false;
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.emit('abort');
-  }
+/** The client of one model call: whether it left, and the provider call to cancel when it does. */
+interface Caller {
+  left: boolean;
+  call?: ProviderCall;
 }
 
 /**
@@ -106,7 +95,10 @@ export interface UpstreamTarget {
  * the upstream call); the real usage settles the hold and is recorded in the next batch.
  */
 @Injectable()
-export class GatewayService {
+export class GatewayService implements OnApplicationShutdown {
+  /** The connections to providers, kept alive between calls. */
+  private readonly agent = new Agent();
+
   constructor(
     @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
     private readonly budgets: BudgetsService,
@@ -260,27 +252,28 @@ export class GatewayService {
       );
       return cost;
     };
-    const left = new ClientLeft();
+    const caller: Caller = { left: false };
     response.on('close', () => {
-      if (!response.writableFinished) left.abort();
+      if (response.writableFinished) return;
+      caller.left = true;
+      caller.call?.abort();
     });
     const streamUsage = new StreamUsage(schema, inputEstimate);
     try {
-      gatewayAddedSeconds.observe({ schema }, (performance.now() - started) / 1000);
-      const answer = await this.send(upstream, payloadText, request, left);
-      const gatewayMs = (performance.now() - started).toFixed(2);
+      const before = performance.now() - started;
+      gatewayAddedSeconds.observe({ schema }, before / 1000);
+      const answer = await this.send(upstream, payloadText, request, caller);
+      const answeredAt = performance.now();
+      /** The gateway's own time: before the call went out, and since the provider's answer began. */
+      const gatewayMs = () => (before + performance.now() - answeredAt).toFixed(2);
       if (answer.statusCode >= 500) {
-        await answer.body.dump();
+        await answer.dump();
         settle(NO_USAGE, 'upstream_error');
         throw new UpstreamError(`The provider answered ${answer.statusCode}`, answer.statusCode);
       }
-      const headers: Record<string, string> = { 'x-outpost-gateway-ms': gatewayMs };
-      for (const name of PASSED_HEADERS) {
-        const value = answer.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
+      const headers = answer.headers;
       if (answer.statusCode >= 400 || !parsed.stream) {
-        const text = await answer.body.text();
+        const text = await answer.text();
         let json: Json | undefined;
         try {
           json = JSON.parse(text) as Json;
@@ -288,32 +281,31 @@ export class GatewayService {
         if (answer.statusCode >= 400 || typeof json !== 'object' || json === null || Array.isArray(json)) {
           // Not an answer of the API (an error, or not a JSON object): passed on as it came, billed nothing.
           settle(NO_USAGE, 'upstream_refused');
+          headers['x-outpost-gateway-ms'] = gatewayMs();
           sendWhole(response, answer.statusCode, headers, text);
           return;
         }
         const cost = settle(usageOfAnswer(schema, json));
         headers['content-type'] = 'application/json; charset=utf-8';
-        sendWhole(response, answer.statusCode, headers, withCost(text, json, microCentsToUsd(cost)));
+        const whole = withCost(text, json, microCentsToUsd(cost));
+        headers['x-outpost-gateway-ms'] = gatewayMs();
+        sendWhole(response, answer.statusCode, headers, whole);
         return;
       }
-      response.writeHead(answer.statusCode, {
-        ...headers,
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-      });
-      for await (const chunk of answer.body) {
-        streamUsage.push(chunk as Buffer);
-        response.write(chunk);
-      }
+      headers['cache-control'] = 'no-cache';
+      headers.connection = 'keep-alive';
+      headers['x-outpost-gateway-ms'] = gatewayMs();
+      response.writeHead(answer.statusCode, headers);
+      await answer.pipe(response, (chunk) => streamUsage.push(chunk));
       response.end();
       settle(streamUsage.result());
     } catch (error) {
       // A client that left mid-stream, or a provider that failed: bill what was produced, then answer (if still possible).
       settle(
         streamUsage.result().output > 0 ? streamUsage.result() : NO_USAGE,
-        left.aborted ? 'client_left' : 'failed',
+        caller.left ? 'client_left' : 'failed',
       );
-      if (left.aborted) return;
+      if (caller.left) return;
       if (response.headersSent) {
         response.destroy();
         return;
@@ -325,12 +317,20 @@ export class GatewayService {
     }
   }
 
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.destroy(); // the HTTP server is closed: no call of a client is still in flight
+  }
+
+  /**
+   * The call to the provider, resolved at its status line; a 429 or 529 is tried again after a pause while the
+   * client is still there (nothing has been sent to it yet).
+   */
   private async send(
     upstream: UpstreamTarget,
     body: string,
     request: PlainRequest,
-    signal: ClientLeft,
-  ): Promise<Dispatcher.ResponseData> {
+    caller: Caller,
+  ): Promise<ProviderCall> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (upstream.credentialHeader) headers[upstream.credentialHeader] = upstream.credential!;
     else headers.authorization = `Bearer ${upstream.credential}`;
@@ -339,17 +339,22 @@ export class GatewayService {
       if (request.headers['anthropic-beta'])
         headers['anthropic-beta'] = String(request.headers['anthropic-beta']);
     }
+    const { origin, path } = splitBaseUrl(upstream.baseUrl);
+    const options = {
+      origin,
+      path: `${path}${SCHEMA_PATHS[upstream.schema]}`,
+      method: 'POST' as const,
+      headers,
+      body,
+    };
     for (let attempt = 0; ; attempt++) {
-      const response = await upstreamRequest(`${upstream.baseUrl}${SCHEMA_PATHS[upstream.schema]}`, {
-        method: 'POST',
-        headers,
-        body,
-        signal,
-      });
-      const retry =
-        (response.statusCode === 429 || response.statusCode === 529) && attempt < RETRY_DELAYS_MS.length;
-      if (!retry) return response;
-      await response.body.dump();
+      if (caller.left) throw new Error('The client left');
+      const call = (caller.call = new ProviderCall());
+      this.agent.dispatch(options, call);
+      await call.answered;
+      const retry = (call.statusCode === 429 || call.statusCode === 529) && attempt < RETRY_DELAYS_MS.length;
+      if (!retry) return call;
+      await call.dump();
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
     }
   }
