@@ -1,4 +1,11 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom-client';
+import {
+  collectDefaultMetrics,
+  Counter,
+  CounterConfiguration,
+  Gauge,
+  Histogram,
+  register,
+} from 'prom-client';
 
 /**
  * Outpost's Prometheus metrics, on prom-client's default registry (served at `/metrics`). Every name starts with
@@ -11,7 +18,36 @@ export function startDefaultMetrics(): void {
   collectDefaultMetrics({ prefix: 'outpost_process_' });
 }
 
-export const httpRequests = new Counter({
+/**
+ * A counter whose increments are summed in plain numbers, one per label set, and handed to prom-client when
+ * `/metrics` is read: prom-client hashes and checks the labels of every increment, and the gateway counts
+ * several times per request (bench/gateway). The label sets are kept, as prom-client keeps them.
+ */
+export class Tally<L extends string> {
+  private readonly pending = new Map<string, { labels: Record<L, string>; value: number }>();
+
+  constructor(config: CounterConfiguration<L>) {
+    const pending = this.pending;
+    new Counter<L>({
+      ...config,
+      collect() {
+        for (const entry of pending.values()) {
+          if (entry.value > 0) this.inc(entry.labels, entry.value);
+          entry.value = 0;
+        }
+      },
+    });
+  }
+
+  /** Adds `value` (1) to the count of `labels`; `key` tells label sets apart (their values joined by newlines). */
+  add(key: string, labels: Record<L, string>, value = 1): void {
+    const entry = this.pending.get(key);
+    if (entry) entry.value += value;
+    else this.pending.set(key, { labels, value });
+  }
+}
+
+export const httpRequests = new Tally({
   name: 'outpost_http_requests_total',
   help: 'HTTP requests answered, by route pattern, method and status.',
   labelNames: ['route', 'method', 'status'] as const,
@@ -32,7 +68,7 @@ export function observeRequest(
   seconds: number,
 ): void {
   const pattern = route ?? '(unmatched)';
-  httpRequests.inc({ route: pattern, method, status: String(status) });
+  httpRequests.add(`${pattern}\n${method}\n${status}`, { route: pattern, method, status: String(status) });
   httpDuration.observe({ route: pattern, method }, seconds);
 }
 
@@ -48,19 +84,19 @@ export function liveGauge(name: string, help: string, read: () => number): void 
   });
 }
 
-export const gatewayRequests = new Counter({
+export const gatewayRequests = new Tally({
   name: 'outpost_gateway_requests_total',
   help: 'Inference gateway requests forwarded or refused, by route schema, model and outcome.',
   labelNames: ['schema', 'model', 'outcome'] as const,
 });
 
-export const gatewayTokens = new Counter({
+export const gatewayTokens = new Tally({
   name: 'outpost_gateway_tokens_total',
   help: 'Tokens metered by the inference gateway, by model and kind (input, output, cache_read, cache_write).',
   labelNames: ['model', 'kind'] as const,
 });
 
-export const gatewayCost = new Counter({
+export const gatewayCost = new Tally({
   name: 'outpost_gateway_cost_usd_total',
   help: 'Cost metered by the inference gateway in USD, by model.',
   labelNames: ['model'] as const,

@@ -46,6 +46,17 @@ function withCost(text: string, json: Json, cost: string): string {
   return `${text.slice(0, end)},"cost":${JSON.stringify(cost)}}`;
 }
 
+/** A settled call's tokens, by kind, in the metrics. */
+function countTokens(model: string, usage: TokenUsage): void {
+  const count = (kind: string, tokens: number) => {
+    if (tokens > 0) gatewayTokens.add(`${model}\n${kind}`, { model, kind }, tokens);
+  };
+  count('input', usage.input);
+  count('output', usage.output);
+  count('cache_read', usage.cacheRead);
+  count('cache_write', usage.cacheWrite);
+}
+
 /** A whole answer, with its length (node would send it chunked, its headers being written first). */
 function sendWhole(
   response: ServerResponse,
@@ -199,7 +210,11 @@ export class GatewayService implements OnApplicationShutdown {
     const { model } = upstream;
     const workspaceId = principal.workspaceId!;
     if (!(await this.policies.allows(workspaceId, upstream.provider, model.id))) {
-      gatewayRequests.inc({ schema, model: model.id, outcome: 'policy_refused' });
+      gatewayRequests.add(`${schema}\n${model.id}\npolicy_refused`, {
+        schema,
+        model: model.id,
+        outcome: 'policy_refused',
+      });
       throw new ModelError(model.id);
     }
     if (!upstream.credential)
@@ -214,7 +229,11 @@ export class GatewayService implements OnApplicationShutdown {
     const memberId = principal.serviceAccountId ?? principal.userId!;
     const hold = await this.budgets.hold(workspaceId, memberId, worst);
     if (!hold.held) {
-      gatewayRequests.inc({ schema, model: model.id, outcome: 'budget_refused' });
+      gatewayRequests.add(`${schema}\n${model.id}\nbudget_refused`, {
+        schema,
+        model: model.id,
+        outcome: 'budget_refused',
+      });
       const { resetsAt, limitMicroCents, spentMicroCents } = hold.status;
       const LimitError = hold.refusedBy === 'workspace' ? WorkspaceLimitError : UserLimitError;
       throw new LimitError(resetsAt, limitMicroCents ?? 0n, spentMicroCents);
@@ -225,16 +244,9 @@ export class GatewayService implements OnApplicationShutdown {
       const cost = costOf(model, usage);
       if (settled) return cost;
       settled = true;
-      gatewayRequests.inc({ schema, model: model.id, outcome });
-      for (const [kind, tokens] of Object.entries({
-        input: usage.input,
-        output: usage.output,
-        cache_read: usage.cacheRead,
-        cache_write: usage.cacheWrite,
-      })) {
-        if (tokens > 0) gatewayTokens.inc({ model: model.id, kind }, tokens);
-      }
-      if (cost > 0n) gatewayCost.inc({ model: model.id }, Number(cost) / 100_000_000);
+      gatewayRequests.add(`${schema}\n${model.id}\n${outcome}`, { schema, model: model.id, outcome });
+      countTokens(model.id, usage);
+      if (cost > 0n) gatewayCost.add(model.id, { model: model.id }, Number(cost) / 100_000_000);
       this.ledger.settle(
         {
           workspaceId,
