@@ -11,6 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { AuthenticatedRequest, AuthRegistry } from '../auth';
 import { HttpReply, HttpRequest, PlainRequest, requestPath } from '../http/http';
 import { loggableError, redactUrl } from '../http/redact';
+import { writeHead } from '../http/response-head';
 import {
   ForbiddenError,
   InvalidRequestError,
@@ -93,13 +94,11 @@ export function writeError(
     return;
   }
   const text = JSON.stringify(body(error, request));
-  response
-    .writeHead(error.status, {
-      ...error.headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(text)),
-    })
-    .end(text);
+  writeHead(response, error.status, {
+    ...error.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  }).end(text);
 }
 
 /** The one global filter: every failure leaves as a tagged JSON body, unknown ones with a `ref` in the log. */

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { writeError } from '../errors/error.filter';
 import { logRequest, requestId } from '../../logger';
 import { PlainRequest } from './http';
-import { securityHeaders } from './security-headers';
+import { carryStandardHeaders } from './response-head';
 
 /** A route a lane answers: its pattern (for logs and metrics) and its handler, which answers every failure itself. */
 export interface LaneRoute {
@@ -22,11 +22,10 @@ const lanesOfServer = new WeakMap<object, HttpLanes>();
  * Requests answered on node's HTTP server before Fastify routes them: the gateway's model calls, whose budget per
  * request is smaller than the framework's cost (bench/gateway). Every other request goes to Fastify. The server is
  * the one Fastify would make, with the same options (`serverFactory`), and a lane's requests get what Fastify's
- * hooks give the others: a request id, the security headers, the client's address, one log line and the metrics.
+ * hooks give the others: a request id, the security headers (written with the head, response-head.ts), the client's address, one log line and the metrics.
  */
 export class HttpLanes {
   private readonly lanes: Lane[] = [];
-  private readonly headers = securityHeaders();
   private logger: Logger | undefined;
   private trusted: ((address: string, hop: number) => boolean) | undefined;
 
@@ -75,8 +74,7 @@ export class HttpLanes {
       ip: this.trusted ? proxyAddr(raw, this.trusted) : (raw.socket.remoteAddress ?? ''),
       params: {},
     };
-    for (const [name, value] of this.headers) response.setHeader(name, value);
-    response.setHeader('x-request-id', request.id);
+    carryStandardHeaders(response, request.id);
     response.once('close', () => {
       if (!this.logger) return;
       const status = response.headersSent ? response.statusCode : 499;

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent } from 'undici';
 import type { ServerResponse } from 'node:http';
 import { PlainRequest } from '../../common/http/http';
+import { writeHead } from '../../common/http/response-head';
 import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
@@ -64,7 +65,8 @@ function sendWhole(
   headers: Record<string, string>,
   body: string,
 ): void {
-  response.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
+  headers['content-length'] = String(Buffer.byteLength(body));
+  writeHead(response, status, headers).end(body);
 }
 
 /** One model call: the route's API `schema`, the caller's request (`text` as it came, when the caller has it). */
@@ -240,8 +242,7 @@ export class GatewayService implements OnApplicationShutdown {
     }
 
     let settled = false;
-    const settle = (usage: TokenUsage, outcome = 'answered'): bigint => {
-      const cost = costOf(model, usage);
+    const settle = (usage: TokenUsage, outcome = 'answered', cost = costOf(model, usage)): bigint => {
       if (settled) return cost;
       settled = true;
       gatewayRequests.add(`${schema}\n${model.id}\n${outcome}`, { schema, model: model.id, outcome });
@@ -292,22 +293,25 @@ export class GatewayService implements OnApplicationShutdown {
         } catch {}
         if (answer.statusCode >= 400 || typeof json !== 'object' || json === null || Array.isArray(json)) {
           // Not an answer of the API (an error, or not a JSON object): passed on as it came, billed nothing.
-          settle(NO_USAGE, 'upstream_refused');
           headers['x-outpost-gateway-ms'] = gatewayMs();
           sendWhole(response, answer.statusCode, headers, text);
+          settle(NO_USAGE, 'upstream_refused');
           return;
         }
-        const cost = settle(usageOfAnswer(schema, json));
+        // Metered after the answer has left: the client need not wait for the books.
+        const usage = usageOfAnswer(schema, json);
+        const cost = costOf(model, usage);
         headers['content-type'] = 'application/json; charset=utf-8';
         const whole = withCost(text, json, microCentsToUsd(cost));
         headers['x-outpost-gateway-ms'] = gatewayMs();
         sendWhole(response, answer.statusCode, headers, whole);
+        settle(usage, 'answered', cost);
         return;
       }
       headers['cache-control'] = 'no-cache';
       headers.connection = 'keep-alive';
       headers['x-outpost-gateway-ms'] = gatewayMs();
-      response.writeHead(answer.statusCode, headers);
+      writeHead(response, answer.statusCode, headers);
       await answer.pipe(response, (chunk) => streamUsage.push(chunk));
       response.end();
       settle(streamUsage.result());
