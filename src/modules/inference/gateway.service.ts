@@ -47,6 +47,11 @@ function withCost(text: string, json: Json, cost: string): string {
   return `${text.slice(0, end)},"cost":${JSON.stringify(cost)}}`;
 }
 
+/** A call's outcome in the metrics. */
+function countRequest(schema: UpstreamSchema, model: string, outcome: string): void {
+  gatewayRequests.add(`${schema}\n${model}\n${outcome}`, { schema, model, outcome });
+}
+
 /** A settled call's tokens, by kind, in the metrics. */
 function countTokens(model: string, usage: TokenUsage): void {
   const count = (kind: string, tokens: number) => {
@@ -212,11 +217,7 @@ export class GatewayService implements OnApplicationShutdown {
     const { model } = upstream;
     const workspaceId = principal.workspaceId!;
     if (!(await this.policies.allows(workspaceId, upstream.provider, model.id))) {
-      gatewayRequests.add(`${schema}\n${model.id}\npolicy_refused`, {
-        schema,
-        model: model.id,
-        outcome: 'policy_refused',
-      });
+      countRequest(schema, model.id, 'policy_refused');
       throw new ModelError(model.id);
     }
     if (!upstream.credential)
@@ -231,11 +232,7 @@ export class GatewayService implements OnApplicationShutdown {
     const memberId = principal.serviceAccountId ?? principal.userId!;
     const hold = await this.budgets.hold(workspaceId, memberId, worst);
     if (!hold.held) {
-      gatewayRequests.add(`${schema}\n${model.id}\nbudget_refused`, {
-        schema,
-        model: model.id,
-        outcome: 'budget_refused',
-      });
+      countRequest(schema, model.id, 'budget_refused');
       const { resetsAt, limitMicroCents, spentMicroCents } = hold.status;
       const LimitError = hold.refusedBy === 'workspace' ? WorkspaceLimitError : UserLimitError;
       throw new LimitError(resetsAt, limitMicroCents ?? 0n, spentMicroCents);
@@ -245,7 +242,7 @@ export class GatewayService implements OnApplicationShutdown {
     const settle = (usage: TokenUsage, outcome = 'answered', cost = costOf(model, usage)): bigint => {
       if (settled) return cost;
       settled = true;
-      gatewayRequests.add(`${schema}\n${model.id}\n${outcome}`, { schema, model: model.id, outcome });
+      countRequest(schema, model.id, outcome);
       countTokens(model.id, usage);
       if (cost > 0n) gatewayCost.add(model.id, { model: model.id }, Number(cost) / 100_000_000);
       this.ledger.settle(
