@@ -59,7 +59,16 @@ export interface FinishedRequest {
 }
 
 /**
- * One line per finished request: `info` when it succeeded, `warn` for a client error, `error` for ours.
+ * The logger for request lines (`logRequest`). Their fields are ours and safe as they are (no headers; the URL
+ * through `redactUrl`), so they skip pino's redaction, which is half of what a line costs (9 of 16 µs in a loop
+ * on this machine; the gateway logs one line per model call).
+ */
+export function requestLineLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
+}
+
+/**
+ * One line per finished request (written with `requestLineLogger`): `info` when it succeeded, `warn` for a client error, `error` for ours.
  * Only the method, the path with its secrets redacted, the status and the time are logged, never headers.
  */
 export function logRequest(logger: Logger, done: FinishedRequest): void {
@@ -79,8 +88,9 @@ export function logRequest(logger: Logger, done: FinishedRequest): void {
 
 /** `logRequest` for the requests Fastify routes. */
 export function requestLogHook(logger: Logger): onResponseHookHandler {
+  const lines = requestLineLogger(logger);
   return (request, reply, done) => {
-    logRequest(logger, {
+    logRequest(lines, {
       id: request.id,
       method: request.method,
       url: request.url,

@@ -1,6 +1,7 @@
 /*
  * `npm run bench:gateway`: the same chat-completions request sent straight to a scripted upstream on loopback,
- * through a bare undici relay (on node:http, and the same relay as a plain Fastify route), and through Outpost's
+ * through a bare undici relay (on node:http, the same relay as a plain Fastify route, and one forwarding the way
+ * Outpost does, with its own undici Agent and a dispatch handler), and through Outpost's
  * gateway (key check, budget hold, forward, usage, settle), in one run: latency at concurrency 1 (sequential
  * requests timed one by one) and throughput at 10 connections (autocannon), in BENCH_ROUNDS rounds (3) whose
  * medians are reported; the time to the first byte of a stream; then 1,000 concurrent slow streams through Outpost
@@ -64,6 +65,9 @@ const relayPort = Number(await new Promise((resolve) => relay.stdout.once('data'
 // The same relay on plain Fastify: the framework's own share of what Outpost adds.
 const fastifyRelay = spawn(process.execPath, [join(import.meta.dirname, 'fastify-relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const fastifyRelayPort = Number(await new Promise((resolve) => fastifyRelay.stdout.once('data', (d) => resolve(String(d).trim()))));
+// The relay as cheap as undici allows: the floor of forwarding as Outpost forwards.
+const dispatchRelay = spawn(process.execPath, [join(import.meta.dirname, 'dispatch-relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const dispatchRelayPort = Number(await new Promise((resolve) => dispatchRelay.stdout.once('data', (d) => resolve(String(d).trim()))));
 
 const name = `outpost_bench_gateway_${process.pid}`;
 const admin = new pg.Client({ connectionString: adminUrl });
@@ -97,6 +101,7 @@ const targets = {
   direct: { url: `http://127.0.0.1:${upstreamPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   relay: { url: `http://127.0.0.1:${relayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   fastify_relay: { url: `http://127.0.0.1:${fastifyRelayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
+  dispatch_relay: { url: `http://127.0.0.1:${dispatchRelayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   outpost: { url: `${base}/inference/openai/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } },
 };
 // A coding agent's request is a long conversation: the same paths with a 90 KB body.
@@ -132,7 +137,7 @@ const cpuSeconds = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, outpost: outpost.pid, relay_90kb: relay.pid, outpost_90kb: outpost.pid };
+const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, dispatch_relay: dispatchRelay.pid, outpost: outpost.pid, relay_90kb: relay.pid, outpost_90kb: outpost.pid };
 
 /** Outpost's resident memory now, in MB. */
 const rssMb = () => {
@@ -251,6 +256,7 @@ results.added = {
   c1_p99_ms: withinRounds((rows) => rows.outpost.c1_p99_ms - rows.direct.c1_p99_ms),
   c10_share_of_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.relay.c10_rps),
   c10_share_of_fastify_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.fastify_relay.c10_rps),
+  c10_share_of_dispatch_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.dispatch_relay.c10_rps),
   c10_share_of_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c10_rps / rows.relay_90kb.c10_rps, largePerRound),
   c1_p50_ms_over_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c1_p50_ms - rows.relay_90kb.c1_p50_ms, largePerRound),
   stream_ttfb_p50_ms: Number((results.stream_ttfb.outpost.p50_ms - results.stream_ttfb.direct.p50_ms).toFixed(3)),
@@ -262,13 +268,14 @@ await admin.end();
 upstream.close();
 relay.kill();
 fastifyRelay.kill();
+dispatchRelay.kill();
 writeFileSync(join(root, 'bench', 'results', 'gateway.json'), JSON.stringify(results, null, 2) + '\n');
 writeFileSync(
   join(root, 'bench', 'results', 'gateway.md'),
   `# bench:gateway (${results.date}, load ${results.load_average.join(' / ')})\n\n` +
     `| path | c=1 p50 | c=1 p99 | c=10 req/s | server CPU per request at c=10 |\n|---|---:|---:|---:|---:|\n` +
     Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c10_rps} | ${v.server_cpu_us_per_request ? `${v.server_cpu_us_per_request} µs` : '–'} |`).join('\n') +
-    `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay (${(results.added.c10_share_of_fastify_relay * 100).toFixed(0)}% of the Fastify relay); with a 90 KB conversation ${(results.added.c10_share_of_relay_90kb * 100).toFixed(0)}% of the bare relay, ${results.added.c1_p50_ms_over_relay_90kb} ms over it at c=1 p50; ` +
+    `\n\nAdded by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms; throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay (${(results.added.c10_share_of_fastify_relay * 100).toFixed(0)}% of the Fastify relay, ${(results.added.c10_share_of_dispatch_relay * 100).toFixed(0)}% of the dispatch relay); with a 90 KB conversation ${(results.added.c10_share_of_relay_90kb * 100).toFixed(0)}% of the bare relay, ${results.added.c1_p50_ms_over_relay_90kb} ms over it at c=1 p50; ` +
     `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms (added ${results.added.stream_ttfb_p50_ms} ms).\n\n` +
     `${results.slow_streams.streams} concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
     `longest pause between chunks p50 ${results.slow_streams.longest_pause_p50_ms} ms, max ${results.slow_streams.longest_pause_max_ms} ms; ${results.slow_streams.stalled_over_2s} stalled over 2 s; ` +

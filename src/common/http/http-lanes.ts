@@ -3,7 +3,7 @@ import type { FastifyHttpOptions, FastifyInstance, FastifyServerFactoryHandler }
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { writeError } from '../errors/error.filter';
-import { logRequest, requestId } from '../../logger';
+import { logRequest, requestId, requestLineLogger } from '../../logger';
 import { PlainRequest } from './http';
 import { carryStandardHeaders } from './response-head';
 
@@ -36,7 +36,7 @@ export class HttpLanes {
 
   /** The log and the proxies believed for the client's address (`OUTPOST_TRUST_PROXY`), as Fastify has them. */
   configure(logger: Logger, trustProxy: string[] | false): void {
-    this.logger = logger;
+    this.logger = requestLineLogger(logger);
     this.trusted = trustProxy ? proxyAddr.compile(trustProxy) : undefined;
   }
 
