@@ -80,7 +80,7 @@ writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http:
 const port = 4790;
 const outpost = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist', 'main.js')], {
   env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: String(port), LOG_LEVEL: 'warn', OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x', OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'), UP_KEY: 'sk-up', OUTPOST_SURFACES: 'console,inference' },
-  stdio: 'ignore',
+  stdio: ['ignore', 'ignore', 'inherit'],
 });
 const base = `http://127.0.0.1:${port}`;
 for (;;) {
