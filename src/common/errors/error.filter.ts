@@ -11,7 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { AuthenticatedRequest, AuthRegistry } from '../auth';
 import { HttpReply, HttpRequest, PlainRequest, requestPath } from '../http/http';
 import { loggableError, redactUrl } from '../http/redact';
-import { writeHead } from '../http/response-head';
+import { writeWhole } from '../http/response-head';
 import {
   ForbiddenError,
   InvalidRequestError,
@@ -93,12 +93,8 @@ export function writeError(
     response.destroy();
     return;
   }
-  const text = JSON.stringify(body(error, request));
-  writeHead(response, error.status, {
-    ...error.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
-  }).end(text);
+  const headers = { ...error.headers, 'content-type': 'application/json; charset=utf-8' };
+  writeWhole(response, error.status, headers, JSON.stringify(body(error, request)));
 }
 
 /** The one global filter: every failure leaves as a tagged JSON body, unknown ones with a `ref` in the log. */

@@ -29,3 +29,14 @@ export function writeHead(
   for (const name in headers) flat.push(name, headers[name]);
   return response.writeHead(status, flat);
 }
+
+/** A whole answer with its length (node would send it chunked, its head being written first). */
+export function writeWhole(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): void {
+  headers['content-length'] = String(Buffer.byteLength(body));
+  writeHead(response, status, headers).end(body);
+}

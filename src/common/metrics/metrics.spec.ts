@@ -15,12 +15,12 @@ describe('Tally', () => {
   };
 
   it('hands its sums to prom-client when the metrics are read, each increment once', async () => {
-    tally.add('a', { kind: 'a' });
-    tally.add('a', { kind: 'a' }, 2.5);
-    tally.add('b', { kind: 'b' }, 4);
+    tally.add({ kind: 'a' });
+    tally.add({ kind: 'a' }, 2.5);
+    tally.add({ kind: 'b' }, 4);
     expect(await read()).toEqual({ a: 3.5, b: 4 });
     expect(await read()).toEqual({ a: 3.5, b: 4 }); // read again: nothing counted twice
-    tally.add('b', { kind: 'b' });
+    tally.add({ kind: 'b' });
     expect(await read()).toEqual({ a: 3.5, b: 5 });
   });
 });

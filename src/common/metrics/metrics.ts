@@ -25,9 +25,11 @@ export function startDefaultMetrics(): void {
  */
 export class Tally<L extends string> {
   private readonly pending = new Map<string, { labels: Record<L, string>; value: number }>();
+  private readonly labelNames: readonly L[];
 
   constructor(config: CounterConfiguration<L>) {
     const pending = this.pending;
+    this.labelNames = config.labelNames ?? [];
     new Counter<L>({
       ...config,
       collect() {
@@ -39,8 +41,10 @@ export class Tally<L extends string> {
     });
   }
 
-  /** Adds `value` (1) to the count of `labels`; `key` tells label sets apart (their values joined by newlines). */
-  add(key: string, labels: Record<L, string>, value = 1): void {
+  /** Adds `value` (1) to the count of `labels`. */
+  add(labels: Record<L, string>, value = 1): void {
+    let key = '';
+    for (const name of this.labelNames) key += `${labels[name]}\n`;
     const entry = this.pending.get(key);
     if (entry) entry.value += value;
     else this.pending.set(key, { labels, value });
@@ -68,7 +72,7 @@ export function observeRequest(
   seconds: number,
 ): void {
   const pattern = route ?? '(unmatched)';
-  httpRequests.add(`${pattern}\n${method}\n${status}`, { route: pattern, method, status: String(status) });
+  httpRequests.add({ route: pattern, method, status: String(status) });
   httpDuration.observe({ route: pattern, method }, seconds);
 }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent } from 'undici';
 import type { ServerResponse } from 'node:http';
 import { PlainRequest } from '../../common/http/http';
-import { writeHead } from '../../common/http/response-head';
+import { writeHead, writeWhole } from '../../common/http/response-head';
 import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
@@ -49,29 +49,18 @@ function withCost(text: string, json: Json, cost: string): string {
 
 /** A call's outcome in the metrics. */
 function countRequest(schema: UpstreamSchema, model: string, outcome: string): void {
-  gatewayRequests.add(`${schema}\n${model}\n${outcome}`, { schema, model, outcome });
+  gatewayRequests.add({ schema, model, outcome });
 }
 
 /** A settled call's tokens, by kind, in the metrics. */
 function countTokens(model: string, usage: TokenUsage): void {
   const count = (kind: string, tokens: number) => {
-    if (tokens > 0) gatewayTokens.add(`${model}\n${kind}`, { model, kind }, tokens);
+    if (tokens > 0) gatewayTokens.add({ model, kind }, tokens);
   };
   count('input', usage.input);
   count('output', usage.output);
   count('cache_read', usage.cacheRead);
   count('cache_write', usage.cacheWrite);
-}
-
-/** A whole answer, with its length (node would send it chunked, its headers being written first). */
-function sendWhole(
-  response: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  body: string,
-): void {
-  headers['content-length'] = String(Buffer.byteLength(body));
-  writeHead(response, status, headers).end(body);
 }
 
 /** One model call: the route's API `schema`, the caller's request (`text` as it came, when the caller has it). */
@@ -244,7 +233,7 @@ export class GatewayService implements OnApplicationShutdown {
       settled = true;
       countRequest(schema, model.id, outcome);
       countTokens(model.id, usage);
-      if (cost > 0n) gatewayCost.add(model.id, { model: model.id }, Number(cost) / 100_000_000);
+      if (cost > 0n) gatewayCost.add({ model: model.id }, Number(cost) / 100_000_000);
       this.ledger.settle(
         {
           workspaceId,
@@ -291,7 +280,7 @@ export class GatewayService implements OnApplicationShutdown {
         if (answer.statusCode >= 400 || typeof json !== 'object' || json === null || Array.isArray(json)) {
           // Not an answer of the API (an error, or not a JSON object): passed on as it came, billed nothing.
           headers['x-outpost-gateway-ms'] = gatewayMs();
-          sendWhole(response, answer.statusCode, headers, text);
+          writeWhole(response, answer.statusCode, headers, text);
           settle(NO_USAGE, 'upstream_refused');
           return;
         }
@@ -301,7 +290,7 @@ export class GatewayService implements OnApplicationShutdown {
         headers['content-type'] = 'application/json; charset=utf-8';
         const whole = withCost(text, json, microCentsToUsd(cost));
         headers['x-outpost-gateway-ms'] = gatewayMs();
-        sendWhole(response, answer.statusCode, headers, whole);
+        writeWhole(response, answer.statusCode, headers, whole);
         settle(usage, 'answered', cost);
         return;
       }
