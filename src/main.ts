@@ -1,3 +1,4 @@
+import './v8-flags'; // first: V8 flags apply to what is allocated after them
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
