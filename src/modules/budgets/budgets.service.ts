@@ -217,7 +217,7 @@ export class BudgetsService implements OnModuleInit {
       day: "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
     }[groupBy];
     const rows = (await this.db.query(
-      `SELECT ${column} AS key, sum(cost_micro_cents)::text AS spent, count(*)::int AS requests,
+      `SELECT ${column} AS key, sum(cost_micro_cents)::text AS spent, sum(requests)::int AS requests,
               sum(input_tokens)::bigint::text AS input, sum(output_tokens)::bigint::text AS output
          FROM usage WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3
         GROUP BY 1 ORDER BY ${groupBy === 'day' ? '1' : 'sum(cost_micro_cents) DESC, 1'}`,

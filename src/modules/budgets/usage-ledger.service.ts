@@ -10,7 +10,7 @@ import { utcMonth } from './money';
 export const FLUSH_EVERY_MS = 200;
 const BATCH_SIZE = 500;
 
-interface Settlement {
+export interface Settlement {
   usage: UsageInput;
   held: bigint;
   /** What the workspace's row holds for it (0 when the workspace has no limit). */
@@ -36,6 +36,75 @@ function add(totals: Map<string, Spend>, key: string, at: number, cost: bigint, 
 }
 
 const day = (month: number) => new Date(month).toISOString().slice(0, 10);
+
+/** The most an `integer` column holds: a row that would pass it in tokens starts another. */
+const MAX_TOKENS = 2 ** 31 - 1;
+
+/** A usage row as the batch statement reads it (`json_to_recordset`): `n` requests summed, `at` the latest. */
+interface UsageRow {
+  w: string;
+  m: string;
+  k: string | null;
+  model: string;
+  n: number;
+  i: number;
+  o: number;
+  cr: number;
+  cw: number;
+  c: bigint;
+  at: number;
+}
+
+/**
+ * A batch's settlements as usage rows: one per member, key and model for each second, requests, tokens and cost
+ * summed. A busy key writes a row a second instead of a row a request (the database load of a spend row per
+ * request is what LiteLLM's users complain of), and reports by day, member, key or model add up the same.
+ */
+export function usageRows(
+  batch: Settlement[],
+): Array<Omit<UsageRow, 'c' | 'at'> & { c: string; at: string }> {
+  const open = new Map<string, UsageRow>();
+  const rows: UsageRow[] = [];
+  for (const { usage, at } of batch) {
+    const group = `${usage.workspaceId}\n${usage.memberId}\n${usage.keyId ?? ''}\n${usage.model}\n${Math.floor(at / 1000)}`;
+    const input = usage.inputTokens;
+    const output = usage.outputTokens;
+    const cacheRead = usage.cacheReadTokens ?? 0;
+    const cacheWrite = usage.cacheWriteTokens ?? 0;
+    let row = open.get(group);
+    const fits =
+      row &&
+      row.i + input <= MAX_TOKENS &&
+      row.o + output <= MAX_TOKENS &&
+      row.cr + cacheRead <= MAX_TOKENS &&
+      row.cw + cacheWrite <= MAX_TOKENS;
+    if (!row || !fits) {
+      row = {
+        w: usage.workspaceId,
+        m: usage.memberId,
+        k: usage.keyId ?? null,
+        model: usage.model,
+        n: 0,
+        i: 0,
+        o: 0,
+        cr: 0,
+        cw: 0,
+        c: 0n,
+        at,
+      };
+      open.set(group, row);
+      rows.push(row);
+    }
+    row.n++;
+    row.i += input;
+    row.o += output;
+    row.cr += cacheRead;
+    row.cw += cacheWrite;
+    row.c += usage.costMicroCents;
+    row.at = Math.max(row.at, at);
+  }
+  return rows.map((row) => ({ ...row, c: row.c.toString(), at: new Date(row.at).toISOString() }));
+}
 
 /**
  * The gateway's settlements, written in batches: one statement inserts a batch's usage rows, adds each
@@ -92,7 +161,7 @@ export class UsageLedger implements OnApplicationShutdown {
   }
 
   /**
-   * The usage rows as they are; the spend per member for the newest month in the batch (a row of an older
+   * The batch's usage rows (`usageRows`); the spend per member for the newest month in the batch (a row of an older
    * month stays in `usage` without touching the newer month's spend), and every hold of the batch released.
    */
   private async write(batch: Settlement[]): Promise<void> {
@@ -103,20 +172,7 @@ export class UsageLedger implements OnApplicationShutdown {
       add(workspaces, usage.workspaceId, at, usage.costMicroCents, workspaceHeld);
     }
     // The usage rows as one JSON text: pg would format ten arrays element by element (bench/gateway's profile).
-    const rows = JSON.stringify(
-      batch.map(({ usage, at }) => ({
-        w: usage.workspaceId,
-        m: usage.memberId,
-        k: usage.keyId ?? null,
-        model: usage.model,
-        i: usage.inputTokens,
-        o: usage.outputTokens,
-        cr: usage.cacheReadTokens ?? 0,
-        cw: usage.cacheWriteTokens ?? 0,
-        c: usage.costMicroCents.toString(),
-        at: new Date(at).toISOString(),
-      })),
-    );
+    const rows = JSON.stringify(usageRows(batch));
     const spend = [...members].map(([key, entry]) => ({ key: key.split('\n'), ...entry }));
     const workspaceSpend = [...workspaces];
     await poolQuery(
@@ -139,11 +195,11 @@ export class UsageLedger implements OnApplicationShutdown {
              SELECT w.released FROM workspaces w WHERE w.workspace_id = EXCLUDED.workspace_id)),
            month = GREATEST(s.month, EXCLUDED.month)
        ), recorded AS (
-         INSERT INTO usage (workspace_id, member_id, key_id, model, input_tokens, output_tokens,
+         INSERT INTO usage (workspace_id, member_id, key_id, model, requests, input_tokens, output_tokens,
                             cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
-         SELECT w, m, k, model, i, o, cr, cw, c, at
-           FROM json_to_recordset($1::json) AS r(w varchar, m varchar, k varchar, model varchar, i int, o int,
-                                                 cr int, cw int, c bigint, at timestamptz)
+         SELECT w, m, k, model, n, i, o, cr, cw, c, at
+           FROM json_to_recordset($1::json) AS r(w varchar, m varchar, k varchar, model varchar, n int, i int,
+                                                 o int, cr int, cw int, c bigint, at timestamptz)
        )
        INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents, held_micro_cents)
        SELECT workspace_id, member_id, month, spent, 0 FROM batch

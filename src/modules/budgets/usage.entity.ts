@@ -1,6 +1,10 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One metered request: who (member or service account, with which key), which model, tokens and cost. */
+/**
+ * Metered requests: who (member or service account, with which key), which model, tokens and cost. The gateway's
+ * ledger writes one row per member, key and model for each second of a batch (`requests` of them summed);
+ * `BudgetsService.recordUsage` writes one row per request.
+ */
 @Entity('usage')
 @Index(['workspaceId', 'createdAt'])
 export class UsageEntity {
@@ -31,6 +35,10 @@ export class UsageEntity {
 
   @Column('integer', { default: 0 })
   cacheWriteTokens!: number;
+
+  /** How many requests the row sums. */
+  @Column('integer', { default: 1 })
+  requests!: number;
 
   /** Micro-cents (1 USD = 100,000,000). */
   @Column('bigint')

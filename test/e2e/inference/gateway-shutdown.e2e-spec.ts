@@ -82,7 +82,7 @@ describe('gateway usage survives SIGTERM', () => {
 
     const rows = await query(
       database.url,
-      `SELECT count(*)::int AS n, sum(cost_micro_cents)::text AS cost FROM usage WHERE member_id = $1`,
+      `SELECT sum(requests)::int AS n, sum(cost_micro_cents)::text AS cost FROM usage WHERE member_id = $1`,
       [sa.id],
     );
     // 30 x (10 x 100 + 5 x 200) + (7 x 100 + 3 x 200) micro-cents

@@ -507,10 +507,21 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect(await spentBecomes(expected, second.sa)).toBe(expected);
     const recorded = await query(
       t.databaseUrl!,
-      'SELECT coalesce(sum(cost_micro_cents), 0)::text AS total FROM usage WHERE member_id = $1',
+      `SELECT coalesce(sum(cost_micro_cents), 0)::text AS total, sum(requests)::int AS requests,
+              count(*)::int AS rows FROM usage WHERE member_id = $1`,
       [second.sa],
     );
     expect(await spent(second.sa)).toBe(BigInt(recorded[0].total));
+    // Settled together, the admitted requests share a usage row per second, and the report counts each of them.
+    expect(recorded[0].requests).toBe(admitted.length);
+    expect(recorded[0].rows).toBeLessThan(admitted.length);
+    const report = await owner.get(
+      `/console/api/orgs/${owner.org}/usage?group_by=member&from=2000-01-01T00:00:00Z`,
+    );
+    expect(report.body.data.find((row: { key: string }) => row.key === second.sa)).toMatchObject({
+      requests: admitted.length,
+      spent_micro_cents: recorded[0].total,
+    });
     const held = await query(
       t.databaseUrl!,
       'SELECT held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
