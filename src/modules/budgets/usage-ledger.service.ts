@@ -40,7 +40,7 @@ const day = (month: number) => new Date(month).toISOString().slice(0, 10);
 /** The most an `integer` column holds: a row that would pass it in tokens starts another. */
 const MAX_TOKENS = 2 ** 31 - 1;
 
-/** A usage row as the batch statement reads it (`json_to_recordset`): `n` requests summed, `at` the latest. */
+/** A usage row being summed: `n` requests, their tokens and cost, `at` the latest settlement (epoch ms). */
 interface UsageRow {
   w: string;
   m: string;
@@ -55,51 +55,41 @@ interface UsageRow {
   at: number;
 }
 
+/** A usage row as the batch statement reads it (`json_to_recordset`): cost and time as text. */
+type UsageRowJson = Omit<UsageRow, 'c' | 'at'> & { c: string; at: string };
+
+/** Whether a settlement's tokens still fit in `row`'s integer columns. */
+function fits(row: UsageRow, usage: UsageInput): boolean {
+  return (
+    row.i + usage.inputTokens <= MAX_TOKENS &&
+    row.o + usage.outputTokens <= MAX_TOKENS &&
+    row.cr + (usage.cacheReadTokens ?? 0) <= MAX_TOKENS &&
+    row.cw + (usage.cacheWriteTokens ?? 0) <= MAX_TOKENS
+  );
+}
+
 /**
  * A batch's settlements as usage rows: one per member, key and model for each second, requests, tokens and cost
  * summed. A busy key writes a row a second instead of a row a request (the database load of a spend row per
  * request is what LiteLLM's users complain of), and reports by day, member, key or model add up the same.
  */
-export function usageRows(
-  batch: Settlement[],
-): Array<Omit<UsageRow, 'c' | 'at'> & { c: string; at: string }> {
+export function usageRows(batch: Settlement[]): UsageRowJson[] {
   const open = new Map<string, UsageRow>();
   const rows: UsageRow[] = [];
   for (const { usage, at } of batch) {
     const group = `${usage.workspaceId}\n${usage.memberId}\n${usage.keyId ?? ''}\n${usage.model}\n${Math.floor(at / 1000)}`;
-    const input = usage.inputTokens;
-    const output = usage.outputTokens;
-    const cacheRead = usage.cacheReadTokens ?? 0;
-    const cacheWrite = usage.cacheWriteTokens ?? 0;
     let row = open.get(group);
-    const fits =
-      row &&
-      row.i + input <= MAX_TOKENS &&
-      row.o + output <= MAX_TOKENS &&
-      row.cr + cacheRead <= MAX_TOKENS &&
-      row.cw + cacheWrite <= MAX_TOKENS;
-    if (!row || !fits) {
-      row = {
-        w: usage.workspaceId,
-        m: usage.memberId,
-        k: usage.keyId ?? null,
-        model: usage.model,
-        n: 0,
-        i: 0,
-        o: 0,
-        cr: 0,
-        cw: 0,
-        c: 0n,
-        at,
-      };
+    if (!row || !fits(row, usage)) {
+      const { workspaceId: w, memberId: m, keyId, model } = usage;
+      row = { w, m, k: keyId ?? null, model, n: 0, i: 0, o: 0, cr: 0, cw: 0, c: 0n, at };
       open.set(group, row);
       rows.push(row);
     }
     row.n++;
-    row.i += input;
-    row.o += output;
-    row.cr += cacheRead;
-    row.cw += cacheWrite;
+    row.i += usage.inputTokens;
+    row.o += usage.outputTokens;
+    row.cr += usage.cacheReadTokens ?? 0;
+    row.cw += usage.cacheWriteTokens ?? 0;
     row.c += usage.costMicroCents;
     row.at = Math.max(row.at, at);
   }
