@@ -79,7 +79,7 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
     jsonOnly(request, done);
   });
   server.addHook('onResponse', requestLogHook(log));
-  HttpLanes.of(server)?.configure(log, config.trustProxy);
+  HttpLanes.of(server)?.configure(server, log, config.trustProxy);
   server.setReplySerializer(serializeReply);
   registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
   // Query strings and path parameters meet the same rule as bodies.

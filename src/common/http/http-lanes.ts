@@ -28,16 +28,26 @@ export class HttpLanes {
   private readonly lanes: Lane[] = [];
   private logger: Logger | undefined;
   private trusted: ((address: string, hop: number) => boolean) | undefined;
+  /** Set when Fastify starts closing: from then on Fastify answers every request (503, `Connection: close`). */
+  private closing = false;
 
   /** The lanes of the app made with `createHttpAdapter`; none for another app. */
   static of(fastify: FastifyInstance): HttpLanes | undefined {
     return lanesOfServer.get(fastify.server);
   }
 
-  /** The log and the proxies believed for the client's address (`OUTPOST_TRUST_PROXY`), as Fastify has them. */
-  configure(logger: Logger, trustProxy: string[] | false): void {
+  /**
+   * The log and the proxies believed for the client's address (`OUTPOST_TRUST_PROXY`), as Fastify has them; and
+   * Fastify's close, after which a request on a kept-alive connection gets Fastify's 503 and `Connection: close`
+   * instead of a model call, so a busy client cannot keep a stopping server's connection (and its drain) open.
+   */
+  configure(fastify: FastifyInstance, logger: Logger, trustProxy: string[] | false): void {
     this.logger = requestLineLogger(logger);
     this.trusted = trustProxy ? proxyAddr.compile(trustProxy) : undefined;
+    fastify.addHook('preClose', (done) => {
+      this.closing = true;
+      done();
+    });
   }
 
   add(lane: Lane): void {
@@ -49,6 +59,7 @@ export class HttpLanes {
     options: FastifyHttpOptions<Server>,
   ): Server => {
     const server = createServer(options.http ?? {}, (raw, response) => {
+      if (this.closing) return handler(raw, response);
       for (const lane of this.lanes) {
         const route = lane(raw);
         if (route) return this.serve(route, raw, response);

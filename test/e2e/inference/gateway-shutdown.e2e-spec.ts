@@ -1,9 +1,27 @@
+import { connect } from 'node:net';
+import { Client } from 'undici';
 import { startGatewayServer } from '../../helpers/gateway-server';
 import { ServerProcess } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestDatabase, query } from '../../helpers/test-database';
 
-/** Usage is written in batches; a server stopped with SIGTERM writes what it still holds, streams in flight included. */
+/** True once the server refuses new connections: it has begun closing. */
+async function refusesConnections(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+/**
+ * Usage is written in batches; a server stopped with SIGTERM writes what it still holds, streams in flight included.
+ * While it drains, a model call on a kept-alive connection is refused as Fastify refuses any other request then.
+ */
 describe('gateway usage survives SIGTERM', () => {
   let upstream: ScriptedModelServer;
   let database: { url: string; drop: () => Promise<void> };
@@ -23,7 +41,7 @@ describe('gateway usage survives SIGTERM', () => {
     await database.drop();
   });
 
-  it('every answered request, and a stream finishing during shutdown, is recorded and its hold released', async () => {
+  it('every answered request, and a stream finishing during shutdown, is recorded and its hold released; a call sent on its connection after the stream is a 503 that closes it', async () => {
     const json = { 'content-type': 'application/json', origin: server.url };
     const signup = await fetch(`${server.url}/console/api/auth/signup`, {
       method: 'POST',
@@ -51,33 +69,45 @@ describe('gateway usage survives SIGTERM', () => {
         body: JSON.stringify({ name: 'k', permission: 'inference' }),
       })
     ).json()) as { key: string };
-    const call = (stream: boolean) =>
-      fetch(`${server.url}/inference/openai/v1/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: JSON.stringify({
-          model: 'small',
-          stream,
-          max_tokens: 10,
-          messages: [{ role: 'user', content: 'x' }],
-        }),
-      });
+    const request = (stream: boolean) => ({
+      path: '/inference/openai/v1/chat/completions',
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({
+        model: 'small',
+        stream,
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    });
+    const call = (stream: boolean) => {
+      const { path, ...init } = request(stream);
+      return fetch(`${server.url}${path}`, init);
+    };
 
-    // A stream that will still be running when SIGTERM comes.
+    // A stream that will still be running when SIGTERM comes, on a connection of its own that stays open.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     upstream.script({ text: ['slow ', 'stream'], usage: { input: 7, output: 3 }, until: gate });
-    const streaming = await call(true);
-    expect(streaming.status).toBe(200);
+    const client = new Client(server.url);
+    const streaming = await client.request(request(true));
+    expect(streaming.statusCode).toBe(200);
     await upstream.waitForRequests(1);
 
     upstream.script(...Array.from({ length: 30 }, () => ({ text: 'ok', usage: { input: 10, output: 5 } })));
     const answers = await Promise.all(Array.from({ length: 30 }, () => call(false)));
     expect(answers.map((res) => res.status)).toEqual(Array(30).fill(200));
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    while (!(await refusesConnections(server.url))) await new Promise((resolve) => setTimeout(resolve, 20));
     release();
-    expect(await streaming.text()).toContain('stream');
+    expect(await streaming.body.text()).toContain('stream');
+    // The stream's connection is still open; a model call sent on it now is not forwarded.
+    upstream.script({ text: 'late', usage: { input: 1000, output: 1000 } });
+    const late = await client.request(request(false));
+    expect(late.statusCode).toBe(503);
+    expect(late.headers.connection).toBe('close');
+    await late.body.text();
+    await client.close();
     expect(await server.exited).toBe(0);
 
     const rows = await query(
