@@ -27,7 +27,7 @@ const ROUNDS = 5;
 const CONNECTIONS = 10;
 const WARM_UP = 5;
 
-/** One autocannon run of `duration` seconds: requests/s and latency percentiles (ms). */
+/** One autocannon run of `duration` seconds: requests/s, latency percentiles (whole ms) and mean latency (ms). */
 export async function measureOnce(request, duration) {
   const { url, options = {} } = request;
   const cpu = cpuTimes();
@@ -42,6 +42,7 @@ export async function measureOnce(request, duration) {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    mean: result.latency.average,
     non2xx: result.non2xx,
     errors: result.errors,
     steal: stealShare(cpu, cpuTimes()),
@@ -55,6 +56,7 @@ function summarize(name, runs) {
     requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    mean: Number(median(runs.map((r) => r.mean)).toFixed(2)),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     // Each round's req/s, and the share of the machine's CPU the hypervisor gave others meanwhile (steal).
@@ -180,10 +182,10 @@ function markdown(report) {
     '',
     'Steal: the share of the machine\'s CPU time the hypervisor gave to other guests during the row (median over the rounds); a row measured while it is high reads low.',
     '',
-    '| request | req/s | p50 ms | p99 ms | non-2xx | req/s per round | steal % |',
-    '|---|---:|---:|---:|---:|---|---:|',
+    '| request | req/s | p50 ms | p99 ms | mean ms | non-2xx | req/s per round | steal % |',
+    '|---|---:|---:|---:|---:|---:|---|---:|',
     ...report.outpost.rows.map(
-      (r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.rounds.join(', ')} | ${r.stealPercent} |`,
+      (r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.mean} | ${r.non2xx} | ${r.rounds.join(', ')} | ${r.stealPercent} |`,
     ),
     '',
     `SQL alone (EXPLAIN ANALYZE, median of 21): first page ${report.outpost.sql.firstPageMs} ms (${report.outpost.sql.firstPlan}), page 1,000 ${report.outpost.sql.deepPageMs} ms (${report.outpost.sql.deepPlan}).`,
@@ -251,7 +253,8 @@ async function main() {
   const first = by('list: first');
   const deep = by('list: page 1,000');
   const targets = [
-    { name: 'deep page p50 within 1.5x of the first page', value: `${deep.p50} vs ${first.p50} ms`, ok: deep.p50 <= first.p50 * 1.5 },
+    // autocannon's percentiles are whole milliseconds, too coarse once a page takes 1 to 2 ms: the mean decides.
+    { name: 'deep page latency within 1.5x of the first page (mean)', value: `${deep.mean} vs ${first.mean} ms`, ok: deep.mean <= first.mean * 1.5 },
     ...outpostRows
       .filter((r) => r.name.startsWith('list'))
       .map((r) => ({ name: `${r.name} >= 1,500 req/s`, value: `${r.requestsPerSecond} req/s`, ok: r.requestsPerSecond >= 1500 })),
