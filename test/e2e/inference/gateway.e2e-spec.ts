@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { freePort, startServer } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
@@ -743,9 +744,20 @@ describe('OUTPOST_GATEWAY_CONFIG is checked at start-up', () => {
       'providers:\n  p:\n    base_url: http://x\n    schema: anthropic\n    api_key_env: K\n    models:\n      mystery: {}',
       'providers.p.models.mystery.prices is needed',
     ],
-  ])('%j is refused with one line', async (text, message) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'outpost-gateway-bad-')), 'g.yaml');
-    writeFileSync(file, text);
-    await expect(createTestApp({ env: { OUTPOST_GATEWAY_CONFIG: file } })).rejects.toThrow(message);
+  ])('%j: `outpost serve` stops with one line', async (text, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-gateway-bad-'));
+    writeFileSync(join(dir, 'g.yaml'), text);
+    const server = startServer({
+      PORT: String(await freePort()),
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_reached',
+      OUTPOST_DATA_DIR: dir,
+      OUTPOST_SURFACES: 'console,inference',
+      OUTPOST_GATEWAY_CONFIG: join(dir, 'g.yaml'),
+    });
+    expect(await server.exited).toBe(1);
+    const output = server.output().trim();
+    expect(output.split('\n')).toHaveLength(1);
+    expect(output).toMatch(/^outpost: invalid configuration: OUTPOST_GATEWAY_CONFIG /);
+    expect(output).toContain(message);
   });
 });
