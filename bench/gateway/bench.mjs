@@ -124,7 +124,7 @@ const run = (target, connections, seconds = duration) =>
  * the processes in the call: in a probe of Outpost, p99 was 3 to 4 ms in the first thousand requests after 30 s
  * of idle and 0.5 to 1.2 ms after 10,000, its compiler threads then quiet. Both states are reported.
  */
-async function sequential(target, count = Number(process.env.BENCH_SEQUENTIAL ?? 1500), warmUp = 300) {
+async function sequential(target, { count = Number(process.env.BENCH_SEQUENTIAL ?? 1500), warmUp = 300 } = {}) {
   const pool = new Pool(new URL(target.url).origin, { connections: 1 });
   const times = [];
   let failed = 0;
@@ -173,7 +173,7 @@ async function measure(set) {
     const rows = {};
     for (const [label, target] of Object.entries(set)) {
       const afterIdle = await sequential(target);
-      const one = await sequential(target, undefined, settleCount); // the same, once V8 has settled
+      const one = await sequential(target, { warmUp: settleCount }); // the same, once V8 has settled
       await run(target, 10, 2); // warm-up, outside the CPU window
       const cpuBefore = serverPid[label] && cpuSeconds(serverPid[label]);
       const ten = await run(target, 10);

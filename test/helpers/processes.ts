@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { runningPostmaster } from '../../src/database/embedded/postmaster';
 
@@ -59,6 +60,25 @@ export async function waitForHealth(url: string, timeoutMs = 120_000): Promise<v
     } catch {}
     if (Date.now() > deadline) throw new Error(`${url} did not become healthy`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits until `url`'s port refuses new connections: its server has begun closing. */
+export async function waitForRefusal(url: string, timeoutMs = 30_000): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return;
+    if (Date.now() > deadline) throw new Error(`${url} still accepts connections`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

@@ -1,22 +1,8 @@
-import { connect } from 'node:net';
 import { Client } from 'undici';
 import { startGatewayServer } from '../../helpers/gateway-server';
-import { ServerProcess } from '../../helpers/processes';
+import { ServerProcess, waitForRefusal } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestDatabase, query } from '../../helpers/test-database';
-
-/** True once the server refuses new connections: it has begun closing. */
-async function refusesConnections(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 /**
  * Usage is written in batches; a server stopped with SIGTERM writes what it still holds, streams in flight included.
@@ -98,7 +84,7 @@ describe('gateway usage survives SIGTERM', () => {
     const answers = await Promise.all(Array.from({ length: 30 }, () => call(false)));
     expect(answers.map((res) => res.status)).toEqual(Array(30).fill(200));
     server.child.kill('SIGTERM');
-    while (!(await refusesConnections(server.url))) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForRefusal(server.url);
     release();
     expect(await streaming.body.text()).toContain('stream');
     // The stream's connection is still open; a model call sent on it now is not forwarded.
