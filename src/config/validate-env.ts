@@ -10,6 +10,8 @@ import { parsePairingEnv } from '../modules/pairing/pairing.config';
 import { parsePromptEnv } from '../modules/prompt/prompt.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 import { parseGatewayEnv } from '../modules/inference/gateway.config';
+import { parseConnectionsEnv } from '../modules/connections/connections.config';
+import { parseConsoleLinkEnv } from '../modules/console-link/console-link.config';
 
 type Env = Record<string, string | undefined>;
 
@@ -28,6 +30,8 @@ const parsers: Array<(env: Env) => unknown> = [
   parseDeviceEnv,
   parsePromptEnv,
   parseGatewayEnv,
+  parseConnectionsEnv,
+  parseConsoleLinkEnv,
 ];
 
 export function validateEnv(env: Env): void {

@@ -5,6 +5,9 @@ import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { BudgetsController } from './budgets.controller';
 import { UsageController } from './usage.controller';
 import { BudgetLimits } from './budget-limits.service';
+import { BudgetHoldEntity } from './budget-hold.entity';
+import { GatewayNodeEntity } from './gateway-node.entity';
+import { HoldLease } from './hold-lease.service';
 import { BudgetsService } from './budgets.service';
 import { MemberBudgetEntity } from './member-budget.entity';
 import { MemberSpendEntity } from './member-spend.entity';
@@ -22,12 +25,14 @@ import { WorkspaceSpendEntity } from './workspace-spend.entity';
       MemberSpendEntity,
       UsageEntity,
       WorkspaceSpendEntity,
+      GatewayNodeEntity,
+      BudgetHoldEntity,
     ]),
     AuditModule,
     WorkspacesModule,
   ],
   controllers: [BudgetsController, UsageController],
-  providers: [BudgetsService, BudgetLimits, UsageLedger],
-  exports: [BudgetsService, UsageLedger],
+  providers: [BudgetsService, BudgetLimits, UsageLedger, HoldLease],
+  exports: [BudgetsService, UsageLedger, HoldLease],
 })
 export class BudgetsModule {}

@@ -7,6 +7,7 @@ import { Actor } from '../keys/access/actor';
 import { ConsoleNotFoundError } from '../keys/access/console-errors';
 import { Member, MembersService } from '../workspaces/members.service';
 import { BudgetLimits } from './budget-limits.service';
+import { HoldLease } from './hold-lease.service';
 import { dollarsToMicroCents, utcMonth } from './money';
 import { poolQuery } from '../../database/pool-query';
 import { execute } from '../../database/execute';
@@ -42,7 +43,16 @@ export interface BudgetStatus {
  */
 export type HoldResult =
   | { held: true; memberHeld: boolean; workspaceHeld: boolean }
-  | { held: false; refusedBy: 'member' | 'workspace'; status: BudgetStatus };
+  | { held: false; refusedBy: 'member' | 'workspace' };
+
+/** What a member may still spend this month: the tighter of their own budget and the workspace's. */
+export interface Headroom {
+  by: 'member' | 'workspace';
+  limit: bigint;
+  /** The limit less this month's spend and what calls in flight hold (negative when overspent). */
+  left: bigint;
+  resetsAt: Date;
+}
 
 export interface MemberBudget extends BudgetStatus {
   member: Member;
@@ -80,6 +90,7 @@ export class BudgetsService implements OnModuleInit {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly limits: BudgetLimits,
+    private readonly lease: HoldLease,
   ) {}
 
   onModuleInit(): void {
@@ -148,10 +159,16 @@ export class BudgetsService implements OnModuleInit {
     return statusOf(rows[0], BigInt(rows[0].spent ?? 0), next);
   }
 
+  /** Whether any monthly limit applies to the member (cached; see BudgetLimits). */
+  limited(workspaceId: string, memberId: string): Promise<boolean> {
+    return this.limits.apply(workspaceId, memberId);
+  }
+
   /**
    * Holds `amount` against the member's monthly budget and, when it has one, the workspace's, in one call of
-   * `outpost_hold` (migration BudgetHoldFunction): admitted only while spent plus held plus `amount` stays
-   * within each limit; the row locks serialise concurrent holds, so concurrent requests never overspend.
+   * `outpost_hold` (migration BudgetHoldLeases): admitted only while spent plus held plus `amount` stays within
+   * each limit; the row locks serialise concurrent holds, so concurrent requests never overspend. The hold is
+   * recorded against this process's lease (HoldLease), so it is given back if the process dies.
    * A member no limit applies to is admitted without a round trip.
    */
   async hold(workspaceId: string, memberId: string, amount: bigint): Promise<HoldResult> {
@@ -161,24 +178,41 @@ export class BudgetsService implements OnModuleInit {
     const { start } = utcMonth(this.clock.now());
     const [{ outcome }] = await poolQuery<{ outcome: string }>(
       this.db,
-      'SELECT outpost_hold($1, $2, $3::date, $4::bigint) AS outcome',
-      [workspaceId, memberId, start, amount.toString()],
+      'SELECT outpost_hold($1, $2, $3, $4::date, $5::bigint) AS outcome',
+      [this.lease.nodeId, workspaceId, memberId, start, amount.toString()],
     );
     if (outcome === 'held' || outcome === 'held+workspace') {
       return { held: true, memberHeld: true, workspaceHeld: outcome === 'held+workspace' };
     }
-    if (outcome === 'member') {
-      return {
-        held: false,
-        refusedBy: 'member',
-        status: { ...(await this.status(workspaceId, memberId)), exceeded: true },
-      };
+    return { held: false, refusedBy: outcome === 'member' ? 'member' : 'workspace' };
+  }
+
+  /** The tighter of the member's and the workspace's budgets, as left this month; null when neither has a limit. */
+  async headroom(workspaceId: string, memberId: string): Promise<Headroom | null> {
+    const { start, next } = utcMonth(this.clock.now());
+    const [row] = await poolQuery<
+      Record<'member_limit' | 'member_used' | 'workspace_limit' | 'workspace_used', string | null>
+    >(
+      this.db,
+      `SELECT COALESCE(b.limit_micro_cents, d.default_limit_micro_cents) AS member_limit,
+              d.monthly_limit_micro_cents AS workspace_limit,
+              CASE WHEN s.month = $3::date THEN s.spent_micro_cents + s.held_micro_cents ELSE 0 END AS member_used,
+              CASE WHEN w.month = $3::date THEN w.spent_micro_cents + w.held_micro_cents ELSE 0 END AS workspace_used
+         FROM (SELECT 1) one
+         LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
+         LEFT JOIN workspace_budget d ON d.workspace_id = $1
+         LEFT JOIN member_spend s ON s.workspace_id = $1 AND s.member_id = $2
+         LEFT JOIN workspace_spend w ON w.workspace_id = $1`,
+      [workspaceId, memberId, start],
+    );
+    const rooms: Headroom[] = [];
+    for (const by of ['member', 'workspace'] as const) {
+      const limit = row[`${by}_limit`];
+      if (limit === null) continue;
+      const left = BigInt(limit) - BigInt(row[`${by}_used`] ?? 0);
+      rooms.push({ by, limit: BigInt(limit), left, resetsAt: next });
     }
-    return {
-      held: false,
-      refusedBy: 'workspace',
-      status: { ...(await this.workspaceStatus(workspaceId)), exceeded: true },
-    };
+    return rooms.sort((a, b) => (a.left < b.left ? -1 : a.left > b.left ? 1 : 0))[0] ?? null;
   }
 
   /** The whole workspace's monthly limit and this month's spend. */

@@ -4,11 +4,14 @@ import { poolQuery } from '../../database/pool-query';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { UsageInput } from './budgets.service';
+import { HoldLease } from './hold-lease.service';
 import { utcMonth } from './money';
 
 /** How long a settlement waits for company before it is written, and the most written in one statement. */
 export const FLUSH_EVERY_MS = 200;
 const BATCH_SIZE = 500;
+/** How often what calls in flight have produced so far is recorded (UsageLedger.watch). */
+export const PROGRESS_EVERY_MS = 1_000;
 
 export interface Settlement {
   usage: UsageInput;
@@ -17,21 +20,36 @@ export interface Settlement {
   workspaceHeld: bigint;
   /** When it was settled (epoch ms). */
   at: number;
+  /** 1 for a call's last record, 0 for what a call in flight produced so far. */
+  requests: number;
 }
+
+/** What a call in flight has produced since its last record, or nothing new. */
+export type Progress = () => Omit<Settlement, 'at' | 'requests'> | undefined;
 
 interface Spend {
   month: number;
   spent: bigint;
   released: bigint;
+  /** Of a member's entry: what the workspace's row held for their calls (this process's `budget_hold`). */
+  workspaceReleased: bigint;
 }
 
 /** Adds a settlement to a member's or workspace's total: spend of the newest month only, every hold released. */
-function add(totals: Map<string, Spend>, key: string, at: number, cost: bigint, released: bigint): void {
+function add(
+  totals: Map<string, Spend>,
+  key: string,
+  at: number,
+  cost: bigint,
+  released: bigint,
+  workspaceReleased = 0n,
+): void {
   const month = utcMonth(at).start.getTime();
-  const entry = totals.get(key) ?? { month, spent: 0n, released: 0n };
+  const entry = totals.get(key) ?? { month, spent: 0n, released: 0n, workspaceReleased: 0n };
   if (month > entry.month) Object.assign(entry, { month, spent: 0n });
   if (month === entry.month) entry.spent += cost;
   entry.released += released;
+  entry.workspaceReleased += workspaceReleased;
   totals.set(key, entry);
 }
 
@@ -76,7 +94,7 @@ function fits(row: UsageRow, usage: UsageInput): boolean {
 export function usageRows(batch: Settlement[]): UsageRowJson[] {
   const open = new Map<string, UsageRow>();
   const rows: UsageRow[] = [];
-  for (const { usage, at } of batch) {
+  for (const { usage, at, requests } of batch) {
     const group = `${usage.workspaceId}\n${usage.memberId}\n${usage.keyId ?? ''}\n${usage.model}\n${Math.floor(at / 1000)}`;
     let row = open.get(group);
     if (!row || !fits(row, usage)) {
@@ -85,7 +103,7 @@ export function usageRows(batch: Settlement[]): UsageRowJson[] {
       open.set(group, row);
       rows.push(row);
     }
-    row.n++;
+    row.n += requests;
     row.i += usage.inputTokens;
     row.o += usage.outputTokens;
     row.cr += usage.cacheReadTokens ?? 0;
@@ -109,17 +127,44 @@ export class UsageLedger implements OnApplicationShutdown {
   private pending: Settlement[] = [];
   private timer?: NodeJS.Timeout;
   private flushing = Promise.resolve();
+  private readonly inFlight = new Set<Progress>();
+  private progressTimer?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
+    private readonly lease: HoldLease,
   ) {}
 
   /** Records what a request cost and gives its hold back, soon. */
-  settle(usage: UsageInput, held: bigint, workspaceHeld = 0n): void {
-    this.pending.push({ usage, held, workspaceHeld, at: this.clock.now() });
+  settle(usage: UsageInput, held: bigint, workspaceHeld = 0n, requests = 1): void {
+    this.pending.push({ usage, held, workspaceHeld, at: this.clock.now(), requests });
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+  }
+
+  /**
+   * Records what a call in flight has produced every PROGRESS_EVERY_MS, so a process killed mid-stream has
+   * billed all but the last second of it (and the rest of its hold is released by a live process). Returns the
+   * function that stops watching, called before the call's last record.
+   */
+  watch(progress: Progress): () => void {
+    this.inFlight.add(progress);
+    this.progressTimer ??= setInterval(() => this.recordProgress(), PROGRESS_EVERY_MS);
+    return () => {
+      this.inFlight.delete(progress);
+      if (this.inFlight.size === 0) {
+        clearInterval(this.progressTimer);
+        this.progressTimer = undefined;
+      }
+    };
+  }
+
+  private recordProgress(): void {
+    for (const progress of this.inFlight) {
+      const part = progress();
+      if (part) this.settle(part.usage, part.held, part.workspaceHeld, 0);
+    }
   }
 
   /** Writes everything pending (one statement per batch); resolves when written. */
@@ -130,8 +175,11 @@ export class UsageLedger implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
-    if (this.pending.length > 0)
+    if (this.pending.length > 0) {
       this.logger.error(`${this.pending.length} usage records could not be written`);
+      return; // the lease stays, so a live process releases the holds these records did not
+    }
+    await this.lease.end().catch((error: Error) => this.logger.warn(`lease not ended: ${error.message}`));
   }
 
   private async writePending(): Promise<void> {
@@ -158,7 +206,7 @@ export class UsageLedger implements OnApplicationShutdown {
     const members = new Map<string, Spend>();
     const workspaces = new Map<string, Spend>();
     for (const { usage, held, workspaceHeld, at } of batch) {
-      add(members, `${usage.workspaceId}\n${usage.memberId}`, at, usage.costMicroCents, held);
+      add(members, `${usage.workspaceId}\n${usage.memberId}`, at, usage.costMicroCents, held, workspaceHeld);
       add(workspaces, usage.workspaceId, at, usage.costMicroCents, workspaceHeld);
     }
     // The usage rows as one JSON text: pg would format ten arrays element by element (bench/gateway's profile).
@@ -168,8 +216,9 @@ export class UsageLedger implements OnApplicationShutdown {
     await poolQuery(
       this.db,
       `WITH batch AS (
-         SELECT * FROM unnest($2::varchar[], $3::varchar[], $4::date[], $5::bigint[], $6::bigint[])
-                AS b(workspace_id, member_id, month, spent, released)
+         SELECT * FROM unnest($2::varchar[], $3::varchar[], $4::date[], $5::bigint[], $6::bigint[],
+                              $11::bigint[])
+                AS b(workspace_id, member_id, month, spent, released, workspace_released)
        ), workspaces AS (
          SELECT * FROM unnest($7::varchar[], $8::date[], $9::bigint[], $10::bigint[])
                 AS w(workspace_id, month, spent, released)
@@ -184,6 +233,12 @@ export class UsageLedger implements OnApplicationShutdown {
            held_micro_cents = GREATEST(0, s.held_micro_cents - (
              SELECT w.released FROM workspaces w WHERE w.workspace_id = EXCLUDED.workspace_id)),
            month = GREATEST(s.month, EXCLUDED.month)
+       ), node_holds AS (
+         UPDATE budget_hold h
+            SET member_held_micro_cents = GREATEST(0, h.member_held_micro_cents - b.released),
+                workspace_held_micro_cents = GREATEST(0, h.workspace_held_micro_cents - b.workspace_released)
+           FROM batch b
+          WHERE h.node_id = $12 AND h.workspace_id = b.workspace_id AND h.member_id = b.member_id
        ), recorded AS (
          INSERT INTO usage (workspace_id, member_id, key_id, model, requests, input_tokens, output_tokens,
                             cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
@@ -213,6 +268,8 @@ export class UsageLedger implements OnApplicationShutdown {
         workspaceSpend.map(([, entry]) => day(entry.month)),
         workspaceSpend.map(([, entry]) => entry.spent.toString()),
         workspaceSpend.map(([, entry]) => entry.released.toString()),
+        spend.map((entry) => entry.workspaceReleased.toString()),
+        this.lease.nodeId,
       ],
     );
   }

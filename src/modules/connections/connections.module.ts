@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { OutboundPolicy } from '../../common/net/outbound-policy';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { identityConfig } from '../identity/identity.config';
 import { KeysModule } from '../keys/keys.module';
 import { ConnectionEntity } from './connection.entity';
+import { connectionsConfig, outboundPolicyProvider } from './connections.config';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsService } from './connections.service';
 import { CredentialCipher } from './credential-cipher.service';
@@ -16,12 +18,13 @@ import { CredentialCipher } from './credential-cipher.service';
 @Module({
   imports: [
     ConfigModule.forFeature(identityConfig),
+    ConfigModule.forFeature(connectionsConfig),
     TypeOrmModule.forFeature([ConnectionEntity]),
     KeysModule,
     AuditModule,
   ],
   controllers: [ConnectionsController],
-  providers: [CredentialCipher, ConnectionsService],
-  exports: [ConnectionsService],
+  providers: [CredentialCipher, ConnectionsService, outboundPolicyProvider],
+  exports: [ConnectionsService, OutboundPolicy],
 })
 export class ConnectionsModule {}

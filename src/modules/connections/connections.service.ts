@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { InvalidRequestError } from '../../common/errors';
+import { InternalAddressError, OutboundPolicy } from '../../common/net/outbound-policy';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../keys/access/actor';
@@ -70,10 +71,12 @@ export class ConnectionsService {
     private readonly cipher: CredentialCipher,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly outbound: OutboundPolicy,
   ) {}
 
   async create(actor: Actor, workspaceId: string, input: NewConnection): Promise<ConnectionEntity> {
     const models = parseModels(input.models);
+    await this.checkReachable(input.baseUrl);
     const now = this.clock.now();
     const id = ulidId('conn', now);
     const connection: ConnectionEntity = {
@@ -132,6 +135,7 @@ export class ConnectionsService {
     changes: ConnectionChanges,
   ): Promise<ConnectionEntity> {
     const models = changes.models === undefined ? undefined : parseModels(changes.models);
+    if (changes.baseUrl !== undefined) await this.checkReachable(changes.baseUrl);
     const updated = await this.db.transaction(async (manager) => {
       const current = await manager.findOne(ConnectionEntity, {
         where: { id, workspaceId },
@@ -229,6 +233,22 @@ export class ConnectionsService {
       });
     });
     this.invalidate(workspaceId, id);
+  }
+
+  /**
+   * A base URL whose host is, or now resolves to, an internal address is a 400 naming `base_url`, unless the
+   * operator allows it. A host that does not resolve yet is accepted: every call checks again.
+   */
+  private async checkReachable(baseUrl: string): Promise<void> {
+    try {
+      await this.outbound.addresses(new URL(baseUrl).hostname);
+    } catch (error) {
+      if (!(error instanceof InternalAddressError)) return;
+      throw new InvalidRequestError(
+        `base_url: ${error.message}; the server's operator can allow it with OUTPOST_CONNECTIONS_ALLOW`,
+        'base_url',
+      );
+    }
   }
 
   /**

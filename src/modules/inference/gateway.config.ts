@@ -1,7 +1,7 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, optionalStr } from '../../config/env';
+import { ConfigError, int, optionalStr } from '../../config/env';
 import { DEFAULT_PRICES, Prices } from './default-prices';
 
 export const SCHEMAS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
@@ -110,16 +110,38 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
   return catalogue;
 }
 
+/** What one model call may hold, whatever the catalogue or the caller say (issue of memory and money). */
+function parseLimits(env: Record<string, string | undefined>) {
+  return {
+    /** The output a request without a limit may produce while a budget applies to its caller. */
+    defaultMaxTokens: int(env, 'OUTPOST_GATEWAY_DEFAULT_MAX_TOKENS', 4_096, 1, 1_000_000),
+    /** The most of a provider's whole (not streamed) answer held in memory; a larger one is a 502. */
+    maxResponseBytes: int(
+      env,
+      'OUTPOST_GATEWAY_MAX_RESPONSE_BYTES',
+      32 * 1024 * 1024,
+      1024,
+      512 * 1024 * 1024,
+    ),
+  };
+}
+
 export function parseGatewayEnv(env: Record<string, string | undefined>) {
   const file = optionalStr(env, NAME);
-  if (!file) return { catalogue: { providers: new Map(), models: new Map() } as Catalogue, file: undefined };
+  const limits = parseLimits(env);
+  if (!file)
+    return {
+      catalogue: { providers: new Map(), models: new Map() } as Catalogue,
+      file: undefined,
+      ...limits,
+    };
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     fail(`cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
   }
-  return { catalogue: parseCatalogue(text, env), file };
+  return { catalogue: parseCatalogue(text, env), file, ...limits };
 }
 
 export const gatewayConfig = registerAs('gateway', () => parseGatewayEnv(process.env));

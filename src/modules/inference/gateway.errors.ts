@@ -1,21 +1,58 @@
 import { TaggedError } from '../../common/errors';
 
-/** The member's (or service account's) monthly budget would be passed by this request's worst case. */
+/** What a budget refused: the request's worst case against what the budget has left this month. */
+export interface BudgetRefusal {
+  /** The most the request could cost: its input and every output token it may produce. */
+  worst: bigint;
+  /** The output tokens that worst case counts. */
+  outputTokens: number;
+  limit: bigint;
+  /** What is left: the limit less this month's spend and what calls in flight hold. */
+  left: bigint;
+  resetsAt: Date;
+}
+
+/**
+ * The member's (or service account's) monthly budget cannot cover this request's worst case. A 402 with
+ * `x-should-retry: false`, so no SDK retries it (they retry 429s, the AI SDK without asking), and a message that
+ * says what the request could cost, what is left and what to do.
+ */
 export class UserLimitError extends TaggedError {
-  readonly status = 429;
-  constructor(resetsAt: Date, limitMicroCents: bigint, spentMicroCents: bigint, whose = 'Monthly budget') {
+  readonly status = 402;
+  constructor(refusal: BudgetRefusal, whose = 'your monthly budget') {
+    const { worst, outputTokens, limit, left, resetsAt } = refusal;
+    const resets = resetsAt.toISOString().slice(0, 10);
+    const remaining =
+      left > 0n
+        ? `${whose} has ${dollars(left)} left of ${dollars(limit)}`
+        : `${whose} of ${dollars(limit)} is used up`;
     super(
-      `${whose} reached: ${microCentsToUsd(spentMicroCents)} of ${microCentsToUsd(limitMicroCents)} USD spent; it resets ${resetsAt.toISOString()}`,
-      { resets_at: resetsAt.toISOString() },
+      `This request could cost up to ${dollars(worst)} (with up to ${outputTokens} output tokens), and ${remaining} until ${resets}. ` +
+        (left > 0n ? 'Lower max_tokens, or ask' : 'Ask') +
+        ' a workspace owner or admin to raise the budget.',
+      {
+        resets_at: resetsAt.toISOString(),
+        limit_usd: microCentsToUsd(limit),
+        left_usd: microCentsToUsd(left > 0n ? left : 0n),
+        max_cost_usd: microCentsToUsd(worst),
+      },
     );
+    this.headers['x-should-retry'] = 'false';
   }
 }
 
-/** The whole workspace's monthly budget would be passed by this request's worst case. */
+/** The whole workspace's monthly budget cannot cover this request's worst case. */
 export class WorkspaceLimitError extends UserLimitError {
-  constructor(resetsAt: Date, limitMicroCents: bigint, spentMicroCents: bigint) {
-    super(resetsAt, limitMicroCents, spentMicroCents, "The workspace's monthly budget");
+  constructor(refusal: BudgetRefusal) {
+    super(refusal, "the workspace's monthly budget");
   }
+}
+
+/** Dollars for people: cents when it is that much, else as many digits as it takes (`$0.0018`). */
+export function dollars(microCents: bigint): string {
+  const usd = microCentsToUsd(microCents < 0n ? 0n : microCents);
+  const [whole, fraction = ''] = usd.split('.');
+  return `$${whole}.${fraction.length <= 2 ? fraction.padEnd(2, '0') : fraction}`;
 }
 
 /** The workspace's policies (`provider.use` statements) do not let it use this provider or model. */
@@ -54,4 +91,14 @@ export function microCentsToUsd(value: bigint): string {
   const whole = abs / 100_000_000n;
   const fraction = (abs % 100_000_000n).toString().padStart(8, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** A model call that came back to this gateway (a connection or provider pointing at the gateway itself). */
+export class GatewayLoopError extends TaggedError {
+  readonly status = 508;
+  constructor() {
+    super(
+      'This model call has already passed through this gateway: a connection or provider points back at it',
+    );
+  }
 }

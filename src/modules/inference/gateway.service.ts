@@ -10,6 +10,7 @@ import { ConnectionsService } from '../connections/connections.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
 import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
 import {
+  GatewayLoopError,
   InvalidInferenceRequestError,
   microCentsToUsd,
   ModelError,
@@ -18,9 +19,13 @@ import {
   UserLimitError,
   WorkspaceLimitError,
 } from './gateway.errors';
-import { parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
+import { MAX_OUTPUT_TOKENS, parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
 import { ProviderCall, splitBaseUrl } from './provider-call';
-import { providerRequest } from './provider-request';
+import { providerRequest, withOutputLimit } from './provider-request';
+import { CallMeter } from './call-meter';
+import { OutboundPolicy } from '../../common/net/outbound-policy';
+import { utcMonth } from '../budgets/money';
+import { randomBytes } from 'node:crypto';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
 import {
   gatewayAddedSeconds,
@@ -33,8 +38,8 @@ type Json = Record<string, unknown>;
 
 /** Waits before retrying a provider's 429/529, only while nothing was sent to the client yet. */
 const RETRY_DELAYS_MS = [250, 750];
-/** The output a connection's model may produce, held when the request sets no limit (as the catalogue's default). */
-const CONNECTION_MAX_OUTPUT = 32_000;
+/** The output a connection's model may produce: connections say nothing of it, so any limit a caller asks for. */
+const CONNECTION_MAX_OUTPUT = MAX_OUTPUT_TOKENS;
 
 /**
  * The provider's JSON answer (an object) with Zen's `cost` member (USD) added: spliced before the closing brace
@@ -93,7 +98,25 @@ export interface UpstreamTarget {
   /** The header the credential travels in: null for `Authorization: Bearer`. */
   credentialHeader: string | null;
   model: CatalogueModel;
+  /** For messages: `provider "up"` or `connection "Our vLLM" (conn_…)`. */
+  label: string;
+  /** A workspace's own base URL: every dial is checked against the outbound policy (the catalogue is trusted). */
+  guarded: boolean;
 }
+
+/** A call checked and held, ready to go to its provider. */
+interface Admitted {
+  schema: UpstreamSchema;
+  stream: boolean;
+  upstream: UpstreamTarget;
+  payload: string;
+  inputEstimate: number;
+  meter: CallMeter;
+}
+
+/** The hops a model call has made through Outpost gateways, each adding its own id. */
+const VIA = 'x-outpost-via';
+const MAX_HOPS = 5;
 
 /**
  * One gateway request: the caller's model must be in the catalogue (or the connection) and allowed by the
@@ -103,8 +126,12 @@ export interface UpstreamTarget {
  */
 @Injectable()
 export class GatewayService implements OnApplicationShutdown {
-  /** The connections to providers, kept alive between calls. */
+  /** The connections to the operator's providers, kept alive between calls. */
   private readonly agent = new Agent();
+  /** The connections to workspaces' own base URLs: each dial checked against the outbound policy. */
+  private readonly guardedAgent: Agent;
+  /** This process in `x-outpost-via`, so a call that comes back to it is refused. */
+  private readonly nodeId = randomBytes(6).toString('hex');
 
   constructor(
     @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
@@ -112,7 +139,10 @@ export class GatewayService implements OnApplicationShutdown {
     private readonly ledger: UsageLedger,
     private readonly policies: WorkspacePolicies,
     private readonly connections: ConnectionsService,
-  ) {}
+    outbound: OutboundPolicy,
+  ) {
+    this.guardedAgent = new Agent({ connect: outbound.connector() });
+  }
 
   /** A model by `<provider>/<model>`, or by its bare id when one provider has it. */
   model(id: string): CatalogueModel {
@@ -160,6 +190,8 @@ export class GatewayService implements OnApplicationShutdown {
       credential: provider.credential,
       credentialHeader: schema === 'anthropic' ? 'x-api-key' : null,
       model,
+      label: `provider "${provider.id}"`,
+      guarded: false,
     };
   }
 
@@ -191,6 +223,8 @@ export class GatewayService implements OnApplicationShutdown {
         prices,
         maxOutput: CONNECTION_MAX_OUTPUT,
       },
+      label: `connection "${connection.name}" (${connection.id})`,
+      guarded: true,
     };
   }
 
@@ -199,57 +233,123 @@ export class GatewayService implements OnApplicationShutdown {
    * the route's error format.
    */
   async handle(call: ModelCall, response: ServerResponse): Promise<void> {
-    const { schema, body, principal, request } = call;
     const started = performance.now();
+    this.refuseLoop(call.request);
+    const admitted = await this.admit(call);
+    await this.forward(admitted, call, response, started);
+  }
+
+  /** A call that already passed through this process comes back only through a loop: refused before any work. */
+  private refuseLoop(request: PlainRequest): void {
+    const via = request.headers[VIA];
+    if (via === undefined) return;
+    const hops = String(via).split(',');
+    if (hops.length >= MAX_HOPS || hops.some((hop) => hop.trim() === this.nodeId))
+      throw new GatewayLoopError();
+  }
+
+  /**
+   * The call checked and its worst case held: the model exists and the workspace's policies allow it, the
+   * provider has a credential, and the caller's budgets can pay for the input and every output token the call may
+   * produce. A call without an output limit gets one while a budget applies (the least of the model's, the
+   * operator's default and what the budget affords), written into the provider's request, so its spend can
+   * never pass its hold.
+   */
+  private async admit(call: ModelCall): Promise<Admitted> {
+    const { schema, body, principal } = call;
     const parsed = parseInferenceRequest(body, schema);
     const upstream = await (call.target ?? ((id: string) => this.catalogueTarget(id, schema)))(parsed.model);
     const { model } = upstream;
+    if (parsed.maxTokens !== undefined && parsed.maxTokens > model.maxOutput)
+      throw new InvalidInferenceRequestError(
+        parsed.limitField,
+        `must be at most ${model.maxOutput}, the most "${model.id}" produces`,
+      );
     const workspaceId = principal.workspaceId!;
     if (!(await this.policies.allows(workspaceId, upstream.provider, model.id))) {
       countRequest(schema, model.id, 'policy_refused');
       throw new ModelError(model.id);
     }
     if (!upstream.credential)
-      throw new UpstreamError(`The provider "${upstream.provider}" has no credential on this gateway`);
-    const payloadText = providerRequest(schema, body as Json, call.text, model.upstreamId, parsed.stream);
-    const inputEstimate = Math.ceil(payloadText.length / 4);
-    const worst = costOf(model, {
-      ...NO_USAGE,
-      input: inputEstimate,
-      output: parsed.maxTokens ?? model.maxOutput,
-    });
+      throw new UpstreamError(`The ${upstream.label} has no credential on this gateway`);
+    let payload = providerRequest(schema, body as Json, call.text, model.upstreamId, parsed.stream);
+    const inputEstimate = Math.ceil(payload.length / 4);
     const memberId = principal.serviceAccountId ?? principal.userId!;
-    const hold = await this.budgets.hold(workspaceId, memberId, worst);
-    if (!hold.held) {
-      countRequest(schema, model.id, 'budget_refused');
-      const { resetsAt, limitMicroCents, spentMicroCents } = hold.status;
-      const LimitError = hold.refusedBy === 'workspace' ? WorkspaceLimitError : UserLimitError;
-      throw new LimitError(resetsAt, limitMicroCents ?? 0n, spentMicroCents);
+    let outputTokens = parsed.maxTokens ?? model.maxOutput;
+    if (parsed.maxTokens === undefined && (await this.budgets.limited(workspaceId, memberId))) {
+      outputTokens = await this.allowance(workspaceId, memberId, model, inputEstimate);
+      payload = withOutputLimit(payload, schema, upstream.baseUrl, Math.max(outputTokens, 1));
     }
+    const worst = costOf(model, { ...NO_USAGE, input: inputEstimate, output: outputTokens });
+    const hold = outputTokens > 0 ? await this.budgets.hold(workspaceId, memberId, worst) : undefined;
+    if (!hold?.held) {
+      countRequest(schema, model.id, 'budget_refused');
+      const cap = Math.min(model.maxOutput, this.config.defaultMaxTokens);
+      const tokens = outputTokens > 0 ? outputTokens : (parsed.maxTokens ?? cap);
+      const most = costOf(model, { ...NO_USAGE, input: inputEstimate, output: tokens });
+      throw await this.refusal(workspaceId, memberId, most, tokens);
+    }
+    const meter = new CallMeter(
+      model,
+      {
+        workspaceId,
+        memberId,
+        keyId: principal.credential === 'session' ? null : principal.credentialId,
+        model: model.id,
+      },
+      hold.memberHeld ? worst : 0n,
+      hold.workspaceHeld ? worst : 0n,
+    );
+    return { schema, stream: parsed.stream, upstream, payload, inputEstimate, meter };
+  }
 
+  /** Output tokens a call without a limit may produce: the model's, the operator's default, what the budget affords. */
+  private async allowance(
+    workspaceId: string,
+    memberId: string,
+    model: CatalogueModel,
+    inputTokens: number,
+  ): Promise<number> {
+    const cap = Math.min(model.maxOutput, this.config.defaultMaxTokens);
+    const room = await this.budgets.headroom(workspaceId, memberId);
+    if (!room || model.prices.output === 0n) return cap;
+    // costOf rounds up: the call costs at most `left` while input × price + output × price ≤ left × 10⁶.
+    const spare = room.left * 1_000_000n - BigInt(inputTokens) * model.prices.input;
+    if (spare <= 0n) return 0;
+    const affordable = spare / model.prices.output;
+    return affordable < BigInt(cap) ? Number(affordable) : cap;
+  }
+
+  /** The budget refusal, saying what the call could cost and what the tighter budget has left. */
+  private async refusal(workspaceId: string, memberId: string, worst: bigint, outputTokens: number) {
+    const room = (await this.budgets.headroom(workspaceId, memberId)) ?? {
+      by: 'member' as const,
+      limit: 0n,
+      left: 0n,
+      resetsAt: utcMonth(Date.now()).next,
+    };
+    const refusal = { worst, outputTokens, limit: room.limit, left: room.left, resetsAt: room.resetsAt };
+    return room.by === 'workspace' ? new WorkspaceLimitError(refusal) : new UserLimitError(refusal);
+  }
+
+  /** The admitted call sent on, its answer passed to the client and metered; the hold settled whatever happens. */
+  private async forward(
+    admitted: Admitted,
+    call: ModelCall,
+    response: ServerResponse,
+    started: number,
+  ): Promise<void> {
+    const { schema, upstream, meter } = admitted;
+    const { model } = upstream;
     let settled = false;
-    const settle = (usage: TokenUsage, outcome = 'answered', cost = costOf(model, usage)): bigint => {
-      if (settled) return cost;
+    const settle = (usage: TokenUsage, outcome = 'answered', cost = costOf(model, usage)): void => {
+      if (settled) return;
       settled = true;
       countRequest(schema, model.id, outcome);
       countTokens(model.id, usage);
       if (cost > 0n) gatewayCost.add({ model: model.id }, Number(cost) / 100_000_000);
-      this.ledger.settle(
-        {
-          workspaceId,
-          memberId,
-          keyId: principal.credential === 'session' ? null : principal.credentialId,
-          model: model.id,
-          inputTokens: usage.input,
-          outputTokens: usage.output,
-          cacheReadTokens: usage.cacheRead,
-          cacheWriteTokens: usage.cacheWrite,
-          costMicroCents: cost,
-        },
-        hold.memberHeld ? worst : 0n,
-        hold.workspaceHeld ? worst : 0n,
-      );
-      return cost;
+      const last = meter.final(usage, cost);
+      this.ledger.settle(last.usage, last.held, last.workspaceHeld);
     };
     const caller: Caller = { left: false };
     response.on('close', () => {
@@ -257,51 +357,36 @@ export class GatewayService implements OnApplicationShutdown {
       caller.left = true;
       caller.call?.abort();
     });
-    const streamUsage = new StreamUsage(schema, inputEstimate);
+    const streamUsage = new StreamUsage(schema, admitted.inputEstimate);
+    let unwatch: (() => void) | undefined;
     try {
       const before = performance.now() - started;
       gatewayAddedSeconds.observe({ schema }, before / 1000);
-      const answer = await this.send(upstream, payloadText, request, caller);
+      const answer = await this.send(upstream, admitted.payload, call.request, caller);
       const answeredAt = performance.now();
       /** The gateway's own time: before the call went out, and since the provider's answer began. */
       const gatewayMs = () => (before + performance.now() - answeredAt).toFixed(2);
-      if (answer.statusCode >= 500) {
-        await answer.dump();
-        settle(NO_USAGE, 'upstream_error');
-        throw new UpstreamError(`The provider answered ${answer.statusCode}`, answer.statusCode);
-      }
-      const headers = answer.headers;
-      if (answer.statusCode >= 400 || !parsed.stream) {
-        const text = await answer.text();
-        let json: Json | undefined;
-        try {
-          json = JSON.parse(text) as Json;
-        } catch {}
-        if (answer.statusCode >= 400 || typeof json !== 'object' || json === null || Array.isArray(json)) {
-          // Not an answer of the API (an error, or not a JSON object): passed on as it came, billed nothing.
-          headers['x-outpost-gateway-ms'] = gatewayMs();
-          writeWhole(response, answer.statusCode, headers, text);
-          settle(NO_USAGE, 'upstream_refused');
-          return;
-        }
-        // Metered after the answer has left: the client need not wait for the books.
-        const usage = usageOfAnswer(schema, json);
-        const cost = costOf(model, usage);
-        headers['content-type'] = 'application/json; charset=utf-8';
-        const whole = withCost(text, json, microCentsToUsd(cost));
-        headers['x-outpost-gateway-ms'] = gatewayMs();
-        writeWhole(response, answer.statusCode, headers, whole);
-        settle(usage, 'answered', cost);
+      this.refuseUpstreamStatus(answer, upstream);
+      if (answer.statusCode >= 400 || !admitted.stream) {
+        const whole = await this.whole(answer, schema, model);
+        whole.headers['x-outpost-gateway-ms'] = gatewayMs();
+        writeWhole(response, answer.statusCode, whole.headers, whole.text);
+        if (whole.usage) settle(whole.usage, 'answered', whole.cost);
+        else settle(NO_USAGE, 'upstream_refused');
         return;
       }
+      const headers = answer.headers;
       headers['cache-control'] = 'no-cache';
       headers.connection = 'keep-alive';
       headers['x-outpost-gateway-ms'] = gatewayMs();
       writeHead(response, answer.statusCode, headers);
+      unwatch = this.ledger.watch(() => meter.progress(streamUsage.result()));
       await answer.pipe(response, (chunk) => streamUsage.push(chunk));
       response.end();
+      unwatch();
       settle(streamUsage.result());
     } catch (error) {
+      unwatch?.();
       // A client that left mid-stream, or a provider that failed: bill what was produced, then answer (if still possible).
       settle(
         streamUsage.result().output > 0 ? streamUsage.result() : NO_USAGE,
@@ -314,13 +399,51 @@ export class GatewayService implements OnApplicationShutdown {
       }
       if (error instanceof Error && 'status' in error) throw error;
       throw new UpstreamError(
-        `The provider could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        `The ${upstream.label} could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
     }
   }
 
+  /**
+   * Answers the caller must not see as they came: a provider failing (5xx), a redirect (never followed: it could
+   * point inside the network), and a provider refusing *our* credential (401/403), which is not the caller's to fix
+   * and whose text may show part of the key.
+   */
+  private refuseUpstreamStatus(answer: ProviderCall, upstream: UpstreamTarget): void {
+    const status = answer.statusCode;
+    if (status < 300 || (status >= 400 && status !== 401 && status !== 403 && status < 500)) return;
+    void answer.dump().catch(() => undefined);
+    if (status >= 500) throw new UpstreamError(`The provider answered ${status}`, status);
+    if (status < 400)
+      throw new UpstreamError(
+        `The ${upstream.label} answered with a redirect (${status}), which is not followed`,
+        status,
+      );
+    throw new UpstreamError(
+      `The ${upstream.label} refused the gateway's credential (${status}); a workspace owner or admin should check its key`,
+      status,
+    );
+  }
+
+  /** A whole answer: an API answer (a JSON object) gets its `cost`; anything else is passed on as it came. */
+  private async whole(answer: ProviderCall, schema: UpstreamSchema, model: CatalogueModel) {
+    const text = await answer.text();
+    const headers = answer.headers;
+    let json: Json | undefined;
+    try {
+      json = JSON.parse(text) as Json;
+    } catch {}
+    if (answer.statusCode >= 400 || typeof json !== 'object' || json === null || Array.isArray(json))
+      return { text, headers, usage: undefined, cost: 0n };
+    const usage = usageOfAnswer(schema, json);
+    const cost = costOf(model, usage);
+    headers['content-type'] = 'application/json; charset=utf-8';
+    return { text: withCost(text, json, microCentsToUsd(cost)), headers, usage, cost };
+  }
+
   async onApplicationShutdown(): Promise<void> {
-    await this.agent.destroy(); // the HTTP server is closed: no call of a client is still in flight
+    // The HTTP server is closed: no call of a client is still in flight.
+    await Promise.all([this.agent.destroy(), this.guardedAgent.destroy()]);
   }
 
   /**
@@ -333,7 +456,11 @@ export class GatewayService implements OnApplicationShutdown {
     request: PlainRequest,
     caller: Caller,
   ): Promise<ProviderCall> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const via = request.headers[VIA];
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [VIA]: via === undefined ? this.nodeId : `${String(via)}, ${this.nodeId}`,
+    };
     if (upstream.credentialHeader) headers[upstream.credentialHeader] = upstream.credential!;
     else headers.authorization = `Bearer ${upstream.credential}`;
     if (upstream.schema === 'anthropic') {
@@ -351,8 +478,8 @@ export class GatewayService implements OnApplicationShutdown {
     };
     for (let attempt = 0; ; attempt++) {
       if (caller.left) throw new Error('The client left');
-      const call = (caller.call = new ProviderCall());
-      this.agent.dispatch(options, call);
+      const call = (caller.call = new ProviderCall(this.config.maxResponseBytes));
+      (upstream.guarded ? this.guardedAgent : this.agent).dispatch(options, call);
       await call.answered;
       const retry = (call.statusCode === 429 || call.statusCode === 529) && attempt < RETRY_DELAYS_MS.length;
       if (!retry) return call;

@@ -5,6 +5,7 @@ import { PlainRequest } from '../../common/http/http';
 const OPENAI_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
+  402: 'insufficient_quota',
   403: 'permission_error',
   404: 'not_found_error',
   413: 'invalid_request_error',
@@ -14,6 +15,7 @@ const OPENAI_TYPES: Record<number, string> = {
 const ANTHROPIC_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
+  402: 'billing_error',
   403: 'permission_error',
   404: 'not_found_error',
   413: 'request_too_large',

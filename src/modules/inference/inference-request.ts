@@ -9,6 +9,8 @@ export interface InferenceRequest {
   stream: boolean;
   /** The most output tokens the caller allows (absent: the model's own limit is held). */
   maxTokens: number | undefined;
+  /** The member that holds (or would hold) the limit: named in errors about it. */
+  limitField: string;
 }
 
 /** Where each API schema's requests go, after the provider's base URL. */
@@ -36,6 +38,9 @@ const SHAPES: Record<
   anthropic: { input: 'messages', isInput: Array.isArray, limits: ['max_tokens'] },
 };
 
+/** No model produces more output in one answer; a larger limit is a typo (and would overflow the hold). */
+export const MAX_OUTPUT_TOKENS = 1_000_000;
+
 /** Validates what the gateway reads of a request, naming the member at fault. */
 export function parseInferenceRequest(body: unknown, schema: UpstreamSchema): InferenceRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -54,10 +59,21 @@ export function parseInferenceRequest(body: unknown, schema: UpstreamSchema): In
     throw new InvalidInferenceRequestError('stream', 'must be true or false');
   const limitField = shape.limits.find((field) => b[field] !== undefined) ?? shape.limits[0];
   const max = b[limitField];
-  if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) {
-    throw new InvalidInferenceRequestError(limitField, 'must be a whole number ≥ 1');
+  if (
+    max !== undefined &&
+    (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > MAX_OUTPUT_TOKENS)
+  ) {
+    throw new InvalidInferenceRequestError(
+      limitField,
+      `must be a whole number from 1 to ${MAX_OUTPUT_TOKENS}`,
+    );
   }
   if (schema === 'anthropic' && max === undefined)
     throw new InvalidInferenceRequestError('max_tokens', 'is required');
-  return { model: b.model, stream: b.stream === true, maxTokens: max as number | undefined };
+  return {
+    model: b.model,
+    stream: b.stream === true,
+    maxTokens: max as number | undefined,
+    limitField,
+  };
 }

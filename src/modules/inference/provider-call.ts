@@ -1,8 +1,16 @@
 import type { Dispatcher } from 'undici';
 import type { ServerResponse } from 'node:http';
+import { UpstreamError } from './gateway.errors';
+
+/** A whole answer larger than the gateway holds in memory for one call. */
+export class AnswerTooLargeError extends UpstreamError {
+  constructor(limit: number) {
+    super(`The provider's answer is larger than ${limit} bytes (OUTPOST_GATEWAY_MAX_RESPONSE_BYTES)`);
+  }
+}
 
 /** Upstream answer headers passed on; everything else (cookies, provider ids, rate-limit details) stays behind. */
-const PASSED_HEADERS = new Set(['content-type', 'cache-control']);
+const PASSED_HEADERS = new Set(['content-type', 'cache-control', 'retry-after']);
 
 /** `https://host:port/v1` → the origin and the path before the route's own. */
 export function splitBaseUrl(baseUrl: string): { origin: string; path: string } {
@@ -36,7 +44,10 @@ export class ProviderCall implements Dispatcher.DispatchHandlers {
   private resumeReading: (() => void) | undefined;
   private settleAnswered!: { resolve(): void; reject(error: Error): void };
 
-  constructor() {
+  private buffered = 0;
+
+  /** `maxBuffered`: the most bytes of the answer held in memory (read whole, or waiting for a reader). */
+  constructor(private readonly maxBuffered = Infinity) {
     this.answered = new Promise((resolve, reject) => (this.settleAnswered = { resolve, reject }));
     this.answered.catch(() => undefined); // a failure after the status line is the body's to report
   }
@@ -102,6 +113,12 @@ export class ProviderCall implements Dispatcher.DispatchHandlers {
 
   onData(chunk: Buffer): boolean {
     if (this.sink) return this.sink(chunk);
+    this.buffered += chunk.length;
+    if (this.buffered > this.maxBuffered) {
+      this.chunks = [];
+      this.cancel?.(new AnswerTooLargeError(this.maxBuffered));
+      return false;
+    }
     this.chunks.push(chunk);
     return true;
   }

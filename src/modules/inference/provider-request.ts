@@ -117,3 +117,24 @@ function serialize(payload: Json): string {
     throw error;
   }
 }
+
+/**
+ * The output limit the gateway set for a request that had none (so its spend cannot pass its hold), written into
+ * the provider's request text as the member the schema reads: `max_output_tokens` (Responses), `max_tokens`
+ * (chat and Anthropic; OpenAI's own API reads `max_completion_tokens`).
+ */
+export function withOutputLimit(
+  payload: string,
+  schema: UpstreamSchema,
+  baseUrl: string,
+  tokens: number,
+): string {
+  const member =
+    schema === 'openai-responses'
+      ? 'max_output_tokens'
+      : schema === 'openai-chat' && /^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl)
+        ? 'max_completion_tokens'
+        : 'max_tokens';
+  const close = payload.lastIndexOf('}');
+  return `${payload.slice(0, close)},${JSON.stringify(member)}:${tokens}${payload.slice(close)}`;
+}

@@ -65,6 +65,7 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
       OUTPOST_PASSWORD: 'lane-password-1',
       OUTPOST_TRUST_PROXY: '127.0.0.1',
       OUTPOST_METRICS_TOKEN: 'lane-metrics',
+      OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
     });

@@ -60,6 +60,8 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
         SCRIPTED_ANTHROPIC_KEY: UPSTREAM_ANTHROPIC_KEY,
         OUTPOST_SECRET_KEY: SECRET_KEY,
         OUTPOST_METRICS_TOKEN: 'gateway-metrics',
+        // The scripted upstream of the connections listens on loopback, which connections may not reach by default.
+        OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
       },
     });
     owner = await signup(t);
@@ -485,7 +487,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
         .set('authorization', bearer(second.key))
         .send({ model: 'small', max_tokens: 1000, messages: [{ role: 'user', content: 'x' }] })
         .then((res) => {
-          if (res.status === 429) refusedSoFar++;
+          if (res.status === 402) refusedSoFar++;
           return res;
         }),
     );
@@ -496,9 +498,14 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     const results = await Promise.all(pending);
     upstream.dropPending();
     const admitted = results.filter((res) => res.status === 200);
-    const refused = results.filter((res) => res.status === 429);
+    const refused = results.filter((res) => res.status === 402);
     expect(admitted.length + refused.length).toBe(200);
-    expect(refused[0].body.error).toMatchObject({ code: 'UserLimitError', type: 'rate_limit_error' });
+    // A 402 the SDKs do not retry (the AI SDK retries every 429), saying what the call could cost and what is left.
+    expect(refused[0].body.error).toMatchObject({ code: 'UserLimitError', type: 'insufficient_quota' });
+    expect(refused[0].headers['x-should-retry']).toBe('false');
+    expect(refused[0].body.error.message).toMatch(
+      /^This request could cost up to \$0\.\d+ \(with up to 1000 output tokens\), and your monthly budget has \$0\.\d+ left of \$0\.05 until \d{4}-\d{2}-01\. Lower max_tokens, or ask a workspace owner or admin to raise the budget\.$/,
+    );
     expect(refused[0].body.resets_at).toMatch(/^\d{4}-\d{2}-01T00:00:00.000Z$/);
     // Holds are taken one at a time against the limit: never more admitted than the worst case allows.
     const limit = BigInt(Math.round(limitCents * 1_000_000));
@@ -549,8 +556,9 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
       .set('x-org-id', owner.org);
     expect(set.status).toBe(204);
     const refused = await call();
-    expect(refused.status).toBe(429);
+    expect(refused.status).toBe(402);
     expect(refused.body.error.code).toBe('UserLimitError');
+    expect(refused.body.error.message).toContain('your monthly budget of $0.00 is used up');
     expect(await spent(free.sa)).toBe(2n * 300n);
   });
 
@@ -581,7 +589,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
         .set('authorization', bearer((i % 2 ? a : b).key))
         .send({ model: 'small', max_tokens: 1000, messages: [{ role: 'user', content: 'x' }] })
         .then((res) => {
-          if (res.status === 429) refusedSoFar++;
+          if (res.status === 402) refusedSoFar++;
           return res;
         }),
     );
@@ -592,11 +600,11 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     const results = await Promise.all(pending);
     upstream.dropPending();
     const admitted = results.filter((res) => res.status === 200).length;
-    const refused = results.filter((res) => res.status === 429);
+    const refused = results.filter((res) => res.status === 402);
     expect(admitted + refused.length).toBe(60);
     expect(admitted).toBeGreaterThan(0);
     expect(BigInt(admitted) * 200_000n).toBeLessThanOrEqual(2_000_000n);
-    expect(refused[0].body.error).toMatchObject({ code: 'WorkspaceLimitError', type: 'rate_limit_error' });
+    expect(refused[0].body.error).toMatchObject({ code: 'WorkspaceLimitError', type: 'insufficient_quota' });
     expect(refused[0].body.resets_at).toMatch(/^\d{4}-\d{2}-01T00:00:00.000Z$/);
     expect(refused[0].body.error.message).toContain("workspace's monthly budget");
 

@@ -1,0 +1,71 @@
+import type { Settlement } from '../budgets/usage-ledger.service';
+import type { UsageInput } from '../budgets/budgets.service';
+import type { CatalogueModel } from './gateway.config';
+import { costOf, NO_USAGE, TokenUsage } from './usage';
+
+type Part = Omit<Settlement, 'at' | 'requests'>;
+type Who = Omit<
+  UsageInput,
+  'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'costMicroCents'
+>;
+
+const minus = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
+  input: a.input - b.input,
+  output: a.output - b.output,
+  cacheRead: a.cacheRead - b.cacheRead,
+  cacheWrite: a.cacheWrite - b.cacheWrite,
+});
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/**
+ * The books of one model call: what it has been billed so far and what it still holds. A stream is billed as it
+ * runs (`progress`, each record giving back as much of the hold as it bills, so spent plus held never grows), and
+ * its last record (`final`) bills the rest at the provider's own figures and gives back the rest of the hold.
+ */
+export class CallMeter {
+  private billed: TokenUsage = NO_USAGE;
+  private billedCost = 0n;
+
+  constructor(
+    private readonly model: CatalogueModel,
+    private readonly who: Who,
+    private memberHeld: bigint,
+    private workspaceHeld: bigint,
+  ) {}
+
+  /** What was produced since the last record (`usage`: the whole call so far), or undefined when nothing new. */
+  progress(usage: TokenUsage): Part | undefined {
+    const cost = costOf(this.model, usage);
+    if (cost <= this.billedCost) return undefined;
+    const part = this.part(usage, cost, cost - this.billedCost, cost - this.billedCost);
+    return part;
+  }
+
+  /** The call's last record: the rest of its usage and cost, and the rest of its hold. */
+  final(usage: TokenUsage, cost = costOf(this.model, usage)): Part {
+    return this.part(usage, cost, this.memberHeld, this.workspaceHeld);
+  }
+
+  private part(usage: TokenUsage, cost: bigint, memberRelease: bigint, workspaceRelease: bigint): Part {
+    const delta = minus(usage, this.billed);
+    const held = min(memberRelease, this.memberHeld);
+    const workspaceHeld = min(workspaceRelease, this.workspaceHeld);
+    const part: Part = {
+      usage: {
+        ...this.who,
+        inputTokens: delta.input,
+        outputTokens: delta.output,
+        cacheReadTokens: delta.cacheRead,
+        cacheWriteTokens: delta.cacheWrite,
+        costMicroCents: cost - this.billedCost,
+      },
+      held,
+      workspaceHeld,
+    };
+    this.billed = usage;
+    this.billedCost = cost;
+    this.memberHeld -= held;
+    this.workspaceHeld -= workspaceHeld;
+    return part;
+  }
+}
