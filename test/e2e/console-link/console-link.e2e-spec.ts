@@ -175,7 +175,9 @@ describe('an instance signed in to a console', () => {
     await idle;
     const stopped = JSON.stringify(await a.messages(session));
     expect(stopped).toContain('"type":"UserLimitError"');
-    expect(stopped).toMatch(/Monthly budget reached.*resets \d{4}-\d{2}-01T00:00:00.000Z/);
+    expect(stopped).toMatch(
+      /your monthly budget of \$0\.00 is used up until \d{4}-\d{2}-01\. Ask a workspace owner/,
+    );
     await owner
       .put(`/console/api/v1/budgets/members/${owner.id}`, { budget_dollars: 100 })
       .set('x-org-id', owner.org);

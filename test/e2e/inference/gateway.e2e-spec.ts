@@ -635,7 +635,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
         await t.http
           .post('/inference/openai/v1/chat/completions')
           .set('authorization', bearer(a.key))
-          .send({ model: 'small', max_tokens: 100000, messages: [{ role: 'user', content: 'x' }] })
+          .send({ model: 'small', max_tokens: 4000, messages: [{ role: 'user', content: 'x' }] })
       ).status,
     ).toBe(200);
   });

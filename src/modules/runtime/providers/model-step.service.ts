@@ -283,7 +283,8 @@ function streamError(error: unknown): { type: string; message: string } | undefi
 const BUDGET_STOP = /"(UserLimitError|WorkspaceLimitError|MonthlyLimitError)"/;
 
 function budgetStop(error: unknown): string | undefined {
-  if (!APICallError.isInstance(error) || error.statusCode !== 429) return undefined;
+  if (!APICallError.isInstance(error) || (error.statusCode !== 402 && error.statusCode !== 429))
+    return undefined;
   return BUDGET_STOP.exec(error.responseBody ?? '')?.[1];
 }
 
@@ -301,7 +302,12 @@ function isRetryable(error: unknown): boolean {
 /** The error as recorded on the assistant message (`{ type, message, status? }`). */
 function describe(error: unknown): StepError {
   const stop = budgetStop(error);
-  if (stop) return { type: stop, message: (error as APICallError).message, status: 429 };
+  if (stop)
+    return {
+      type: stop,
+      message: (error as APICallError).message,
+      status: (error as APICallError).statusCode,
+    };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const type = status === 401 || status === 403 ? 'ProviderAuthError' : 'APIError';
