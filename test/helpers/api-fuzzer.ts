@@ -6,7 +6,7 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  credentials: 'none' | 'instance' | 'console';
+  credentials: 'none' | 'instance' | 'console' | 'inference';
 }
 
 type Schema = {
@@ -30,6 +30,9 @@ const nasty = fc.oneof(
     '',
     '\u0000',
     'a\u0000b',
+    '\ud800',
+    'a\udfffb',
+    'small',
     '../../etc/passwd',
     "' OR 1=1 --",
     '%00',
@@ -51,7 +54,7 @@ const nastyValue = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.integer({ min: 5_000, max: 70_000 }), fc.constantFrom('x', 'é', '\u0000', '%'))
+      .tuple(fc.integer({ min: 5_000, max: 70_000 }), fc.constantFrom('x', 'é', '\u0000', '%', '\ud800'))
       .map(([n, c]) => c.repeat(n)),
   },
 );
@@ -99,8 +102,20 @@ function shaped(document: Document, schema: Schema | undefined, depth = 0): fc.A
   return junk;
 }
 
+/** Percent-encoded as UTF-8; a lone surrogate (which UTF-8 cannot hold) as the bytes CESU-8 would send. */
+function encode(value: string): string {
+  return value
+    .split(/(\p{Cs})/u)
+    .map((part) =>
+      /^\p{Cs}$/u.test(part)
+        ? `%${[0xe0 | (part.charCodeAt(0) >> 12), 0x80 | ((part.charCodeAt(0) >> 6) & 63), 0x80 | (part.charCodeAt(0) & 63)].map((b) => b.toString(16).toUpperCase()).join('%')}`
+        : encodeURIComponent(part),
+    )
+    .join('');
+}
+
 function pathWith(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_all, name: string) => encodeURIComponent(values[name] ?? 'x'));
+  return template.replace(/\{(\w+)\}/g, (_all, name: string) => encode(values[name] ?? 'x'));
 }
 
 /** Requests for every operation of the documents, `count` in all, the same ones for the same seed. */
@@ -156,7 +171,7 @@ export function fuzzRequests(documents: Document[], count: number, seed: number)
     return fc.record({
       method: fc.constant(method.toUpperCase()),
       path: fc.tuple(pathParams, query).map(([values, pairs]) => {
-        const search = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+        const search = pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
         return pathWith(path, values) + (search ? `?${search}` : '');
       }),
       headers: fc.constantFrom<Record<string, string>>(
@@ -167,7 +182,9 @@ export function fuzzRequests(documents: Document[], count: number, seed: number)
         { 'x-org-id': 'org_01XYZ', 'content-type': 'application/json' },
       ),
       body: method === 'get' || method === 'delete' ? fc.constant(undefined) : body,
-      credentials: fc.constantFrom<FuzzRequest['credentials']>('none', 'instance', 'console'),
+      credentials: path.startsWith('/inference/')
+        ? fc.constantFrom<FuzzRequest['credentials']>('none', 'console', 'inference', 'inference')
+        : fc.constantFrom<FuzzRequest['credentials']>('none', 'instance', 'console'),
     });
   });
   return fc.sample(request, { seed, numRuns: count });

@@ -97,6 +97,9 @@ export class ScriptedModelServer {
     return this.turns.length;
   }
 
+  /** The answer once the script has run out (else a 500): for tests that send unscripted traffic. */
+  fallback: ScriptedTurn | undefined;
+
   /** Resolves once `count` requests in total have arrived. */
   waitForRequests(count: number): Promise<void> {
     if (this.requests.length >= count) return Promise.resolve();
@@ -145,7 +148,7 @@ export class ScriptedModelServer {
       waiter.resolve();
     }
 
-    const turn = this.turns.shift();
+    const turn = this.turns.shift() ?? this.fallback;
     if (!turn) {
       sendError(res, protocol, { status: 500, message: 'the scripted model server has no turn left' });
       return;

@@ -20,29 +20,41 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** A NUL character, or half of a UTF-16 surrogate pair on its own: valid in a JS string, refused by PostgreSQL. */
+const UNSTORABLE = /\0|\p{Cs}/u;
+
+/** Whether PostgreSQL can store the text (text and jsonb columns). */
+export function storable(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
 /**
- * The dotted path of the first string (value or key) PostgreSQL cannot store: it has a NUL character.
- * Undefined when every string is storable.
+ * The dotted path of the first string (value or key) PostgreSQL cannot store: it has a NUL character or a lone
+ * surrogate (`"\ud800"`, which no UTF-8 text can hold). Undefined when every string is storable.
  */
 export function findUnstorable(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path || '(body)' : undefined;
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path || '(body)' : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   const entries = Array.isArray(value)
     ? value.map((item, index) => [String(index), item] as const)
     : Object.entries(value);
   for (const [key, item] of entries) {
     const field = path ? `${path}.${key}` : key;
-    if (key.includes('\0')) return field;
+    if (UNSTORABLE.test(key)) return field;
     const found = findUnstorable(item, field);
     if (found) return found;
   }
   return undefined;
 }
 
-/** The one edge rule for every part of every request: a NUL character is a 400 naming the field. */
+/** The one edge rule for every part of every request: an unstorable character is a 400 naming the field. */
 export function assertStorable(value: unknown, kind: RequestPart): void {
   const field = findUnstorable(value);
   if (field !== undefined) {
-    throw new InvalidRequestError(`${field}: must not contain a NUL character`, field, kind);
+    throw new InvalidRequestError(
+      `${field}: must not contain a NUL character or a lone UTF-16 surrogate`,
+      field,
+      kind,
+    );
   }
 }

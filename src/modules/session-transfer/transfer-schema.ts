@@ -1,3 +1,4 @@
+import { storable } from '../../common/http/storable-input';
 /**
  * Checks of the transfer shapes (`Session.Info`, the `Session.Message.Info` union, reference §4.9–4.10),
  * written by hand so a failure names its exact path (`messages.12.type`) and 10,000 messages check fast.
@@ -28,12 +29,11 @@ const at = (path: string, key: string | number) => (path ? `${path}.${key}` : St
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** PostgreSQL cannot store a NUL character in text or jsonb. */
-const NUL = '\u0000';
+const UNSTORABLE = 'must not contain a NUL character or a lone UTF-16 surrogate';
 
 export const str: Check = (v, p) => {
   if (typeof v !== 'string') fail(p, 'must be a string');
-  if ((v as string).includes(NUL)) fail(p, 'must not contain a NUL character');
+  if (!storable(v as string)) fail(p, UNSTORABLE);
 };
 const num: Check = (v, p) => {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(p, 'must be a non-negative number');
@@ -52,7 +52,7 @@ const json: Check = (v, p) => {
   else if (Array.isArray(v)) v.forEach((element, index) => json(element, at(p, index)));
   else if (isObject(v))
     for (const [key, member] of Object.entries(v)) {
-      if (key.includes(NUL)) fail(p, 'must not contain a NUL character');
+      if (!storable(key)) fail(p, UNSTORABLE);
       json(member, at(p, key));
     }
 };

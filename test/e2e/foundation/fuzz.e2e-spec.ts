@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fuzzRequests, FuzzRequest } from '../../helpers/api-fuzzer';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { createTestDatabase } from '../../helpers/test-database';
+import { inferenceAccount } from '../../helpers/remote-console';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 
 jest.setTimeout(900_000);
 
@@ -16,14 +18,26 @@ describe(`a seeded fuzzer from both API documents (${COUNT} requests, seed ${SEE
   let server: ServerProcess;
   let database: { url: string; drop: () => Promise<void> };
   let cookie = '';
+  let key = '';
+  let upstream: ScriptedModelServer;
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    // The gateway's routes are fuzzed too: model `small` answers from a scripted provider on loopback.
+    upstream = await ScriptedModelServer.start();
+    upstream.fallback = { text: 'ok', usage: { input: 1, output: 1 } };
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-fuzz-'));
+    writeFileSync(
+      join(dataDir, 'gateway.yaml'),
+      `providers:\n  up:\n    base_url: ${upstream.baseURL}\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n`,
+    );
     server = startServer({
       PORT: String(await freePort()),
       DATABASE_URL: database.url,
       OUTPOST_PASSWORD: PASSWORD,
-      OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'outpost-fuzz-')),
+      OUTPOST_DATA_DIR: dataDir,
+      OUTPOST_GATEWAY_CONFIG: join(dataDir, 'gateway.yaml'),
+      UP_KEY: 'sk-fuzz-upstream',
       OUTPOST_NPM_REGISTRY: 'http://127.0.0.1:9', // nothing listens: plugin installs fail fast
       OUTPOST_AUTH_MAX_FAILURES: '1000000',
       OUTPOST_SIGNUPS_PER_HOUR: '1000000',
@@ -37,11 +51,13 @@ describe(`a seeded fuzzer from both API documents (${COUNT} requests, seed ${SEE
       body: JSON.stringify({ email: 'fuzz@example.com', password: 'correct horse battery' }),
     });
     cookie = String(signup.headers.get('set-cookie')).split(';')[0];
+    key = (await inferenceAccount(server.url, 'fuzz-keys@example.com')).key;
   });
 
   afterAll(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
+    await upstream.close();
     await database.drop();
   });
 
@@ -57,6 +73,7 @@ describe(`a seeded fuzzer from both API documents (${COUNT} requests, seed ${SEE
       none: {},
       instance: { authorization: `Basic ${Buffer.from(`opencode:${PASSWORD}`).toString('base64')}` },
       console: { cookie, origin: server.url },
+      inference: { authorization: `Bearer ${key}` },
     };
     let next = 0;
     const worker = async () => {
@@ -106,6 +123,9 @@ describe(`a seeded fuzzer from both API documents (${COUNT} requests, seed ${SEE
     const summary = {
       date: new Date().toISOString(),
       requests: requests.length,
+      gateway_requests: requests.filter((r) => r.path.startsWith('/inference/')).length,
+      lone_surrogates: requests.filter((r) => /\\ud[89a-f]|%ED%[AB]/i.test(`${r.path}${r.body ?? ''}`))
+        .length,
       seed: SEED,
       failures: failures.length,
       statuses: Object.fromEntries([...statuses].sort()),

@@ -1,5 +1,7 @@
 import { connect } from 'node:net';
 import { query } from '../../helpers/test-database';
+import request from 'supertest';
+import { signup as signupPerson } from '../../helpers/console';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 
 /** Input alone never makes a 500, and nothing anonymous costs more than a small body. */
@@ -60,6 +62,49 @@ describe('hostile input at the edge', () => {
     expect(param.status).toBe(400);
     expect(param.body).toMatchObject({ _tag: 'InvalidRequestError', kind: 'Params' });
     expect(await count('session')).toBe(0);
+  });
+
+  it('a lone UTF-16 surrogate, wherever a string is stored, is a 400 naming the field, and nothing is stored', async () => {
+    const LONE = '\ud800';
+    const signup = await t.http
+      .post('/console/api/auth/signup')
+      .send({ email: `a${LONE}@example.com`, password: 'correct horse battery' });
+    expect(signup.body).toMatchObject({ _tag: 'InvalidRequestError', field: 'email', kind: 'Body' });
+    expect(signup.body.message).toBe('email: must not contain a NUL character or a lone UTF-16 surrogate');
+    const owner = await signupPerson(t);
+    const org = owner.org;
+    const cases: Array<[string, request.Test, string]> = [
+      [
+        'invite email',
+        owner.post(`/console/api/orgs/${org}/invites`, { email: `b${LONE}@example.com`, role: 'member' }),
+        'email',
+      ],
+      ['workspace name', owner.post('/console/api/orgs', { name: `w${LONE}` }), 'name'],
+      [
+        'service account name',
+        owner.post(`/console/api/orgs/${org}/service-accounts`, { name: `s${LONE}` }),
+        'name',
+      ],
+      ['token name', owner.post('/console/api/tokens', { name: `t${LONE}` }), 'name'],
+      [
+        'config policy resource',
+        owner.put(`/console/api/orgs/${org}/config`, {
+          policies: [{ action: 'provider.use', resource: `r${LONE}`, effect: 'deny' }],
+        }),
+        'policies.0.resource',
+      ],
+    ];
+    for (const [what, pending, field] of cases) {
+      const res = await pending;
+      expect({ what, status: res.status, field: res.body.field }).toEqual({ what, status: 400, field });
+    }
+    const post = (body: object) => t.http.post('/api/session').set('authorization', basic()).send(body);
+    expect((await post({ metadata: { note: `m${LONE}` } })).body).toMatchObject({ field: 'metadata.note' });
+    expect((await post({ model: { id: `m${LONE}`, providerID: 'p' } })).body).toMatchObject({
+      field: 'model.id',
+    });
+    expect(await count('session')).toBe(0);
+    expect(await count('invite')).toBe(0);
   });
 
   it('JSON nested 3,000 levels deep is a 400 before it is parsed, on a public route too', async () => {
