@@ -22,6 +22,7 @@ import {
   UnknownError,
 } from './http-errors';
 import { ErrorBody, ErrorFormats } from './error-formats';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
 import { TaggedError } from './tagged-error';
 
 const logger = new Logger('Errors');
@@ -48,6 +49,10 @@ export function toTagged(
   if (status === 415) return new InvalidRequestError('Unsupported Content-Type', 'content-type', 'Headers');
   if (status !== undefined && status < 500) {
     return new InvalidRequestError(`Malformed request: ${(exception as Error).message}`);
+  }
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn(`database unavailable: ${request.method} ${redactUrl(request.url)} answered 503`);
+    return new DatabaseUnavailableError();
   }
   const ref = `err_${randomBytes(6).toString('hex')}`;
   logger.error(

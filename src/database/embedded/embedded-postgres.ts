@@ -29,6 +29,8 @@ const USER = 'outpost';
 const DATABASE = 'outpost';
 const PASSWORD_FILE = 'outpost-password';
 const START_TIMEOUT_MS = 60_000;
+/** How often the server process looks whether the database it owns is still running. */
+export const WATCH_MS = 2_000;
 
 export class DataFolderInUseError extends Error {}
 
@@ -40,6 +42,10 @@ export class DataFolderInUseError extends Error {}
  */
 export class EmbeddedPostgres {
   private owning = false;
+  /** The port it listens on: kept across restarts, so the connection pool's URL stays right. */
+  private port: number | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private reviving = false;
 
   constructor(
     readonly dataDir: string,
@@ -57,14 +63,42 @@ export class EmbeddedPostgres {
     mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
     if (!existsSync(join(this.clusterDir, 'PG_VERSION'))) this.initialise();
     const password = readFileSync(join(this.clusterDir, PASSWORD_FILE), 'utf8').trim();
-    const port = await this.joinOrStart();
+    const port = (this.port = await this.joinOrStart());
     const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
     await this.ensureDatabase(url);
     return url;
   }
 
+  /**
+   * Restarts the database, on its port, if it stops under the server that owns it (killed, crashed): checked every
+   * WATCH_MS, so it is back within seconds; meanwhile requests get 503 and the pool reconnects by itself.
+   */
+  watch(): void {
+    if (this.watchdog || this.role !== 'server') return;
+    this.watchdog = setInterval(() => void this.revive(), WATCH_MS);
+    this.watchdog.unref();
+  }
+
+  private async revive(): Promise<void> {
+    if (!this.owning || this.reviving || runningPostmaster(this.clusterDir)) return;
+    this.reviving = true;
+    try {
+      this.log(`the embedded PostgreSQL stopped; restarting it on 127.0.0.1:${this.port}`);
+      if ((await this.start(this.port)) === undefined)
+        this.log(
+          `the embedded PostgreSQL did not restart; trying again (see ${join(this.dataDir, 'postgres.log')})`,
+        );
+    } catch (error) {
+      this.log(`the embedded PostgreSQL did not restart: ${(error as Error).message}`);
+    } finally {
+      this.reviving = false;
+    }
+  }
+
   /** Stops the server if this process started or adopted it; a guest leaves it running. */
   async release(): Promise<void> {
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
     if (!this.owning) return;
     this.owning = false;
     const running = runningPostmaster(this.clusterDir);
@@ -173,8 +207,8 @@ export class EmbeddedPostgres {
   }
 
   /** Starts the server; undefined when it exited at once (another process took the folder, or the port). */
-  private async start(): Promise<number | undefined> {
-    const port = await freePort();
+  private async start(preferredPort?: number): Promise<number | undefined> {
+    const port = preferredPort ?? (await freePort());
     const logFd = openSync(join(this.dataDir, 'postgres.log'), 'a', 0o600);
     const { command, args } = asDatabaseUser(join(postgresBinDir(), 'postgres'), [
       '-D',

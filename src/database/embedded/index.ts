@@ -18,7 +18,7 @@ export function embeddedDatabaseUrl(dataDir: string, log?: (line: string) => voi
   let server = servers.get(key);
   if (!server) {
     const embedded = new EmbeddedPostgres(key, role, log);
-    server = { embedded, url: embedded.acquire() };
+    server = { embedded, url: embedded.acquire().then((url) => (embedded.watch(), url)) };
     servers.set(key, server);
     server.url.catch(() => servers.delete(key));
   }

@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
+import { TcpProxy } from '../../helpers/tcp-proxy';
+import { createTestDatabase } from '../../helpers/test-database';
+
+/** Polls `read` until `done` says so, or the time is up; answers the last value. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+let counter = 0;
+const signup = (url: string) =>
+  fetch(`${url}/console/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `outage${++counter}@example.com`, password: 'correct horse battery' }),
+  });
+
+describe('when the database goes away', () => {
+  it('requests get 503 ServiceUnavailableError with Retry-After, and the server recovers by itself once it is back', async () => {
+    const database = await createTestDatabase();
+    const target = new URL(database.url);
+    const proxy = await new TcpProxy(target.hostname, Number(target.port)).start();
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(proxy.port);
+    const server = startServer({
+      DATABASE_URL: viaProxy.toString(),
+      PORT: String(await freePort()),
+      OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'outpost-outage-')),
+      OUTPOST_SURFACES: 'console,inference',
+      OUTPOST_SIGNUPS_PER_HOUR: '1000',
+    });
+    try {
+      await waitForHealth(server.url);
+      expect((await signup(server.url)).status).toBe(201);
+
+      await proxy.cut();
+      const refused = await signup(server.url);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toMatchObject({ _tag: 'ServiceUnavailableError', service: 'database' });
+
+      await proxy.restore();
+      const back = await until(
+        () => signup(server.url),
+        (res) => res.status === 201,
+        15_000,
+      );
+      expect(back.status).toBe(201);
+      expect(server.output()).not.toContain('unexpected error');
+    } finally {
+      server.child.kill('SIGKILL');
+      await proxy.cut();
+      await database.drop();
+    }
+  });
+
+  it('the embedded PostgreSQL, killed under a running server, is restarted within 10 s with a log line', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-embedded-outage-'));
+    const server: ServerProcess = startServer({
+      PORT: String(await freePort()),
+      OUTPOST_DATA_DIR: dataDir,
+      OUTPOST_SURFACES: 'console',
+      OUTPOST_SIGNUPS_PER_HOUR: '1000',
+    });
+    try {
+      await waitForHealth(server.url);
+      expect((await signup(server.url)).status).toBe(201);
+      const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGKILL');
+      const killedAt = Date.now();
+      const back = await until(
+        () => signup(server.url),
+        (res) => res.status === 201,
+        20_000,
+      );
+      expect(back.status).toBe(201);
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+      expect(server.output()).toContain('the embedded PostgreSQL stopped; restarting it on 127.0.0.1:');
+      const newPid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      expect(newPid).not.toBe(pid);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+});
