@@ -58,7 +58,8 @@ export function redactUrl(url: string): string {
       try {
         value = decodeURIComponent(value.replace(/\+/g, ' '));
       } catch {}
-      const redacted = redactPath(value);
+      // A URL in a value (`?next=/console/device?user_code=…`) has its own query redacted too.
+      const redacted = value.includes('?') ? redactUrl(value) : redactPath(value);
       return redacted === value ? pair : `${name}=${encodeURIComponent(redacted)}`;
     })
     .join('&');

@@ -117,6 +117,9 @@ export class RequestValidationPipe implements PipeTransform {
     const { metatype } = metadata;
     if (!metatype || PRIMITIVES.has(metatype)) return value;
     const kind = KINDS[metadata.type];
+    // A JSON `null` body is a body that says nothing a DTO could take: refused, where no body at all reads as `{}`.
+    if (value === null && metadata.type === 'body')
+      throw new InvalidRequestError('Body must be a JSON object, not null', undefined, kind);
     if (value === undefined || value === null) value = {};
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidRequestError(`${kind} must be a JSON object`, undefined, kind);

@@ -48,14 +48,17 @@ export class InstanceAuthenticator implements Authenticator, OnModuleInit {
     removeAuthToken(request);
     const cookie = sessionCookie(request);
     if (!credentials && !cookie) throw unauthorized(request);
-    const address = clientAddress(request);
-    await this.limiter.check(address);
     const accepted = credentials && this.password.accepts(credentials.user, credentials.pass);
-    if (accepted?.password) return { kind: 'instance-password' };
-    if (credentials && accepted?.user && (await this.tokens.verify(credentials.pass))) {
+    // Session tokens and cookies (256 random bits) cannot be guessed: a valid one is never held up by the
+    // failures of others at the same address (a shared NAT, an attacker next door).
+    if (cookie && (await this.tokens.verify(cookie))) return { kind: 'instance-session' };
+    if (credentials && accepted?.user && !accepted.password && (await this.tokens.verify(credentials.pass))) {
       return { kind: 'instance-session' };
     }
-    if (cookie && (await this.tokens.verify(cookie))) return { kind: 'instance-session' };
+    // A password can be guessed: past the limit even the right one is refused, so a lucky guess never shows.
+    const address = clientAddress(request);
+    await this.limiter.check(address);
+    if (accepted?.password) return { kind: 'instance-password' };
     await this.limiter.fail(address);
     throw unauthorized(request);
   }

@@ -107,6 +107,19 @@ describe('hostile input at the edge', () => {
     expect(await count('invite')).toBe(0);
   });
 
+  it('POST /api/session with a null body is a 400 and creates nothing; with no body it creates one', async () => {
+    const nul = await t.http.post('/api/session').set('authorization', basic()).type('json').send('null');
+    expect(nul.status).toBe(400);
+    expect(nul.body).toMatchObject({
+      _tag: 'InvalidRequestError',
+      message: 'Body must be a JSON object, not null',
+    });
+    expect(await count('session')).toBe(0);
+    const none = await t.http.post('/api/session').set('authorization', basic());
+    expect(none.status).toBe(200);
+    await t.http.delete(`/api/session/${none.body.data.id}`).set('authorization', basic());
+  });
+
   it('JSON nested 3,000 levels deep is a 400 before it is parsed, on a public route too', async () => {
     const deep = '['.repeat(3000) + ']'.repeat(3000);
     const res = await t.http

@@ -136,6 +136,9 @@ describe('no secret reaches the logs (a real process at trace level)', () => {
       body: `grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code=${device.device_code}&client_id=outpost-cli`,
     });
     await call(`/console/device?user_code=${device.user_code}`, { headers: { cookie } });
+    // Signed out, the device page sends the browser to sign in with the code inside `next`.
+    await call(`/console/device?user_code=${device.user_code}`);
+    await call(`/console/login?next=${encodeURIComponent(`/console/device?user_code=${device.user_code}`)}`);
 
     // A BYOK connection's credential: created, replaced, and sent in a refused body.
     secrets.CONNECTION_CREDENTIAL = 'sk-byok-first-4c1d9e77b2';

@@ -71,6 +71,13 @@ describe('instance access: credentials on /api/*', () => {
 
   it('slows down guessing: more than 30 failures a minute from one address get 429 with Retry-After', async () => {
     const from = (address: string) => ({ 'x-forwarded-for': address });
+    // A client paired before the guessing started, at the same address.
+    const code = (await t.http.post('/api/pair').set(from('10.9.9.9')).set('authorization', basic())).body
+      .code;
+    const token = (
+      await t.http.get(`/auth/connect/${code}`).set(from('10.9.9.9')).set('accept', 'application/json')
+    ).body.token as string;
+    expect(token).toEqual(expect.any(String));
     for (let i = 0; i < 30; i++) {
       const res = await t.http
         .get('/api/info')
@@ -89,6 +96,10 @@ describe('instance access: credentials on /api/*', () => {
       .set(from('10.9.9.9'))
       .set('accept', 'application/json');
     expect(connect.status).toBe(429);
+    // A paired client's session token (not guessable) still works from that address; the password does not.
+    expect(
+      (await t.http.get('/api/info').set(from('10.9.9.9')).set('authorization', basic(token))).status,
+    ).toBe(200);
     // Another address is not affected, and the block lifts once the failures leave the window.
     expect((await t.http.get('/api/info').set(from('10.9.9.10')).set('authorization', basic())).status).toBe(
       200,
