@@ -6,7 +6,6 @@ import { writeHead, writeWhole } from '../../common/http/response-head';
 import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
-import { ConnectionsService } from '../connections/connections.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
 import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
 import {
@@ -14,15 +13,16 @@ import {
   InvalidInferenceRequestError,
   microCentsToUsd,
   ModelError,
-  ModelNotFoundError,
   UpstreamError,
   UserLimitError,
   WorkspaceLimitError,
 } from './gateway.errors';
-import { MAX_OUTPUT_TOKENS, parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
+import { parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
+import { GatewayTargets, UpstreamTarget } from './gateway-targets.service';
 import { ProviderCall, splitBaseUrl } from './provider-call';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallMeter } from './call-meter';
+import { UsageChunkFilter } from './usage-chunk-filter';
 import { OutboundPolicy } from '../../common/net/outbound-policy';
 import { utcMonth } from '../budgets/money';
 import { randomBytes } from 'node:crypto';
@@ -38,8 +38,6 @@ type Json = Record<string, unknown>;
 
 /** Waits before retrying a provider's 429/529, only while nothing was sent to the client yet. */
 const RETRY_DELAYS_MS = [250, 750];
-/** The output a connection's model may produce: connections say nothing of it, so any limit a caller asks for. */
-const CONNECTION_MAX_OUTPUT = MAX_OUTPUT_TOKENS;
 
 /**
  * The provider's JSON answer (an object) with Zen's `cost` member (USD) added: spliced before the closing brace
@@ -85,25 +83,6 @@ interface Caller {
   call?: ProviderCall;
 }
 
-/**
- * Where a request goes: a provider of the operator's catalogue, or one of the workspace's own connections
- * (bring your own key), with the model priced for metering.
- */
-export interface UpstreamTarget {
-  /** What policies name: the catalogue's provider id, or the connection's id. */
-  provider: string;
-  baseUrl: string;
-  schema: UpstreamSchema;
-  credential: string | undefined;
-  /** The header the credential travels in: null for `Authorization: Bearer`. */
-  credentialHeader: string | null;
-  model: CatalogueModel;
-  /** For messages: `provider "up"` or `connection "Our vLLM" (conn_…)`. */
-  label: string;
-  /** A workspace's own base URL: every dial is checked against the outbound policy (the catalogue is trusted). */
-  guarded: boolean;
-}
-
 /** A call checked and held, ready to go to its provider. */
 interface Admitted {
   schema: UpstreamSchema;
@@ -112,6 +91,8 @@ interface Admitted {
   payload: string;
   inputEstimate: number;
   meter: CallMeter;
+  /** The gateway asked the stream for usage the caller did not ask for. */
+  usageAdded: boolean;
 }
 
 /** The hops a model call has made through Outpost gateways, each adding its own id. */
@@ -138,94 +119,10 @@ export class GatewayService implements OnApplicationShutdown {
     private readonly budgets: BudgetsService,
     private readonly ledger: UsageLedger,
     private readonly policies: WorkspacePolicies,
-    private readonly connections: ConnectionsService,
+    private readonly targets: GatewayTargets,
     outbound: OutboundPolicy,
   ) {
     this.guardedAgent = new Agent({ connect: outbound.connector() });
-  }
-
-  /** A model by `<provider>/<model>`, or by its bare id when one provider has it. */
-  model(id: string): CatalogueModel {
-    const exact = this.config.catalogue.models.get(id);
-    if (exact) return exact;
-    const bare = [...this.config.catalogue.models.values()].find(
-      (model) => model.upstreamId === id || model.id.endsWith(`/${id}`),
-    );
-    if (!bare) throw new ModelNotFoundError(id);
-    return bare;
-  }
-
-  models(): CatalogueModel[] {
-    return [...this.config.catalogue.models.values()];
-  }
-
-  /** What a workspace may call: the catalogue's models its policies allow, and its connections' models. */
-  async modelsOf(workspaceId: string): Promise<Array<{ id: string; provider: string }>> {
-    const allowed: Array<{ id: string; provider: string }> = [];
-    for (const model of this.models()) {
-      if (await this.policies.allows(workspaceId, model.provider, model.id)) allowed.push(model);
-    }
-    for (const connection of await this.connections.list(workspaceId)) {
-      for (const modelId of Object.keys(connection.models)) {
-        const id = `${connection.id}/${modelId}`;
-        if (await this.policies.allows(workspaceId, connection.id, id))
-          allowed.push({ id, provider: connection.id });
-      }
-    }
-    return allowed;
-  }
-
-  /** The catalogue's provider of a model, which must speak the route's schema. */
-  catalogueTarget(modelId: string, schema: UpstreamSchema): UpstreamTarget {
-    const model = this.model(modelId);
-    const provider = this.config.catalogue.providers.get(model.provider)!;
-    if (provider.schema !== schema) {
-      const route = `/inference/${provider.schema === 'anthropic' ? 'anthropic' : 'openai'}/v1${SCHEMA_PATHS[provider.schema]}`;
-      throw new InvalidInferenceRequestError('model', `"${model.id}" is served at the ${route} route`);
-    }
-    return {
-      provider: provider.id,
-      baseUrl: provider.baseUrl,
-      schema,
-      credential: provider.credential,
-      credentialHeader: schema === 'anthropic' ? 'x-api-key' : null,
-      model,
-      label: `provider "${provider.id}"`,
-      guarded: false,
-    };
-  }
-
-  /** A workspace connection's model (bring your own key); the connection must speak the route's schema. */
-  async connectionTarget(
-    workspaceId: string,
-    connectionId: string,
-    modelId: string,
-    schema: UpstreamSchema,
-  ): Promise<UpstreamTarget> {
-    const connection = await this.connections.forInference(workspaceId, connectionId);
-    if (connection.schema !== schema) {
-      const route = `/inference/custom/${connection.id}${SCHEMA_PATHS[connection.schema]}`;
-      throw new InvalidInferenceRequestError('model', `connection "${connection.id}" is served at ${route}`);
-    }
-    const model = connection.models.get(modelId);
-    if (!model) throw new ModelNotFoundError(modelId);
-    const prices = model.prices ?? { input: 0n, output: 0n, cacheRead: 0n, cacheWrite: 0n };
-    return {
-      provider: connection.id,
-      baseUrl: connection.baseUrl,
-      schema,
-      credential: connection.credential,
-      credentialHeader: connection.authMode === 'header' ? connection.authHeader : null,
-      model: {
-        id: `${connection.id}/${modelId}`,
-        provider: connection.id,
-        upstreamId: modelId,
-        prices,
-        maxOutput: CONNECTION_MAX_OUTPUT,
-      },
-      label: `connection "${connection.name}" (${connection.id})`,
-      guarded: true,
-    };
   }
 
   /**
@@ -258,7 +155,9 @@ export class GatewayService implements OnApplicationShutdown {
   private async admit(call: ModelCall): Promise<Admitted> {
     const { schema, body, principal } = call;
     const parsed = parseInferenceRequest(body, schema);
-    const upstream = await (call.target ?? ((id: string) => this.catalogueTarget(id, schema)))(parsed.model);
+    const upstream = await (
+      call.target ?? ((id: string) => this.targets.forRoute(principal.workspaceId!, id, schema))
+    )(parsed.model);
     const { model } = upstream;
     if (parsed.maxTokens !== undefined && parsed.maxTokens > model.maxOutput)
       throw new InvalidInferenceRequestError(
@@ -300,7 +199,11 @@ export class GatewayService implements OnApplicationShutdown {
       hold.memberHeld ? worst : 0n,
       hold.workspaceHeld ? worst : 0n,
     );
-    return { schema, stream: parsed.stream, upstream, payload, inputEstimate, meter };
+    const usageAdded =
+      schema === 'openai-chat' &&
+      parsed.stream &&
+      (body as { stream_options?: { include_usage?: unknown } }).stream_options?.include_usage !== true;
+    return { schema, stream: parsed.stream, upstream, payload, inputEstimate, meter, usageAdded };
   }
 
   /** Output tokens a call without a limit may produce: the model's, the operator's default, what the budget affords. */
@@ -381,8 +284,14 @@ export class GatewayService implements OnApplicationShutdown {
       headers['x-outpost-gateway-ms'] = gatewayMs();
       writeHead(response, answer.statusCode, headers);
       unwatch = this.ledger.watch(() => meter.progress(streamUsage.result()));
-      await answer.pipe(response, (chunk) => streamUsage.push(chunk));
-      response.end();
+      // A chat stream whose caller did not ask for usage: the usage event the gateway asked for is not passed on.
+      const filter = admitted.usageAdded ? new UsageChunkFilter() : undefined;
+      await answer.pipe(
+        response,
+        (chunk) => streamUsage.push(chunk),
+        filter && ((chunk) => filter.pass(chunk)),
+      );
+      response.end(filter?.rest());
       unwatch();
       settle(streamUsage.result());
     } catch (error) {

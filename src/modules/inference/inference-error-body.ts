@@ -24,7 +24,7 @@ const ANTHROPIC_TYPES: Record<number, string> = {
 };
 
 /** Routes that speak Anthropic's API: the catalogue's, and a connection's `/messages`. */
-const ANTHROPIC_ROUTE = /^\/inference\/(anthropic\/|custom\/[^/?]+\/messages(\?|$))/;
+const ANTHROPIC_ROUTE = /^\/inference\/(anthropic\/|custom\/[^/?]+\/(v1\/)?messages(\?|$))/;
 
 /**
  * An error of the inference routes in the caller's format, so the SDKs show it: OpenAI routes answer

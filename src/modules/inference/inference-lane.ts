@@ -9,6 +9,7 @@ import { assertJsonBody } from '../../common/http/json-only';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import type { UpstreamSchema } from './gateway.config';
 import { GatewayService, ModelCall } from './gateway.service';
+import { GatewayTargets } from './gateway-targets.service';
 import { inferenceErrorBody } from './inference-error-body';
 
 /** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
@@ -16,7 +17,7 @@ export const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** The model calls: the catalogue's OpenAI and Anthropic routes, and a connection's (`custom/{connection}/…`). */
 const MODEL_CALL =
-  /^\/inference\/(?:openai\/v1\/(chat\/completions|responses)|anthropic\/v1\/(messages)|custom\/([^/]+)\/(chat\/completions|responses|messages))\/?$/;
+  /^\/inference\/(?:openai\/v1\/(chat\/completions|responses)|anthropic\/v1\/(messages)|custom\/([^/]+)\/(?:v1\/)?(chat\/completions|responses|messages))\/?$/;
 const SCHEMAS: Record<string, UpstreamSchema> = {
   'chat/completions': 'openai-chat',
   responses: 'openai-responses',
@@ -65,6 +66,7 @@ export function useKeyHeader(headers: IncomingHttpHeaders): boolean {
 export class InferenceLane {
   constructor(
     private readonly gateway: GatewayService,
+    private readonly targets: GatewayTargets,
     private readonly authenticator: ConsoleAuthenticator,
   ) {}
 
@@ -94,7 +96,7 @@ export class InferenceLane {
     const { connection, principal, schema } = call;
     if (connection === undefined) return this.gateway.handle(call, response);
     const target = (model: string) =>
-      this.gateway.connectionTarget(principal.workspaceId!, connection, model, schema);
+      this.targets.connectionTarget(principal.workspaceId!, connection, model, schema);
     return this.gateway.handle({ ...call, target }, response);
   }
 

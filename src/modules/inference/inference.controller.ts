@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '../../common/auth';
 import { BodyLimit } from '../../common/http/body-parsers';
 import { HttpReply, HttpRequest } from '../../common/http/http';
@@ -8,7 +8,8 @@ import { ConsolePrincipal } from '../keys/access/console-principal';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
 import { GatewayModelListDto } from './dto/gateway-models.dto';
 import { GatewayService } from './gateway.service';
-import { INFERENCE_BODY_LIMIT, InferenceLane } from './inference-lane';
+import { GatewayTargets } from './gateway-targets.service';
+import { INFERENCE_BODY_LIMIT, InferenceLane, useKeyHeader } from './inference-lane';
 
 /**
  * A forwarded model call: inference keys and members allowed, the large body limit, and the request and answer in
@@ -48,6 +49,7 @@ const ModelCall = (api: string, operationId: string, summary: string) =>
 export class InferenceController {
   constructor(
     private readonly gateway: GatewayService,
+    private readonly targets: GatewayTargets,
     private readonly lane: InferenceLane,
     private readonly authenticator: ConsoleAuthenticator,
   ) {}
@@ -157,13 +159,56 @@ export class InferenceController {
     return this.modelList(request);
   }
 
-  private async modelList(request: HttpRequest): Promise<GatewayModelListDto> {
-    const models = request.headers.authorization
-      ? await this.gateway.modelsOf((await this.authenticator.authenticateModelCaller(request)).workspaceId!)
-      : this.gateway.models();
-    return {
-      object: 'list',
-      data: models.map((model) => ({ id: model.id, object: 'model', created: 0, owned_by: model.provider })),
-    };
+  @Get('custom/:connection/models')
+  @Public()
+  @ApiOperation({
+    operationId: 'inference.custom.models',
+    summary:
+      "A workspace connection's models, by the ids its routes take (a key of the workspace is required)",
+  })
+  @ApiOkResponse({ type: GatewayModelListDto })
+  async connectionModels(
+    @Param('connection') connection: string,
+    @Req() request: HttpRequest,
+  ): Promise<GatewayModelListDto> {
+    useKeyHeader(request.headers);
+    const principal = await this.authenticator.authenticateModelCaller(request);
+    const models = await this.targets.connectionModels(principal.workspaceId!, connection);
+    return listOf(models);
   }
+
+  /** The same, where the SDKs look when given the connection's base URL without `/v1` (Anthropic's). */
+  @Get('custom/:connection/v1/models')
+  @Public()
+  @ApiExcludeEndpoint()
+  connectionModelsV1(
+    @Param('connection') connection: string,
+    @Req() request: HttpRequest,
+  ): Promise<GatewayModelListDto> {
+    return this.connectionModels(connection, request);
+  }
+
+  private async modelList(request: HttpRequest): Promise<GatewayModelListDto> {
+    const models = useKeyHeader(request.headers)
+      ? await this.targets.modelsOf((await this.authenticator.authenticateModelCaller(request)).workspaceId!)
+      : this.targets.models();
+    return listOf(models);
+  }
+}
+
+/** Models in OpenAI's list shape, with the members Anthropic's SDK reads too. */
+function listOf(models: Array<{ id: string; provider: string; name?: string }>): GatewayModelListDto {
+  return {
+    object: 'list',
+    has_more: false,
+    data: models.map((model) => ({
+      id: model.id,
+      object: 'model',
+      type: 'model',
+      created: 0,
+      created_at: new Date(0).toISOString(),
+      display_name: model.name ?? model.id,
+      owned_by: model.provider,
+    })),
+  };
 }

@@ -12,6 +12,7 @@ import { KeysModule } from '../keys/keys.module';
 import { WorkspaceConfigModule } from '../workspace-config/workspace-config.module';
 import { gatewayConfig } from './gateway.config';
 import { GatewayService } from './gateway.service';
+import { GatewayTargets } from './gateway-targets.service';
 import { inferenceErrorBody } from './inference-error-body';
 import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
@@ -32,7 +33,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     ConnectionsModule,
   ],
   controllers: [InferenceController],
-  providers: [GatewayService, InferenceLane],
+  providers: [GatewayService, GatewayTargets, InferenceLane],
 })
 export class InferenceModule implements OnModuleInit {
   constructor(

@@ -68,11 +68,19 @@ export class ProviderCall implements Dispatcher.DispatchHandlers {
     });
   }
 
-  /** The body written to `response` as it comes (`onChunk` sees each chunk first); waits for a full socket to drain. */
-  pipe(response: ServerResponse, onChunk: (chunk: Buffer) => void): Promise<void> {
+  /**
+   * The body written to `response` as it comes (`onChunk` sees each chunk first, `rewrite` may change what is
+   * written); waits for a full socket to drain.
+   */
+  pipe(
+    response: ServerResponse,
+    onChunk: (chunk: Buffer) => void,
+    rewrite?: (chunk: Buffer) => Buffer,
+  ): Promise<void> {
     const write = (chunk: Buffer): boolean => {
       onChunk(chunk);
-      if (response.write(chunk)) return true;
+      const out = rewrite ? rewrite(chunk) : chunk;
+      if (out.length === 0 || response.write(out)) return true;
       response.once('drain', () => this.resumeReading?.());
       return false;
     };

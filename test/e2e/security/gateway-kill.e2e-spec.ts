@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { startGatewayServer } from '../../helpers/gateway-server';
 import { ServerProcess } from '../../helpers/processes';
@@ -6,7 +7,8 @@ import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestDatabase, query } from '../../helpers/test-database';
 
 const SECRET = 'gateway-kill-test-secret-0123456789';
-const STREAMS = 40;
+/** `npm run bench:kill` raises it to 100 and writes the figures to bench/results/kill.json. */
+const STREAMS = Number(process.env.OUTPOST_KILL_STREAMS ?? 40);
 /** Each stream sends these deltas, then waits: 3 deltas of 40 characters, 30 output tokens as the gateway counts. */
 const DELTAS = ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40)];
 
@@ -50,8 +52,8 @@ describe('budget holds of a killed gateway process', () => {
 
   it('are released by a live process within 30 s, and what the streams produced stays billed', async () => {
     const account = await inferenceAccount(doomed.url, 'kill@example.com');
-    // Worst case per stream: 1000 output tokens x 200 micro-cents plus the input: about $0.002; 40 of them fit in $0.10.
-    await setMemberBudget(doomed.url, account, account.sa, 0.1);
+    // Worst case per stream: 1000 output tokens x 200 micro-cents plus the input: about $0.002 ($0.0025 a stream).
+    await setMemberBudget(doomed.url, account, account.sa, Math.ceil(STREAMS * 0.25) / 100);
     const spend = async () =>
       (
         await query<{ spent: string; held: string }>(
@@ -123,6 +125,20 @@ describe('budget holds of a killed gateway process', () => {
          FROM usage WHERE member_id = $1`,
       [account.sa],
     );
+    const figures = {
+      date: new Date().toISOString(),
+      streams: STREAMS,
+      output_tokens_served: STREAMS * 30,
+      held_before_kill_usd: Number(beforeKill.held) / 1e8,
+      spent_before_kill_usd: Number(beforeKill.spent) / 1e8,
+      held_after_usd: Number(after.held) / 1e8,
+      released_within_ms: releasedWithinMs,
+      output_tokens_billed: usage.output,
+      spent_after_usd: Number(after.spent) / 1e8,
+    };
+    process.stdout.write(`kill: ${JSON.stringify(figures)}\n`);
+    if (process.env.OUTPOST_KILL_RESULTS)
+      writeFileSync(process.env.OUTPOST_KILL_RESULTS, JSON.stringify(figures, null, 2) + '\n');
     expect(usage.output).toBe(STREAMS * 30);
     expect(after.spent).toBe(usage.cost);
 

@@ -703,6 +703,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inference/custom/{connection}/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A workspace connection's models, by the ids its routes take (a key of the workspace is required) */
+    get: operations['inference.custom.models'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1102,10 +1119,15 @@ export interface components {
       created: number;
       /** @description The provider id. */
       owned_by: string;
+      /** @description Anthropic's list shape, so its SDK reads the same list. */
+      type: string;
+      display_name: string;
+      created_at: string;
     };
     GatewayModelListDto: {
       object: string;
       data: components['schemas']['GatewayModelDto'][];
+      has_more: boolean;
     };
     TaggedError: {
       _tag: string;
@@ -4283,6 +4305,45 @@ export interface operations {
       query?: never;
       header?: never;
       path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayModelListDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.custom.models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connection: string;
+      };
       cookie?: never;
     };
     requestBody?: never;

@@ -4,10 +4,15 @@ export class GatewayModelDto {
   created!: number;
   /** The provider id. */
   owned_by!: string;
+  /** Anthropic's list shape, so its SDK reads the same list. */
+  type!: 'model';
+  display_name!: string;
+  created_at!: string;
 }
 
 /** OpenAI's model list shape. */
 export class GatewayModelListDto {
   object!: 'list';
   data!: GatewayModelDto[];
+  has_more!: boolean;
 }

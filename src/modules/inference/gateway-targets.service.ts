@@ -1,0 +1,150 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConnectionsService } from '../connections/connections.service';
+import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
+import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
+import { InvalidInferenceRequestError, ModelNotFoundError } from './gateway.errors';
+import { MAX_OUTPUT_TOKENS, SCHEMA_PATHS } from './inference-request';
+
+/** The output a connection's model may produce: connections say nothing of it, so any limit a caller asks for. */
+const CONNECTION_MAX_OUTPUT = MAX_OUTPUT_TOKENS;
+
+/**
+ * Where a request goes: a provider of the operator's catalogue, or one of the workspace's own connections
+ * (bring your own key), with the model priced for metering.
+ */
+export interface UpstreamTarget {
+  /** What policies name: the catalogue's provider id, or the connection's id. */
+  provider: string;
+  baseUrl: string;
+  schema: UpstreamSchema;
+  credential: string | undefined;
+  /** The header the credential travels in: null for `Authorization: Bearer`. */
+  credentialHeader: string | null;
+  model: CatalogueModel;
+  /** For messages: `provider "up"` or `connection "Our vLLM" (conn_…)`. */
+  label: string;
+  /** A workspace's own base URL: every dial is checked against the outbound policy (the catalogue is trusted). */
+  guarded: boolean;
+}
+
+/**
+ * What a model id in a call names: a model of the operator's catalogue, or a model of one of the workspace's own
+ * connections (`conn_…/<model>`, as `GET /inference/v1/models` lists them), with its provider and prices.
+ */
+@Injectable()
+export class GatewayTargets {
+  constructor(
+    @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
+    private readonly policies: WorkspacePolicies,
+    private readonly connections: ConnectionsService,
+  ) {}
+
+  /** The upstream of a call on a catalogue route: `conn_…/<model>` is the workspace's connection, else the catalogue. */
+  forRoute(
+    workspaceId: string,
+    modelId: string,
+    schema: UpstreamSchema,
+  ): UpstreamTarget | Promise<UpstreamTarget> {
+    const connection = /^(conn_[A-Za-z0-9]+)\/(.+)$/.exec(modelId);
+    if (connection) return this.connectionTarget(workspaceId, connection[1], connection[2], schema);
+    return this.catalogueTarget(modelId, schema);
+  }
+
+  /** A model by `<provider>/<model>`, or by its bare id when one provider has it. */
+  model(id: string): CatalogueModel {
+    const exact = this.config.catalogue.models.get(id);
+    if (exact) return exact;
+    const bare = [...this.config.catalogue.models.values()].find(
+      (model) => model.upstreamId === id || model.id.endsWith(`/${id}`),
+    );
+    if (!bare) throw new ModelNotFoundError(id);
+    return bare;
+  }
+
+  models(): CatalogueModel[] {
+    return [...this.config.catalogue.models.values()];
+  }
+
+  /** What a workspace may call: the catalogue's models its policies allow, and its connections' models. */
+  async modelsOf(workspaceId: string): Promise<Array<{ id: string; provider: string }>> {
+    const allowed: Array<{ id: string; provider: string }> = [];
+    for (const model of this.models()) {
+      if (await this.policies.allows(workspaceId, model.provider, model.id)) allowed.push(model);
+    }
+    for (const connection of await this.connections.list(workspaceId)) {
+      for (const modelId of Object.keys(connection.models)) {
+        const id = `${connection.id}/${modelId}`;
+        if (await this.policies.allows(workspaceId, connection.id, id))
+          allowed.push({ id, provider: connection.id });
+      }
+    }
+    return allowed;
+  }
+
+  /** A connection's models as its own routes take them (bare ids), for `GET …/custom/{conn}/v1/models`. */
+  async connectionModels(
+    workspaceId: string,
+    connectionId: string,
+  ): Promise<Array<{ id: string; provider: string; name: string }>> {
+    const connection = await this.connections.forInference(workspaceId, connectionId);
+    const allowed: Array<{ id: string; provider: string; name: string }> = [];
+    for (const [id, model] of connection.models) {
+      if (await this.policies.allows(workspaceId, connection.id, `${connection.id}/${id}`))
+        allowed.push({ id, provider: connection.id, name: model.name });
+    }
+    return allowed;
+  }
+
+  /** The catalogue's provider of a model, which must speak the route's schema. */
+  catalogueTarget(modelId: string, schema: UpstreamSchema): UpstreamTarget {
+    const model = this.model(modelId);
+    const provider = this.config.catalogue.providers.get(model.provider)!;
+    if (provider.schema !== schema) {
+      const route = `/inference/${provider.schema === 'anthropic' ? 'anthropic' : 'openai'}/v1${SCHEMA_PATHS[provider.schema]}`;
+      throw new InvalidInferenceRequestError('model', `"${model.id}" is served at the ${route} route`);
+    }
+    return {
+      provider: provider.id,
+      baseUrl: provider.baseUrl,
+      schema,
+      credential: provider.credential,
+      credentialHeader: schema === 'anthropic' ? 'x-api-key' : null,
+      model,
+      label: `provider "${provider.id}"`,
+      guarded: false,
+    };
+  }
+
+  /** A workspace connection's model (bring your own key); the connection must speak the route's schema. */
+  async connectionTarget(
+    workspaceId: string,
+    connectionId: string,
+    modelId: string,
+    schema: UpstreamSchema,
+  ): Promise<UpstreamTarget> {
+    const connection = await this.connections.forInference(workspaceId, connectionId);
+    if (connection.schema !== schema) {
+      const route = `/inference/custom/${connection.id}${SCHEMA_PATHS[connection.schema]}`;
+      throw new InvalidInferenceRequestError('model', `connection "${connection.id}" is served at ${route}`);
+    }
+    const model = connection.models.get(modelId);
+    if (!model) throw new ModelNotFoundError(modelId);
+    const prices = model.prices ?? { input: 0n, output: 0n, cacheRead: 0n, cacheWrite: 0n };
+    return {
+      provider: connection.id,
+      baseUrl: connection.baseUrl,
+      schema,
+      credential: connection.credential,
+      credentialHeader: connection.authMode === 'header' ? connection.authHeader : null,
+      model: {
+        id: `${connection.id}/${modelId}`,
+        provider: connection.id,
+        upstreamId: modelId,
+        prices,
+        maxOutput: CONNECTION_MAX_OUTPUT,
+      },
+      label: `connection "${connection.name}" (${connection.id})`,
+      guarded: true,
+    };
+  }
+}
