@@ -27,11 +27,17 @@ export class CallMeter {
   private billedCost = 0n;
 
   constructor(
-    private readonly model: CatalogueModel,
-    private readonly who: Who,
+    private model: CatalogueModel,
+    private who: Who,
     private memberHeld: bigint,
     private workspaceHeld: bigint,
   ) {}
+
+  /** The model that serves the call (a route's deployment or fallback): its prices and id are billed. */
+  serve(model: CatalogueModel): void {
+    this.model = model;
+    this.who = { ...this.who, model: model.id };
+  }
 
   /** What was produced since the last record (`usage`: the whole call so far), or undefined when nothing new. */
   progress(usage: TokenUsage): Part | undefined {

@@ -4,6 +4,7 @@ import { WorkspacePolicies } from '../workspace-config/workspace-policies.servic
 import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
 import { InvalidInferenceRequestError, ModelNotFoundError } from './gateway.errors';
 import { MAX_OUTPUT_TOKENS, SCHEMA_PATHS } from './inference-request';
+import { DeploymentHealth } from './deployment-health';
 
 /** The output a connection's model may produce: connections say nothing of it, so any limit a caller asks for. */
 const CONNECTION_MAX_OUTPUT = MAX_OUTPUT_TOKENS;
@@ -17,7 +18,13 @@ export interface UpstreamTarget {
   provider: string;
   baseUrl: string;
   schema: UpstreamSchema;
-  credential: string | undefined;
+  /** The credentials to try, in order (a catalogue provider may have several; they rotate). */
+  credentials: string[];
+  /** Of a catalogue provider: its id, for a key that must sit out. */
+  keyPool?: { provider: string; keys: string[] };
+  /** Of a route's deployment: how long it may take to start answering, and to sit out after a failure. */
+  timeoutMs?: number;
+  cooldownMs?: number;
   /** The header the credential travels in: null for `Authorization: Bearer`. */
   credentialHeader: string | null;
   model: CatalogueModel;
@@ -25,6 +32,15 @@ export interface UpstreamTarget {
   label: string;
   /** A workspace's own base URL: every dial is checked against the outbound policy (the catalogue is trusted). */
   guarded: boolean;
+}
+
+/**
+ * The upstreams of one call in the order to try them: a route's deployments (balanced), then its fallbacks
+ * (`fallbackAt` is the index of the first); a plain model is a plan of one.
+ */
+export interface Plan {
+  targets: UpstreamTarget[];
+  fallbackAt: number;
 }
 
 /**
@@ -37,7 +53,22 @@ export class GatewayTargets {
     @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
     private readonly policies: WorkspacePolicies,
     private readonly connections: ConnectionsService,
+    private readonly health: DeploymentHealth,
   ) {}
+
+  /** The plan of a call on a catalogue route: a route's deployments and fallbacks, or the one model named. */
+  async plan(workspaceId: string, modelId: string, schema: UpstreamSchema): Promise<Plan> {
+    const route = this.config.catalogue.routes.get(modelId);
+    if (!route) return { targets: [await this.forRoute(workspaceId, modelId, schema)], fallbackAt: 1 };
+    const deployments = this.health.order(route.deployments);
+    const fallbacks = route.fallbacks.filter((model) => !deployments.includes(model));
+    const targets = [...deployments, ...fallbacks].map((model) => ({
+      ...this.catalogueTarget(model, schema),
+      timeoutMs: route.timeoutMs,
+      cooldownMs: route.cooldownMs,
+    }));
+    return { targets, fallbackAt: deployments.length };
+  }
 
   /** The upstream of a call on a catalogue route: `conn_…/<model>` is the workspace's connection, else the catalogue. */
   forRoute(
@@ -48,6 +79,14 @@ export class GatewayTargets {
     const connection = /^(conn_[A-Za-z0-9]+)\/(.+)$/.exec(modelId);
     if (connection) return this.connectionTarget(workspaceId, connection[1], connection[2], schema);
     return this.catalogueTarget(modelId, schema);
+  }
+
+  /** The catalogue's models and routes, as the public model list shows them. */
+  listed(): Array<{ id: string; provider: string }> {
+    return [
+      ...this.models(),
+      ...[...this.config.catalogue.routes.keys()].map((id) => ({ id, provider: 'route' })),
+    ];
   }
 
   /** A model by `<provider>/<model>`, or by its bare id when one provider has it. */
@@ -70,6 +109,11 @@ export class GatewayTargets {
     const allowed: Array<{ id: string; provider: string }> = [];
     for (const model of this.models()) {
       if (await this.policies.allows(workspaceId, model.provider, model.id)) allowed.push(model);
+    }
+    for (const route of this.config.catalogue.routes.values()) {
+      const models = [...route.deployments.map((deployment) => deployment.model), ...route.fallbacks];
+      if (allowed.some((model) => models.includes(model.id)))
+        allowed.push({ id: route.name, provider: 'route' });
     }
     for (const connection of await this.connections.list(workspaceId)) {
       for (const modelId of Object.keys(connection.models)) {
@@ -107,7 +151,8 @@ export class GatewayTargets {
       provider: provider.id,
       baseUrl: provider.baseUrl,
       schema,
-      credential: provider.credential,
+      credentials: this.health.keys(provider.id, provider.credentials),
+      keyPool: { provider: provider.id, keys: provider.credentials },
       credentialHeader: schema === 'anthropic' ? 'x-api-key' : null,
       model,
       label: `provider "${provider.id}"`,
@@ -134,7 +179,7 @@ export class GatewayTargets {
       provider: connection.id,
       baseUrl: connection.baseUrl,
       schema,
-      credential: connection.credential,
+      credentials: [connection.credential],
       credentialHeader: connection.authMode === 'header' ? connection.authHeader : null,
       model: {
         id: `${connection.id}/${modelId}`,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, int, optionalStr } from '../../config/env';
 import { DEFAULT_PRICES, Prices } from './default-prices';
+import { parseRoutes, Route } from './gateway-routes';
 
 export const SCHEMAS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
 export type UpstreamSchema = (typeof SCHEMAS)[number];
@@ -23,14 +24,19 @@ export interface CatalogueProvider {
   id: string;
   baseUrl: string;
   schema: UpstreamSchema;
-  /** The credential, read from the environment variable the catalogue names (never from the file). */
-  credential: string | undefined;
-  credentialEnv: string;
+  /**
+   * The credentials, read from the environment variables the catalogue names (never from the file); several
+   * rotate, a key the provider refuses or rate-limits sitting out a while.
+   */
+  credentials: string[];
+  credentialEnv: string[];
 }
 
 export interface Catalogue {
   providers: Map<string, CatalogueProvider>;
   models: Map<string, CatalogueModel>;
+  /** Names callers use, each served by deployments (catalogue models) and, failing those, fallbacks. */
+  routes: Map<string, Route>;
 }
 
 const NAME = 'OUTPOST_GATEWAY_CONFIG';
@@ -60,7 +66,7 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
   const providers = (raw as { providers?: unknown })?.providers;
   if (!providers || typeof providers !== 'object' || Array.isArray(providers))
     fail('file must have a `providers` map');
-  const catalogue: Catalogue = { providers: new Map(), models: new Map() };
+  const catalogue: Catalogue = { providers: new Map(), models: new Map(), routes: new Map() };
   for (const [id, value] of Object.entries(providers as Record<string, unknown>)) {
     const entry = value as Record<string, unknown>;
     const where = `providers.${id}`;
@@ -70,15 +76,21 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
       fail(`${where}.base_url must be an http(s) URL`);
     if (!SCHEMAS.includes(entry.schema as UpstreamSchema))
       fail(`${where}.schema must be one of ${SCHEMAS.join(', ')}`);
-    if (typeof entry.api_key_env !== 'string' || !/^[A-Z_][A-Z0-9_]*$/.test(entry.api_key_env)) {
-      fail(`${where}.api_key_env must name an environment variable`);
+    const keyEnv = typeof entry.api_key_env === 'string' ? entry.api_key_env.split(',') : entry.api_key_env;
+    if (
+      !Array.isArray(keyEnv) ||
+      keyEnv.length === 0 ||
+      !keyEnv.every((name) => typeof name === 'string' && /^[A-Z_][A-Z0-9_]*$/.test(name.trim()))
+    ) {
+      fail(`${where}.api_key_env must name an environment variable (or a list of them)`);
     }
+    const credentialEnv = (keyEnv as string[]).map((name) => name.trim());
     catalogue.providers.set(id, {
       id,
       baseUrl: entry.base_url.replace(/\/+$/, ''),
       schema: entry.schema as UpstreamSchema,
-      credential: env[entry.api_key_env],
-      credentialEnv: entry.api_key_env,
+      credentials: credentialEnv.map((name) => env[name]).filter((key): key is string => !!key),
+      credentialEnv,
     });
     const models = entry.models;
     if (!models || typeof models !== 'object' || Array.isArray(models))
@@ -107,6 +119,12 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
       });
     }
   }
+  catalogue.routes = parseRoutes(
+    (raw as { routes?: unknown }).routes,
+    catalogue.models,
+    catalogue.providers,
+    fail,
+  );
   return catalogue;
 }
 
@@ -131,7 +149,7 @@ export function parseGatewayEnv(env: Record<string, string | undefined>) {
   const limits = parseLimits(env);
   if (!file)
     return {
-      catalogue: { providers: new Map(), models: new Map() } as Catalogue,
+      catalogue: { providers: new Map(), models: new Map(), routes: new Map() } as Catalogue,
       file: undefined,
       ...limits,
     };

@@ -1,5 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Agent } from 'undici';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { PlainRequest } from '../../common/http/http';
 import { writeHead, writeWhole } from '../../common/http/response-head';
@@ -9,7 +8,6 @@ import { UsageLedger } from '../budgets/usage-ledger.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
 import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
 import {
-  GatewayLoopError,
   InvalidInferenceRequestError,
   microCentsToUsd,
   ModelError,
@@ -17,15 +15,14 @@ import {
   UserLimitError,
   WorkspaceLimitError,
 } from './gateway.errors';
-import { parseInferenceRequest, SCHEMA_PATHS } from './inference-request';
-import { GatewayTargets, UpstreamTarget } from './gateway-targets.service';
-import { ProviderCall, splitBaseUrl } from './provider-call';
+import { parseInferenceRequest } from './inference-request';
+import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets.service';
+import { ProviderCall } from './provider-call';
+import { Caller, UpstreamSender } from './upstream-sender';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallMeter } from './call-meter';
 import { UsageChunkFilter } from './usage-chunk-filter';
-import { OutboundPolicy } from '../../common/net/outbound-policy';
 import { utcMonth } from '../budgets/money';
-import { randomBytes } from 'node:crypto';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
 import {
   gatewayAddedSeconds,
@@ -35,9 +32,6 @@ import {
 } from '../../common/metrics/metrics';
 
 type Json = Record<string, unknown>;
-
-/** Waits before retrying a provider's 429/529, only while nothing was sent to the client yet. */
-const RETRY_DELAYS_MS = [250, 750];
 
 /**
  * The provider's JSON answer (an object) with Zen's `cost` member (USD) added: spliced before the closing brace
@@ -77,27 +71,19 @@ export interface ModelCall {
   target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
 }
 
-/** The client of one model call: whether it left, and the provider call to cancel when it does. */
-interface Caller {
-  left: boolean;
-  call?: ProviderCall;
-}
-
 /** A call checked and held, ready to go to its provider. */
 interface Admitted {
   schema: UpstreamSchema;
   stream: boolean;
-  upstream: UpstreamTarget;
-  payload: string;
+  /** The upstreams to try, in order. */
+  plan: Plan;
+  /** The provider's request for one of them (its model id written in). */
+  payloadFor: (target: UpstreamTarget) => string;
   inputEstimate: number;
   meter: CallMeter;
   /** The gateway asked the stream for usage the caller did not ask for. */
   usageAdded: boolean;
 }
-
-/** The hops a model call has made through Outpost gateways, each adding its own id. */
-const VIA = 'x-outpost-via';
-const MAX_HOPS = 5;
 
 /**
  * One gateway request: the caller's model must be in the catalogue (or the connection) and allowed by the
@@ -106,24 +92,15 @@ const MAX_HOPS = 5;
  * the upstream call); the real usage settles the hold and is recorded in the next batch.
  */
 @Injectable()
-export class GatewayService implements OnApplicationShutdown {
-  /** The connections to the operator's providers, kept alive between calls. */
-  private readonly agent = new Agent();
-  /** The connections to workspaces' own base URLs: each dial checked against the outbound policy. */
-  private readonly guardedAgent: Agent;
-  /** This process in `x-outpost-via`, so a call that comes back to it is refused. */
-  private readonly nodeId = randomBytes(6).toString('hex');
-
+export class GatewayService {
   constructor(
     @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
     private readonly budgets: BudgetsService,
     private readonly ledger: UsageLedger,
     private readonly policies: WorkspacePolicies,
     private readonly targets: GatewayTargets,
-    outbound: OutboundPolicy,
-  ) {
-    this.guardedAgent = new Agent({ connect: outbound.connector() });
-  }
+    private readonly sender: UpstreamSender,
+  ) {}
 
   /**
    * Answers one model call on `response`. A failure before the answer began is thrown, for the caller to answer in
@@ -131,18 +108,9 @@ export class GatewayService implements OnApplicationShutdown {
    */
   async handle(call: ModelCall, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    this.refuseLoop(call.request);
+    this.sender.refuseLoop(call.request);
     const admitted = await this.admit(call);
     await this.forward(admitted, call, response, started);
-  }
-
-  /** A call that already passed through this process comes back only through a loop: refused before any work. */
-  private refuseLoop(request: PlainRequest): void {
-    const via = request.headers[VIA];
-    if (via === undefined) return;
-    const hops = String(via).split(',');
-    if (hops.length >= MAX_HOPS || hops.some((hop) => hop.trim() === this.nodeId))
-      throw new GatewayLoopError();
   }
 
   /**
@@ -154,47 +122,55 @@ export class GatewayService implements OnApplicationShutdown {
    */
   private async admit(call: ModelCall): Promise<Admitted> {
     const { schema, body, principal } = call;
+    const workspaceId = principal.workspaceId!;
     const parsed = parseInferenceRequest(body, schema);
-    const upstream = await (
-      call.target ?? ((id: string) => this.targets.forRoute(principal.workspaceId!, id, schema))
-    )(parsed.model);
-    const { model } = upstream;
-    if (parsed.maxTokens !== undefined && parsed.maxTokens > model.maxOutput)
+    const planned = call.target
+      ? { targets: [await call.target(parsed.model)], fallbackAt: 1 }
+      : await this.targets.plan(workspaceId, parsed.model, schema);
+    const plan = await this.usable(planned, workspaceId, parsed.model, schema);
+    /** What the caller named: the model, or the route. */
+    const named = planned.targets.length === 1 ? planned.targets[0].model.id : parsed.model;
+    const smallest = Math.min(...plan.targets.map((target) => target.model.maxOutput));
+    if (parsed.maxTokens !== undefined && parsed.maxTokens > smallest)
       throw new InvalidInferenceRequestError(
         parsed.limitField,
-        `must be at most ${model.maxOutput}, the most "${model.id}" produces`,
+        `must be at most ${smallest}, the most "${named}" produces`,
       );
-    const workspaceId = principal.workspaceId!;
-    if (!(await this.policies.allows(workspaceId, upstream.provider, model.id))) {
-      countRequest(schema, model.id, 'policy_refused');
-      throw new ModelError(model.id);
-    }
-    if (!upstream.credential)
-      throw new UpstreamError(`The ${upstream.label} has no credential on this gateway`);
-    let payload = providerRequest(schema, body as Json, call.text, model.upstreamId, parsed.stream);
-    const inputEstimate = Math.ceil(payload.length / 4);
+    // Held at the dearest model that may serve the call.
+    const model = plan.targets.reduce((a, b) =>
+      b.model.prices.output > a.model.prices.output ? b : a,
+    ).model;
+    const payloadOf = (target: UpstreamTarget) =>
+      providerRequest(schema, body as Json, call.text, target.model.upstreamId, parsed.stream);
+    const inputEstimate = Math.ceil(payloadOf(plan.targets[0]).length / 4);
     const memberId = principal.serviceAccountId ?? principal.userId!;
-    let outputTokens = parsed.maxTokens ?? model.maxOutput;
+    let outputTokens = parsed.maxTokens ?? Math.min(smallest, model.maxOutput);
+    let limit: number | undefined;
     if (parsed.maxTokens === undefined && (await this.budgets.limited(workspaceId, memberId))) {
-      outputTokens = await this.allowance(workspaceId, memberId, model, inputEstimate);
-      payload = withOutputLimit(payload, schema, upstream.baseUrl, Math.max(outputTokens, 1));
+      outputTokens = await this.allowance(
+        workspaceId,
+        memberId,
+        { ...model, maxOutput: smallest },
+        inputEstimate,
+      );
+      limit = Math.max(outputTokens, 1);
     }
     const worst = costOf(model, { ...NO_USAGE, input: inputEstimate, output: outputTokens });
     const hold = outputTokens > 0 ? await this.budgets.hold(workspaceId, memberId, worst) : undefined;
     if (!hold?.held) {
-      countRequest(schema, model.id, 'budget_refused');
-      const cap = Math.min(model.maxOutput, this.config.defaultMaxTokens);
+      countRequest(schema, named, 'budget_refused');
+      const cap = Math.min(smallest, this.config.defaultMaxTokens);
       const tokens = outputTokens > 0 ? outputTokens : (parsed.maxTokens ?? cap);
       const most = costOf(model, { ...NO_USAGE, input: inputEstimate, output: tokens });
       throw await this.refusal(workspaceId, memberId, most, tokens);
     }
     const meter = new CallMeter(
-      model,
+      plan.targets[0].model,
       {
         workspaceId,
         memberId,
         keyId: principal.credential === 'session' ? null : principal.credentialId,
-        model: model.id,
+        model: plan.targets[0].model.id,
       },
       hold.memberHeld ? worst : 0n,
       hold.workspaceHeld ? worst : 0n,
@@ -203,7 +179,42 @@ export class GatewayService implements OnApplicationShutdown {
       schema === 'openai-chat' &&
       parsed.stream &&
       (body as { stream_options?: { include_usage?: unknown } }).stream_options?.include_usage !== true;
-    return { schema, stream: parsed.stream, upstream, payload, inputEstimate, meter, usageAdded };
+    return {
+      schema,
+      stream: parsed.stream,
+      plan,
+      payloadFor: (target) =>
+        limit === undefined
+          ? payloadOf(target)
+          : withOutputLimit(payloadOf(target), schema, target.baseUrl, limit),
+      inputEstimate,
+      meter,
+      usageAdded,
+    };
+  }
+
+  /** The plan's targets the workspace's policies allow and the gateway has a credential for. */
+  private async usable(
+    plan: Plan,
+    workspaceId: string,
+    modelId: string,
+    schema: UpstreamSchema,
+  ): Promise<Plan> {
+    const targets: UpstreamTarget[] = [];
+    let fallbackAt = 0;
+    for (const [index, target] of plan.targets.entries()) {
+      if (!(await this.policies.allows(workspaceId, target.provider, target.model.id))) continue;
+      targets.push(target);
+      if (index < plan.fallbackAt) fallbackAt++;
+    }
+    if (targets.length === 0) {
+      countRequest(schema, modelId, 'policy_refused');
+      throw new ModelError(plan.targets.length === 1 ? plan.targets[0].model.id : modelId);
+    }
+    const keyed = targets.filter((target) => target.credentials.length > 0);
+    if (keyed.length === 0)
+      throw new UpstreamError(`The ${targets[0].label} has no credential on this gateway`);
+    return { targets: keyed, fallbackAt: Math.min(fallbackAt, keyed.length) };
   }
 
   /** Output tokens a call without a limit may produce: the model's, the operator's default, what the budget affords. */
@@ -242,12 +253,15 @@ export class GatewayService implements OnApplicationShutdown {
     response: ServerResponse,
     started: number,
   ): Promise<void> {
-    const { schema, upstream, meter } = admitted;
-    const { model } = upstream;
+    const { schema, meter } = admitted;
+    let upstream = admitted.plan.targets[0];
+    let served: (() => void) | undefined;
     let settled = false;
-    const settle = (usage: TokenUsage, outcome = 'answered', cost = costOf(model, usage)): void => {
+    const settle = (usage: TokenUsage, outcome = 'answered', cost = costOf(upstream.model, usage)): void => {
       if (settled) return;
       settled = true;
+      served?.();
+      const { model } = upstream;
       countRequest(schema, model.id, outcome);
       countTokens(model.id, usage);
       if (cost > 0n) gatewayCost.add({ model: model.id }, Number(cost) / 100_000_000);
@@ -265,13 +279,18 @@ export class GatewayService implements OnApplicationShutdown {
     try {
       const before = performance.now() - started;
       gatewayAddedSeconds.observe({ schema }, before / 1000);
-      const answer = await this.send(upstream, admitted.payload, call.request, caller);
+      const sent = await this.sender.first(admitted.plan, admitted.payloadFor, call.request, caller);
+      ({ upstream, done: served } = sent);
+      const { answer } = sent;
+      // Metered at the model that served.
+      meter.serve(upstream.model);
+      answer.headers['x-outpost-served-by'] = upstream.model.id;
       const answeredAt = performance.now();
       /** The gateway's own time: before the call went out, and since the provider's answer began. */
       const gatewayMs = () => (before + performance.now() - answeredAt).toFixed(2);
       this.refuseUpstreamStatus(answer, upstream);
       if (answer.statusCode >= 400 || !admitted.stream) {
-        const whole = await this.whole(answer, schema, model);
+        const whole = await this.whole(answer, schema, upstream.model);
         whole.headers['x-outpost-gateway-ms'] = gatewayMs();
         writeWhole(response, answer.statusCode, whole.headers, whole.text);
         if (whole.usage) settle(whole.usage, 'answered', whole.cost);
@@ -348,52 +367,5 @@ export class GatewayService implements OnApplicationShutdown {
     const cost = costOf(model, usage);
     headers['content-type'] = 'application/json; charset=utf-8';
     return { text: withCost(text, json, microCentsToUsd(cost)), headers, usage, cost };
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    // The HTTP server is closed: no call of a client is still in flight.
-    await Promise.all([this.agent.destroy(), this.guardedAgent.destroy()]);
-  }
-
-  /**
-   * The call to the provider, resolved at its status line; a 429 or 529 is tried again after a pause while the
-   * client is still there (nothing has been sent to it yet).
-   */
-  private async send(
-    upstream: UpstreamTarget,
-    body: string,
-    request: PlainRequest,
-    caller: Caller,
-  ): Promise<ProviderCall> {
-    const via = request.headers[VIA];
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      [VIA]: via === undefined ? this.nodeId : `${String(via)}, ${this.nodeId}`,
-    };
-    if (upstream.credentialHeader) headers[upstream.credentialHeader] = upstream.credential!;
-    else headers.authorization = `Bearer ${upstream.credential}`;
-    if (upstream.schema === 'anthropic') {
-      headers['anthropic-version'] = String(request.headers['anthropic-version'] ?? '2023-06-01');
-      if (request.headers['anthropic-beta'])
-        headers['anthropic-beta'] = String(request.headers['anthropic-beta']);
-    }
-    const { origin, path } = splitBaseUrl(upstream.baseUrl);
-    const options = {
-      origin,
-      path: `${path}${SCHEMA_PATHS[upstream.schema]}`,
-      method: 'POST' as const,
-      headers,
-      body,
-    };
-    for (let attempt = 0; ; attempt++) {
-      if (caller.left) throw new Error('The client left');
-      const call = (caller.call = new ProviderCall(this.config.maxResponseBytes));
-      (upstream.guarded ? this.guardedAgent : this.agent).dispatch(options, call);
-      await call.answered;
-      const retry = (call.statusCode === 429 || call.statusCode === 529) && attempt < RETRY_DELAYS_MS.length;
-      if (!retry) return call;
-      await call.dump();
-      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
-    }
   }
 }

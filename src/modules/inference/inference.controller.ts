@@ -191,7 +191,7 @@ export class InferenceController {
   private async modelList(request: HttpRequest): Promise<GatewayModelListDto> {
     const models = useKeyHeader(request.headers)
       ? await this.targets.modelsOf((await this.authenticator.authenticateModelCaller(request)).workspaceId!)
-      : this.targets.models();
+      : this.targets.listed();
     return listOf(models);
   }
 }

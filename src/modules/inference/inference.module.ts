@@ -13,6 +13,8 @@ import { WorkspaceConfigModule } from '../workspace-config/workspace-config.modu
 import { gatewayConfig } from './gateway.config';
 import { GatewayService } from './gateway.service';
 import { GatewayTargets } from './gateway-targets.service';
+import { DeploymentHealth } from './deployment-health';
+import { UpstreamSender } from './upstream-sender';
 import { inferenceErrorBody } from './inference-error-body';
 import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
@@ -33,7 +35,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     ConnectionsModule,
   ],
   controllers: [InferenceController],
-  providers: [GatewayService, GatewayTargets, InferenceLane],
+  providers: [GatewayService, GatewayTargets, DeploymentHealth, UpstreamSender, InferenceLane],
 })
 export class InferenceModule implements OnModuleInit {
   constructor(

@@ -59,14 +59,16 @@ export class ProviderCall implements Dispatcher.DispatchHandlers {
     this.cancel?.(new Error('The client left'));
   }
 
-  /** The whole body as text. */
+  /** The whole body as text (read once; a second call answers the same text). */
   text(): Promise<string> {
-    return this.consume(undefined).then(() => {
+    return (this.whole ??= this.consume(undefined).then(() => {
       const chunks = this.chunks;
       this.chunks = [];
       return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    });
+    }));
   }
+
+  private whole: Promise<string> | undefined;
 
   /**
    * The body written to `response` as it comes (`onChunk` sees each chunk first, `rewrite` may change what is
