@@ -1,7 +1,7 @@
 /** A fixed-window counter shared by every server process: PostgreSQL, or Redis when `REDIS_URL` is set. */
 export interface RateLimitStore {
-  /** Counts one more event under `key` and answers the count in the current window and when it ends. */
-  hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** Counts `amount` (1) more under `key` and answers the count in the current window and when it ends. */
+  hit(key: string, windowMs: number, now: number, amount?: number): Promise<WindowCount>;
   /** The current window's count, without counting. */
   peek(key: string, windowMs: number, now: number): Promise<WindowCount>;
   clear(key: string): Promise<void>;

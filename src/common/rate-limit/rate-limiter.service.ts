@@ -46,10 +46,10 @@ export class RateLimiter implements OnApplicationShutdown {
     return this.remember(key, await this.store.peek(key, windowMs, now), now).count;
   }
 
-  /** Counts one event under `key` and answers how many the window holds now. */
-  async hit(key: string, windowMs: number): Promise<number> {
+  /** Counts `amount` (one event) under `key` and answers how many the window holds now. */
+  async hit(key: string, windowMs: number, amount = 1): Promise<number> {
     const now = this.clock.now();
-    return this.remember(key, await this.store.hit(key, windowMs, now), now).count;
+    return this.remember(key, await this.store.hit(key, windowMs, now, amount), now).count;
   }
 
   /** Counts one event and refuses it (429) when it is past the limit. */

@@ -11,10 +11,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   }
 
-  async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, now: number, amount = 1): Promise<WindowCount> {
     const result = await this.redis
       .multi()
-      .incr(PREFIX + key)
+      .incrby(PREFIX + key, amount)
       .pexpire(PREFIX + key, windowMs, 'NX')
       .pttl(PREFIX + key)
       .exec();

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'service_account.deleted',
   'key.created',
   'key.revoked',
+  'key.updated',
   'token.created',
   'token.revoked',
   'budget.member_set',

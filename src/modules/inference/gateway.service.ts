@@ -19,6 +19,7 @@ import { parseInferenceRequest } from './inference-request';
 import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets.service';
 import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
+import { KeyLimits } from './key-limits';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallMeter } from './call-meter';
 import { UsageChunkFilter } from './usage-chunk-filter';
@@ -100,6 +101,7 @@ export class GatewayService {
     private readonly policies: WorkspacePolicies,
     private readonly targets: GatewayTargets,
     private readonly sender: UpstreamSender,
+    private readonly keyLimits: KeyLimits,
   ) {}
 
   /**
@@ -130,6 +132,7 @@ export class GatewayService {
     const plan = await this.usable(planned, workspaceId, parsed.model, schema);
     /** What the caller named: the model, or the route. */
     const named = planned.targets.length === 1 ? planned.targets[0].model.id : parsed.model;
+    await this.keyLimits.admit(principal, [named, parsed.model]);
     const smallest = Math.min(...plan.targets.map((target) => target.model.maxOutput));
     if (parsed.maxTokens !== undefined && parsed.maxTokens > smallest)
       throw new InvalidInferenceRequestError(
@@ -264,6 +267,7 @@ export class GatewayService {
       const { model } = upstream;
       countRequest(schema, model.id, outcome);
       countTokens(model.id, usage);
+      this.keyLimits.record(call.principal, usage.input + usage.output + usage.cacheRead + usage.cacheWrite);
       if (cost > 0n) gatewayCost.add({ model: model.id }, Number(cost) / 100_000_000);
       const last = meter.final(usage, cost);
       this.ledger.settle(last.usage, last.held, last.workspaceHeld);

@@ -15,6 +15,7 @@ import { GatewayService } from './gateway.service';
 import { GatewayTargets } from './gateway-targets.service';
 import { DeploymentHealth } from './deployment-health';
 import { UpstreamSender } from './upstream-sender';
+import { KeyLimits } from './key-limits';
 import { inferenceErrorBody } from './inference-error-body';
 import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
@@ -35,7 +36,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     ConnectionsModule,
   ],
   controllers: [InferenceController],
-  providers: [GatewayService, GatewayTargets, DeploymentHealth, UpstreamSender, InferenceLane],
+  providers: [GatewayService, GatewayTargets, DeploymentHealth, UpstreamSender, KeyLimits, InferenceLane],
 })
 export class InferenceModule implements OnModuleInit {
   constructor(

@@ -27,4 +27,16 @@ export class ApiKeyEntity extends HashedSecretColumns {
 
   @Column('varchar', { length: 40 })
   createdBy!: string;
+
+  /** Model calls a minute this key may make on the gateway (every node counts them together); null: no limit. */
+  @Column('int', { nullable: true })
+  requestsPerMinute!: number | null;
+
+  /** Input and output tokens a minute; null: no limit. */
+  @Column('int', { nullable: true })
+  tokensPerMinute!: number | null;
+
+  /** The models and routes this key may call on the gateway; null: whatever the workspace allows. */
+  @Column('jsonb', { nullable: true })
+  allowedModels!: string[] | null;
 }

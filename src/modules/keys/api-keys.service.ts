@@ -15,10 +15,43 @@ import { generateToken, TOKEN_PREFIXES } from './token-format';
 /** Whose key: a service account's, or a person's own in a workspace. */
 export type KeyOwner = { workspaceId: string } & ({ serviceAccountId: string } | { userId: string });
 
-export interface NewKey {
+/** A key's controls as requests give them: absent leaves a control as it is, null removes it. */
+export interface KeyControlsInput {
+  rate_limit?: { requests_per_minute?: number | null; tokens_per_minute?: number | null } | null;
+  allowed_models?: string[] | null;
+}
+
+export interface NewKey extends KeyControlsInput {
   name: string;
   permission: Permission;
   expires_at?: string;
+}
+
+/** The columns a request's controls set (only those it names). */
+function controlColumns(input: KeyControlsInput): Partial<ApiKeyEntity> {
+  const columns: Partial<ApiKeyEntity> = {};
+  if (input.rate_limit !== undefined) {
+    columns.requestsPerMinute = input.rate_limit?.requests_per_minute ?? null;
+    columns.tokensPerMinute = input.rate_limit?.tokens_per_minute ?? null;
+  }
+  if (input.allowed_models !== undefined)
+    columns.allowedModels = input.allowed_models === null ? null : [...new Set(input.allowed_models)];
+  return columns;
+}
+
+/** The API's names of the columns a change touches, as audit entries list them. */
+const API_NAMES: Partial<Record<keyof ApiKeyEntity, string>> = {
+  requestsPerMinute: 'rate_limit.requests_per_minute',
+  tokensPerMinute: 'rate_limit.tokens_per_minute',
+  allowedModels: 'allowed_models',
+};
+
+/** What audit entries say of a key's controls. */
+function controlDetails(key: ApiKeyEntity): Record<string, unknown> {
+  return {
+    rate_limit: { requests_per_minute: key.requestsPerMinute, tokens_per_minute: key.tokensPerMinute },
+    allowed_models: key.allowedModels,
+  };
 }
 
 function ownerWhere(owner: KeyOwner): FindOptionsWhere<ApiKeyEntity> {
@@ -56,6 +89,10 @@ export class ApiKeysService {
       expiresAt,
       revokedAt: null,
       lastUsedAt: null,
+      requestsPerMinute: null,
+      tokensPerMinute: null,
+      allowedModels: null,
+      ...controlColumns(input),
     };
     await this.db.transaction(async (manager) => {
       await manager.insert(ApiKeyEntity, entity);
@@ -68,6 +105,7 @@ export class ApiKeysService {
           permission: entity.permission,
           owner: entity.serviceAccountId ?? entity.userId,
           expires_at: expiresAt?.toISOString() ?? null,
+          ...controlDetails(entity),
         },
       });
     });
@@ -78,6 +116,43 @@ export class ApiKeysService {
     return this.db
       .getRepository(ApiKeyEntity)
       .find({ where: ownerWhere(owner), order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** Renames a key or changes its controls; audited with what changed. 404 when it is not the owner's. */
+  async update(
+    actor: Actor,
+    owner: KeyOwner,
+    id: string,
+    changes: KeyControlsInput & { name?: string },
+  ): Promise<ApiKeyEntity> {
+    return this.db.transaction(async (manager) => {
+      const key = await manager.findOne(ApiKeyEntity, {
+        where: { ...ownerWhere(owner), id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!key) throw new ConsoleNotFoundError(`Key not found: ${id}`);
+      const columns: Partial<ApiKeyEntity> = {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...controlColumns(changes),
+      };
+      const changed = (Object.keys(columns) as Array<keyof ApiKeyEntity>).filter(
+        (column) => JSON.stringify(columns[column]) !== JSON.stringify(key[column]),
+      );
+      if (changed.length === 0) return key;
+      const next = { ...key, ...columns };
+      await manager.update(ApiKeyEntity, { id }, columns);
+      await this.audit.record(manager, actor, {
+        workspaceId: owner.workspaceId,
+        action: 'key.updated',
+        target: { type: 'key', id },
+        details: {
+          name: next.name,
+          changed: changed.map((column) => API_NAMES[column] ?? column),
+          ...controlDetails(next),
+        },
+      });
+      return next;
+    });
   }
 
   /** Revokes one key of this owner (idempotent); 404 when it is not theirs. */

@@ -9,11 +9,20 @@ export function serviceAccountView(account: ServiceAccountEntity): ServiceAccoun
   return { id: account.id, name: account.name, created_at: account.createdAt.toISOString() };
 }
 
+/** A key's controls as the API shows them. */
+function controlsView(key: ApiKeyEntity): Pick<KeyDto, 'rate_limit' | 'allowed_models'> {
+  return {
+    rate_limit: { requests_per_minute: key.requestsPerMinute, tokens_per_minute: key.tokensPerMinute },
+    allowed_models: key.allowedModels,
+  };
+}
+
 export function keyView(key: ApiKeyEntity, now: number): KeyDto {
   return {
     id: key.id,
     name: key.name,
     permission: key.permission,
+    ...controlsView(key),
     prefix: TOKEN_PREFIXES.serviceKey + key.publicId,
     last4: key.last4,
     created_at: key.createdAt.toISOString(),
@@ -28,6 +37,7 @@ export function createdKeyView(key: ApiKeyEntity, value: string): CreatedKeyDto 
     id: key.id,
     name: key.name,
     permission: key.permission,
+    ...controlsView(key),
     key: value,
     prefix: TOKEN_PREFIXES.serviceKey + key.publicId,
     expires_at: iso(key.expiresAt),

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Clock } from '../../common/clock';
 import { CurrentPrincipal } from '../../common/auth';
@@ -7,6 +7,7 @@ import { OrgRole, PersonOnly, SignedInOnly } from './access/console-access.decor
 import { ConsolePrincipal, personId } from './access/console-principal';
 import { ApiKeysService } from './api-keys.service';
 import { CreateKeyDto } from './dto/create-key.dto';
+import { UpdateKeyDto } from './dto/key-controls.dto';
 import { CreatedKeyDto, KeyDto } from './dto/key.dto';
 import { createdKeyView, keyView } from './key-views';
 
@@ -45,6 +46,23 @@ export class PersonalKeysController {
     return (await this.keys.list({ workspaceId: org, userId: personId(principal) })).map((key) =>
       keyView(key, now),
     );
+  }
+
+  @Patch(':id')
+  @SignedInOnly()
+  @OrgRole('member')
+  @ApiOperation({
+    operationId: 'personalKey.update',
+    summary: "Rename one of the caller's keys or change its gateway controls (rate limit, allowed models)",
+  })
+  async update(
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Body() body: UpdateKeyDto,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+  ): Promise<KeyDto> {
+    const owner = { workspaceId: org, userId: personId(principal) };
+    return keyView(await this.keys.update(actorOf(principal), owner, id, body), this.clock.now());
   }
 
   @Delete(':id')

@@ -7,6 +7,7 @@ import { OrgRole, SignedInOnly } from './access/console-access.decorators';
 import { ConsolePrincipal } from './access/console-principal';
 import { ApiKeysService } from './api-keys.service';
 import { CreateKeyDto } from './dto/create-key.dto';
+import { UpdateKeyDto } from './dto/key-controls.dto';
 import { CreateServiceAccountDto, UpdateServiceAccountDto } from './dto/create-service-account.dto';
 import { CreatedKeyDto, KeyDto, ServiceAccountDto } from './dto/key.dto';
 import { createdKeyView, keyView, serviceAccountView } from './key-views';
@@ -102,6 +103,25 @@ export class ServiceAccountsController {
     await this.accounts.get(org, sa);
     const now = this.clock.now();
     return (await this.keys.list({ workspaceId: org, serviceAccountId: sa })).map((key) => keyView(key, now));
+  }
+
+  @Patch(':sa/keys/:id')
+  @SignedInOnly()
+  @OrgRole('admin')
+  @ApiOperation({
+    operationId: 'serviceAccount.key.update',
+    summary: "Rename a service account's key or change its gateway controls (rate limit, allowed models)",
+  })
+  async updateKey(
+    @Param('org') org: string,
+    @Param('sa') sa: string,
+    @Param('id') id: string,
+    @Body() body: UpdateKeyDto,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+  ): Promise<KeyDto> {
+    await this.accounts.get(org, sa);
+    const owner = { workspaceId: org, serviceAccountId: sa };
+    return keyView(await this.keys.update(actorOf(principal), owner, id, body), this.clock.now());
   }
 
   @Delete(':sa/keys/:id')

@@ -44,6 +44,8 @@ describe('service accounts, API keys and user tokens', () => {
         prefix: expect.stringMatching(/^oc_sk_[0-9a-f]{12}$/),
         expires_at: null,
         created_at: expect.any(String),
+        rate_limit: { requests_per_minute: null, tokens_per_minute: null },
+        allowed_models: null,
       });
       expect(res.body.key.startsWith(res.body.prefix + '_')).toBe(true);
       expect(KEY_PATTERN.test(res.body.key)).toBe(true);
@@ -64,6 +66,8 @@ describe('service accounts, API keys and user tokens', () => {
           expires_at: null,
           last_used_at: null,
           status: 'active',
+          rate_limit: { requests_per_minute: null, tokens_per_minute: null },
+          allowed_models: null,
         },
       ]);
       const { rows } = await db.query('SELECT * FROM api_key WHERE id = $1', [keyId]);

@@ -237,7 +237,8 @@ export interface paths {
     delete: operations['serviceAccount.key.revoke'];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Rename a service account's key or change its gateway controls (rate limit, allowed models) */
+    patch: operations['serviceAccount.key.update'];
     trace?: never;
   };
   '/console/api/orgs/{org}/keys': {
@@ -271,7 +272,8 @@ export interface paths {
     delete: operations['personalKey.revoke'];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Rename one of the caller's keys or change its gateway controls (rate limit, allowed models) */
+    patch: operations['personalKey.update'];
     trace?: never;
   };
   '/console/api/tokens': {
@@ -815,6 +817,12 @@ export interface components {
       /** @description The new name; keys, usage and budget stay with the account. */
       name: string;
     };
+    RateLimitDto: {
+      /** @description Model calls a minute; omitted or null: no limit. */
+      requests_per_minute?: number | null;
+      /** @description Input plus output tokens a minute; omitted or null: no limit. */
+      tokens_per_minute?: number | null;
+    };
     CreateKeyDto: {
       name: string;
       /**
@@ -824,12 +832,21 @@ export interface components {
       permission: 'all' | 'inference';
       /** @description ISO-8601 time after which the key stops working; omitted: never expires. */
       expires_at?: string;
+      rate_limit?: components['schemas']['RateLimitDto'] | null;
+      /** @description The models (`<provider>/<model>`, `conn_…/<model>`) and routes the key may call; null: any the workspace allows. */
+      allowed_models?: string[] | null;
+    };
+    KeyRateLimitDto: {
+      requests_per_minute: number | null;
+      tokens_per_minute: number | null;
     };
     CreatedKeyDto: {
       id: string;
       name: string;
       /** @enum {string} */
       permission: 'all' | 'inference';
+      rate_limit: components['schemas']['KeyRateLimitDto'];
+      allowed_models: string[] | null;
       key: string;
       prefix: string;
       expires_at: string | null;
@@ -838,6 +855,8 @@ export interface components {
     KeyDto: {
       /** @enum {string} */
       permission: 'all' | 'inference';
+      rate_limit: components['schemas']['KeyRateLimitDto'];
+      allowed_models: string[] | null;
       id: string;
       name: string;
       /** @description `oc_sk_<public id>` or `oc_ut_<public id>`: the part that is not secret. */
@@ -848,6 +867,12 @@ export interface components {
       last_used_at: string | null;
       /** @enum {string} */
       status: 'active' | 'expired' | 'revoked';
+    };
+    UpdateKeyDto: {
+      name?: string;
+      rate_limit?: components['schemas']['RateLimitDto'] | null;
+      /** @description The models (`<provider>/<model>`, `conn_…/<model>`) and routes the key may call; null: any the workspace allows. */
+      allowed_models?: string[] | null;
     };
     CreateTokenDto: {
       name: string;
@@ -2257,6 +2282,72 @@ export interface operations {
       };
     };
   };
+  'serviceAccount.key.update': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+        sa: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateKeyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KeyDto'];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'personalKey.list': {
     parameters: {
       query?: never;
@@ -2401,6 +2492,71 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'personalKey.update': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateKeyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KeyDto'];
+        };
       };
       /** @description OrgRequired: a user token without x-org-id */
       400: {

@@ -31,7 +31,16 @@ export type CredentialIdentity = {
   serviceAccountId: string | null;
   /** `inference` only for Inference-only keys; everything else acts with `all`. */
   permission: Permission;
+  /** What an API key is held to on the gateway; absent for every other credential, and for a key without any. */
+  controls?: KeyControls;
 };
+
+/** A key's own limits on the gateway (set on the Keys page or with `PATCH …/keys/{id}`). */
+export interface KeyControls {
+  requestsPerMinute: number | null;
+  tokensPerMinute: number | null;
+  allowedModels: string[] | null;
+}
 
 /** Who calls the console API, and as what, in which workspace. */
 export type ConsolePrincipal = CredentialIdentity & {

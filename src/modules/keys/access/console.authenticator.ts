@@ -168,6 +168,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
       name: credential.name,
       serviceAccountId: credential.serviceAccountId,
       permission: credential.permission,
+      ...(credential.controls ? { controls: credential.controls } : {}),
       kind: 'console',
       workspaceId,
       role,

@@ -31,6 +31,9 @@ interface KeyRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  allowed_models: string[] | null;
 }
 
 interface PersonRow extends WorkspaceColumns {
@@ -78,7 +81,8 @@ export class CredentialLookupRepository {
       'console_api_key',
       `SELECT k.id, k.secret_hash, k.workspace_id, w.deleted_at AS workspace_deleted_at,
               k.service_account_id, sa.deleted_at AS service_account_deleted_at, k.user_id, u.email,
-              COALESCE(sa.name, u.name) AS name, m.role, k.permission, k.expires_at, k.revoked_at, k.last_used_at
+              COALESCE(sa.name, u.name) AS name, m.role, k.permission, k.expires_at, k.revoked_at, k.last_used_at,
+              k.requests_per_minute, k.tokens_per_minute, k.allowed_models
          FROM api_key k
          JOIN workspace w ON w.id = k.workspace_id
          LEFT JOIN service_account sa ON sa.id = k.service_account_id
@@ -105,6 +109,15 @@ export class CredentialLookupRepository {
       boundWorkspaceId: row.workspace_id,
       workspace: { found: true, role },
       expiresAt: row.expires_at,
+      ...(row.requests_per_minute !== null || row.tokens_per_minute !== null || row.allowed_models !== null
+        ? {
+            controls: {
+              requestsPerMinute: row.requests_per_minute,
+              tokensPerMinute: row.tokens_per_minute,
+              allowedModels: row.allowed_models,
+            },
+          }
+        : {}),
     };
   }
 

@@ -1,7 +1,9 @@
 import { IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 import { PERMISSIONS, Permission } from '../access/console-principal';
 
-export class CreateKeyDto {
+import { KeyControlsDto } from './key-controls.dto';
+
+export class CreateKeyDto extends KeyControlsDto {
   @IsString()
   @Length(1, 200)
   name!: string;

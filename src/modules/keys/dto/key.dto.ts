@@ -19,9 +19,17 @@ export class TokenDto {
   status!: 'active' | 'expired' | 'revoked';
 }
 
+/** A key's rate limits as lists show them. */
+export class KeyRateLimitDto {
+  requests_per_minute!: number | null;
+  tokens_per_minute!: number | null;
+}
+
 /** A key as lists show it: never the key itself. */
 export class KeyDto extends TokenDto {
   permission!: Permission;
+  rate_limit!: KeyRateLimitDto;
+  allowed_models!: string[] | null;
 }
 
 /** The answer to creating a key: the only time `key` is shown. */
@@ -29,6 +37,8 @@ export class CreatedKeyDto {
   id!: string;
   name!: string;
   permission!: Permission;
+  rate_limit!: KeyRateLimitDto;
+  allowed_models!: string[] | null;
   key!: string;
   prefix!: string;
   expires_at!: string | null;

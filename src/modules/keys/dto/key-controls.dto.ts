@@ -1,0 +1,58 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+/** A key's rate limits on the gateway, per minute, counted by every node together. */
+export class RateLimitDto {
+  /** Model calls a minute; omitted or null: no limit. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  requests_per_minute?: number | null;
+
+  /** Input plus output tokens a minute; omitted or null: no limit. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  tokens_per_minute?: number | null;
+}
+
+/** What a key is held to on the gateway; `null` removes a control. */
+export class KeyControlsDto {
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rate_limit?: RateLimitDto | null;
+
+  /** The models (`<provider>/<model>`, `conn_…/<model>`) and routes the key may call; null: any the workspace allows. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @Length(1, 200, { each: true })
+  @Matches(/^[\x21-\x7E]+$/, {
+    each: true,
+    message: 'each model must be printable characters without spaces',
+  })
+  allowed_models?: string[] | null;
+}
+
+/** The changes to a key: its name, and its controls. */
+export class UpdateKeyDto extends KeyControlsDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+}
