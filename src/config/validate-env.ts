@@ -11,6 +11,7 @@ import { parsePromptEnv } from '../modules/prompt/prompt.config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
 import { parseGatewayEnv } from '../modules/inference/gateway.config';
 import { parseConnectionsEnv } from '../modules/connections/connections.config';
+import { parseRequestLogEnv } from '../modules/budgets/request-log.config';
 import { parseConsoleLinkEnv } from '../modules/console-link/console-link.config';
 
 type Env = Record<string, string | undefined>;
@@ -32,6 +33,7 @@ const parsers: Array<(env: Env) => unknown> = [
   parseGatewayEnv,
   parseConnectionsEnv,
   parseConsoleLinkEnv,
+  parseRequestLogEnv,
 ];
 
 export function validateEnv(env: Env): void {

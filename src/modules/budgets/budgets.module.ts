@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { RequestLogController } from './request-log.controller';
+import { requestLogConfig } from './request-log.config';
+import { RequestLogEntity } from './request-log.entity';
+import { RequestLog } from './request-log.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
@@ -27,12 +32,14 @@ import { WorkspaceSpendEntity } from './workspace-spend.entity';
       WorkspaceSpendEntity,
       GatewayNodeEntity,
       BudgetHoldEntity,
+      RequestLogEntity,
     ]),
+    ConfigModule.forFeature(requestLogConfig),
     AuditModule,
     WorkspacesModule,
   ],
-  controllers: [BudgetsController, UsageController],
-  providers: [BudgetsService, BudgetLimits, UsageLedger, HoldLease],
-  exports: [BudgetsService, UsageLedger, HoldLease],
+  controllers: [BudgetsController, UsageController, RequestLogController],
+  providers: [BudgetsService, BudgetLimits, UsageLedger, HoldLease, RequestLog],
+  exports: [BudgetsService, UsageLedger, HoldLease, RequestLog],
 })
 export class BudgetsModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { PlainRequest } from '../../common/http/http';
+import { PlainRequest, requestPath } from '../../common/http/http';
 import { writeHead, writeWhole } from '../../common/http/response-head';
 import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
@@ -20,6 +20,8 @@ import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets.service'
 import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
+import { RequestLog } from '../budgets/request-log.service';
+import { TaggedError } from '../../common/errors';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallMeter } from './call-meter';
 import { UsageChunkFilter } from './usage-chunk-filter';
@@ -72,6 +74,27 @@ export interface ModelCall {
   target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
 }
 
+/** How a call ended, for the per-request log. */
+interface CallRecord {
+  servedBy: string | null;
+  status: number;
+  outcome: string;
+  usage: TokenUsage;
+  cost: bigint;
+  ttfbMs: number | null;
+}
+
+/** The log's outcome of a call refused with a status. */
+const OUTCOMES: Record<number, string> = {
+  400: 'invalid',
+  402: 'budget_refused',
+  403: 'policy_refused',
+  404: 'not_found',
+  429: 'rate_limited',
+  502: 'upstream_error',
+  508: 'loop',
+};
+
 /** A call checked and held, ready to go to its provider. */
 interface Admitted {
   schema: UpstreamSchema;
@@ -102,6 +125,7 @@ export class GatewayService {
     private readonly targets: GatewayTargets,
     private readonly sender: UpstreamSender,
     private readonly keyLimits: KeyLimits,
+    private readonly requestLog: RequestLog,
   ) {}
 
   /**
@@ -110,9 +134,49 @@ export class GatewayService {
    */
   async handle(call: ModelCall, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    this.sender.refuseLoop(call.request);
-    const admitted = await this.admit(call);
-    await this.forward(admitted, call, response, started);
+    const record: CallRecord = {
+      servedBy: null,
+      status: 0,
+      outcome: 'failed',
+      usage: NO_USAGE,
+      cost: 0n,
+      ttfbMs: null,
+    };
+    try {
+      this.sender.refuseLoop(call.request);
+      const admitted = await this.admit(call);
+      await this.forward(admitted, call, response, started, record);
+    } catch (error) {
+      record.status = error instanceof TaggedError ? error.status : 502;
+      record.outcome = OUTCOMES[record.status] ?? 'failed';
+      throw error;
+    } finally {
+      this.logCall(call, record, started);
+    }
+  }
+
+  /** The call in the per-request log (written in the next batch). */
+  private logCall(call: ModelCall, record: CallRecord, started: number): void {
+    const { principal, request, body } = call;
+    const model = (body as { model?: unknown } | null)?.model;
+    this.requestLog.add({
+      workspaceId: principal.workspaceId!,
+      memberId: principal.serviceAccountId ?? principal.userId!,
+      keyId: principal.credential === 'session' ? null : principal.credentialId,
+      requestId: request.id,
+      route: requestPath(request)
+        .replace(/\/custom\/[^/]+\//, '/custom/:connection/')
+        .slice(0, 100),
+      model: typeof model === 'string' ? model.slice(0, 200) : '',
+      servedBy: record.servedBy,
+      status: record.status,
+      outcome: record.outcome,
+      inputTokens: record.usage.input + record.usage.cacheRead + record.usage.cacheWrite,
+      outputTokens: record.usage.output,
+      costMicroCents: record.cost,
+      durationMs: Math.round(performance.now() - started),
+      ttfbMs: record.ttfbMs,
+    });
   }
 
   /**
@@ -255,6 +319,7 @@ export class GatewayService {
     call: ModelCall,
     response: ServerResponse,
     started: number,
+    record: CallRecord,
   ): Promise<void> {
     const { schema, meter } = admitted;
     let upstream = admitted.plan.targets[0];
@@ -265,6 +330,7 @@ export class GatewayService {
       settled = true;
       served?.();
       const { model } = upstream;
+      Object.assign(record, { outcome, usage, cost, servedBy: model.id });
       countRequest(schema, model.id, outcome);
       countTokens(model.id, usage);
       this.keyLimits.record(call.principal, usage.input + usage.output + usage.cacheRead + usage.cacheWrite);
@@ -290,6 +356,8 @@ export class GatewayService {
       meter.serve(upstream.model);
       answer.headers['x-outpost-served-by'] = upstream.model.id;
       const answeredAt = performance.now();
+      record.status = answer.statusCode;
+      record.ttfbMs = Math.round(answeredAt - started);
       /** The gateway's own time: before the call went out, and since the provider's answer began. */
       const gatewayMs = () => (before + performance.now() - answeredAt).toFixed(2);
       this.refuseUpstreamStatus(answer, upstream);

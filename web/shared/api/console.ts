@@ -533,6 +533,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/api/orgs/{org}/usage/requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One row per gateway call (refusals included), newest first, filtered and paged; owners, admins and All keys see every member's, members their own; format=csv for a file */
+    get: operations['usage.requests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/console/api/orgs/{org}/connections': {
     parameters: {
       query?: never;
@@ -3653,6 +3670,86 @@ export interface operations {
         };
       };
       /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'usage.requests': {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 100). */
+        limit?: number;
+        /** @description `next_cursor` of the previous page. */
+        cursor?: string;
+        /** @description Only this key's calls (`key_…`). */
+        key?: string;
+        /** @description Only calls naming (or served by) this model or route. */
+        model?: string;
+        /** @description Only this member's calls (`usr_…`, `sa_…`); members see only their own whatever they ask. */
+        member?: string;
+        /** @description Only calls answered with this HTTP status. */
+        status?: number;
+        /** @description ISO-8601 start (inclusive). */
+        from?: string;
+        /** @description ISO-8601 end (exclusive). */
+        to?: string;
+        /** @description `csv` for a CSV file of the page (up to `limit` rows) instead of JSON. */
+        format?: 'json' | 'csv';
+      };
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+          'text/csv': Record<string, never>;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
       403: {
         headers: {
           [name: string]: unknown;

@@ -1,0 +1,161 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { createTestApp, TestApp } from '../../helpers/test-app';
+import { query } from '../../helpers/test-database';
+
+const SECRET = 'request-log-test-secret-0123456789';
+
+describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () => {
+  let t: TestApp;
+  let upstream: ScriptedModelServer;
+  let owner: Person;
+  let member: Person;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    upstream.answerUnstreamed = true;
+    upstream.fallback = { text: 'ok', usage: { input: 10, output: 5 } };
+    const file = join(mkdtempSync(join(tmpdir(), 'outpost-request-log-')), 'gateway.yaml');
+    writeFileSync(
+      file,
+      `providers:\n  up:\n    base_url: ${upstream.baseURL}\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n`,
+    );
+    env = {
+      OUTPOST_GATEWAY_CONFIG: file,
+      UP_KEY: 'sk-up',
+      OUTPOST_SECRET_KEY: SECRET,
+      OUTPOST_REQUEST_LOG_DAYS: '30',
+    };
+    t = await createTestApp({ env });
+    owner = await signup(t);
+    member = await signup(t);
+    await addMember(owner, owner.org, member, 'member');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await upstream?.close();
+  });
+
+  const call = (key: string, body: object) =>
+    t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('authorization', bearer(key))
+      .send({ model: 'small', messages: [{ role: 'user', content: 'x' }], max_tokens: 10, ...body });
+  const rows = async (who: Person, search = '') => {
+    for (let i = 0; ; i++) {
+      const res = await who.get(`/console/api/orgs/${owner.org}/usage/requests${search}`);
+      if (res.status !== 200 || i > 40 || res.body.data.length > 0) return res;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('has one row per call, refusals included, newest first, with what it used, cost and took', async () => {
+    const { key, sa, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
+    expect((await call(key, {})).status).toBe(200);
+    expect((await call(key, { max_tokens: 0 })).status).toBe(400);
+    const budget = await owner
+      .put(`/console/api/v1/budgets/members/${sa}`, { budget_dollars: 0 })
+      .set('x-org-id', owner.org);
+    expect(budget.status).toBe(204);
+    expect((await call(key, {})).status).toBe(402);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // one batch
+    const res = await rows(owner, `?key=${keyId}`);
+    expect(res.status).toBe(200);
+    expect(
+      res.body.data.map((row: { status: number; outcome: string }) => [row.status, row.outcome]),
+    ).toEqual([
+      [402, 'budget_refused'],
+      [400, 'invalid'],
+      [200, 'answered'],
+    ]);
+    const answered = res.body.data[2];
+    expect(answered).toMatchObject({
+      member: sa,
+      key: keyId,
+      route: '/inference/openai/v1/chat/completions',
+      model: 'small',
+      served_by: 'up/small',
+      input_tokens: 10,
+      output_tokens: 5,
+      cost_micro_cents: String(10 * 100 + 5 * 200),
+      request_id: expect.any(String),
+    });
+    expect(answered.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(answered.ttfb_ms).toBeGreaterThanOrEqual(0);
+    expect(res.body.data[0].ttfb_ms).toBeNull();
+    const refused = await owner.get(`/console/api/orgs/${owner.org}/usage/requests?status=402&key=${keyId}`);
+    expect(refused.body.data).toHaveLength(1);
+  });
+
+  it('pages with a cursor and exports CSV; a bad filter is a 400 naming it', async () => {
+    const { key, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
+    for (let i = 0; i < 5; i++) expect((await call(key, {})).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const seen: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 5; page++) {
+      const res = await owner.get(
+        `/console/api/orgs/${owner.org}/usage/requests?key=${keyId}&limit=2${cursor}`,
+      );
+      seen.push(...res.body.data.map((row: { id: string }) => row.id));
+      if (!res.body.next_cursor) break;
+      cursor = `&cursor=${res.body.next_cursor}`;
+    }
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+    expect([...seen].sort().reverse()).toEqual(seen);
+    const csv = await owner.get(`/console/api/orgs/${owner.org}/usage/requests?key=${keyId}&format=csv`);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'time,request_id,member,key,route,model,served_by,status,outcome,input_tokens,output_tokens,cost_micro_cents,duration_ms,ttfb_ms',
+    );
+    expect(lines).toHaveLength(6);
+    const bad = await owner.get(`/console/api/orgs/${owner.org}/usage/requests?status=42`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^status: /);
+  });
+
+  it('a member sees only their own calls, whatever they ask for', async () => {
+    const personal = await member.post(`/console/api/orgs/${owner.org}/keys`, {
+      name: 'mine',
+      permission: 'inference',
+    });
+    expect((await call(personal.body.key, {})).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const own = await rows(member);
+    expect(own.status).toBe(200);
+    expect(own.body.data.length).toBeGreaterThan(0);
+    expect(own.body.data.every((row: { member: string }) => row.member === member.id)).toBe(true);
+    const asked = await member.get(`/console/api/orgs/${owner.org}/usage/requests?member=${owner.id}`);
+    expect(asked.body.data.every((row: { member: string }) => row.member === member.id)).toBe(true);
+  });
+
+  it('rows older than OUTPOST_REQUEST_LOG_DAYS are pruned', async () => {
+    const [{ n: before }] = await query(t.databaseUrl!, 'SELECT count(*)::int AS n FROM request_log');
+    await query(
+      t.databaseUrl!,
+      `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status, outcome,
+                                input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms, created_at)
+       VALUES ('rql_00000000000000000000000000', $1, $2, NULL, 'old', '/x', 'm', NULL, 200, 'answered', 0, 0, 0, 1, 1,
+               now() - interval '31 days')`,
+      [owner.org, owner.id],
+    );
+    // Another server starting on the database prunes at once (and every hour after).
+    const other = await createTestApp({ env, databaseUrl: t.databaseUrl });
+    try {
+      let left = -1;
+      for (let i = 0; i < 40 && left !== before; i++) {
+        [{ n: left }] = await query(t.databaseUrl!, 'SELECT count(*)::int AS n FROM request_log');
+        if (left !== before) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(left).toBe(before);
+    } finally {
+      await other.close();
+    }
+  });
+});
