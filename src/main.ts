@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
 import { ConfigError, parseAppEnv, parseDatabaseEnv } from './config/env';
 import { validateEnv } from './config/validate-env';
+import { NewerSchemaError } from './database/migrate';
 import { databaseInUse } from './database/database.module';
 import {
   DataFolderInUseError,
@@ -17,6 +18,7 @@ import {
 import { createLogger, NestPinoLogger } from './logger';
 import { ServerPasswordService } from './modules/instance-auth/server-password.service';
 import { startupBanner } from './startup-banner';
+import { Readiness } from './modules/health/readiness';
 
 async function fail(message: string): Promise<never> {
   process.stderr.write(`outpost: ${message}\n`);
@@ -26,7 +28,8 @@ async function fail(message: string): Promise<never> {
 
 function describeBootError(error: unknown): string {
   if (error instanceof ConfigError) return `invalid configuration: ${error.message}`;
-  if (error instanceof DataFolderInUseError) return `cannot start: ${error.message}`;
+  if (error instanceof DataFolderInUseError || error instanceof NewerSchemaError)
+    return `cannot start: ${error.message}`;
   const code = (error as { code?: string })?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === '3D000') return `cannot start: ${message} (create it, or fix DATABASE_URL)`;
@@ -105,6 +108,14 @@ export async function serve(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Not ready first: a load balancer polling /health/ready moves away while this process still serves.
+    app.get(Readiness).draining = true;
+    if (config.drainDelayMs > 0) {
+      logger.log(
+        `${signal}: not ready; serving ${config.drainDelayMs} ms more while the load balancer moves away`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+    }
     logger.log(`${signal}: finishing in-flight requests, then stopping`);
     // Long-lived streams (SSE) would hold the server open; past the grace period they are cut.
     const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);

@@ -137,6 +137,8 @@ export function parseAppEnv(env: Env) {
     /** Time to receive the request headers. */
     headersTimeoutMs: int(env, 'OUTPOST_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000),
     shutdownGraceMs: int(env, 'OUTPOST_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    /** After SIGTERM, how long the process answers not-ready but keeps serving before it stops accepting. */
+    drainDelayMs: int(env, 'OUTPOST_DRAIN_DELAY_MS', 0, 0, 600_000),
     trustProxy: proxyList(env, 'OUTPOST_TRUST_PROXY'),
     /** Bearer token that `GET /metrics` asks for; unset: no /metrics at all. */
     metricsToken: optionalStr(env, 'OUTPOST_METRICS_TOKEN'),
