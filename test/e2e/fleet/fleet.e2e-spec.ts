@@ -1,0 +1,182 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { signInDevice } from '../../helpers/device';
+import { startNginx } from '../../helpers/nginx';
+import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { TestApp } from '../../helpers/test-app';
+import { createTestDatabase, query } from '../../helpers/test-database';
+
+jest.setTimeout(180_000);
+
+const SECRET = 'fleet-test-secret-0123456789abcdef';
+
+/**
+ * Console and gateway as three stateless nodes on one PostgreSQL behind a real nginx (round robin), as
+ * docs/operations.md describes a fleet: a client whose requests land on different nodes never notices.
+ */
+describe('three console and gateway nodes behind nginx', () => {
+  let upstream: ScriptedModelServer;
+  let database: { url: string; drop: () => Promise<void> };
+  let nodes: ServerProcess[];
+  let proxy: { url: string; stop: () => Promise<void> };
+  let t: TestApp;
+  let owner: Person;
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    upstream.answerUnstreamed = true;
+    upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 }, delayMs: 15 };
+    database = await createTestDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-fleet-'));
+    writeFileSync(
+      join(dir, 'gateway.yaml'),
+      `providers:\n  up:\n    base_url: ${upstream.baseURL}\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 }, max_output: 4000 }\n`,
+    );
+    const proxyPort = await freePort();
+    nodes = await Promise.all(
+      [0, 1, 2].map(async (index) =>
+        startServer({
+          DATABASE_URL: database.url,
+          PORT: String(await freePort()),
+          OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), `outpost-fleet-node${index}-`)),
+          OUTPOST_SURFACES: 'console,inference',
+          OUTPOST_SECRET_KEY: SECRET,
+          OUTPOST_TRUST_PROXY: '127.0.0.1',
+          OUTPOST_CONSOLE_ORIGIN: `http://127.0.0.1:${proxyPort}`,
+          OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'),
+          UP_KEY: 'sk-up',
+          OUTPOST_DRAIN_DELAY_MS: '1000',
+          OUTPOST_SIGNUPS_PER_HOUR: '10000',
+          OUTPOST_DEVICE_CODES_PER_MINUTE: '10000',
+          LOG_LEVEL: 'warn',
+        }),
+      ),
+    );
+    await Promise.all(nodes.map((node) => waitForHealth(node.url)));
+    proxy = await startNginx(
+      nodes.map((node) => node.url),
+      proxyPort,
+    );
+    t = { url: proxy.url, http: request(proxy.url) } as TestApp;
+    owner = await signup(t);
+  });
+  afterAll(async () => {
+    for (const node of nodes ?? []) node.child.kill('SIGKILL');
+    await proxy?.stop();
+    await upstream?.close();
+    await database?.drop();
+  });
+
+  const call = (key: string, body: object = {}) =>
+    t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('authorization', bearer(key))
+      .send({ model: 'small', max_tokens: 100, messages: [{ role: 'user', content: 'x' }], ...body });
+
+  it('sign-in cookies, the device flow, ETags, cursors, key rate limits, budget holds, the request log and audit behave as on one node', async () => {
+    // The cookie made on one node works on every node; a cookie change needs the proxy's origin.
+    for (let i = 0; i < 3; i++) expect((await owner.get('/console/api/orgs')).status).toBe(200);
+    // The device flow: code, approval (a page with its CSRF form) and token, each on whichever node.
+    const token = await signInDevice(t, owner);
+    const config = await t.http
+      .get('/console/api/v2/config')
+      .set('authorization', bearer(token.access_token))
+      .set('x-org-id', owner.org);
+    expect(config.status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const again = await t.http
+        .get('/console/api/v2/config')
+        .set('authorization', bearer(token.access_token))
+        .set('x-org-id', owner.org)
+        .set('if-none-match', config.headers.etag);
+      expect(again.status).toBe(304);
+    }
+    // Audit pages by cursor across nodes.
+    for (let i = 0; i < 3; i++)
+      await owner.post(`/console/api/orgs/${owner.org}/service-accounts`, { name: `sa${i}` });
+    const seen: string[] = [];
+    let cursor = '';
+    for (let i = 0; i < 3; i++) {
+      const page = await owner.get(`/console/api/orgs/${owner.org}/audit?limit=1${cursor}`);
+      seen.push(page.body.entries[0].id);
+      cursor = `&cursor=${page.body.next_cursor}`;
+    }
+    expect(new Set(seen).size).toBe(3);
+    // A key's rate limit holds across the nodes.
+    const limited = await serviceAccountKey(owner, owner.org, 'inference');
+    const set = await owner.patch(
+      `/console/api/orgs/${owner.org}/service-accounts/${limited.sa}/keys/${limited.keyId}`,
+      {
+        rate_limit: { requests_per_minute: 3 },
+      },
+    );
+    expect(set.status).toBe(200);
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await call(limited.key)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // Budget holds across the nodes: 30 concurrent calls never pass a budget that fits 10 worst cases.
+    const budgeted = await serviceAccountKey(owner, owner.org, 'inference');
+    await owner
+      .put(`/console/api/v1/budgets/members/${budgeted.sa}`, { budget_dollars: 0.01 })
+      .set('x-org-id', owner.org);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => call(budgeted.key, { max_tokens: 4000 })),
+    );
+    const admitted = results.filter((res) => res.status === 200).length;
+    expect(admitted + results.filter((res) => res.status === 402).length).toBe(30);
+    expect(admitted).toBeGreaterThan(0);
+    expect(admitted * 4000 * 200).toBeLessThanOrEqual(1_000_000);
+    // The request log and the usage report see every call, whichever node answered it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const logged = await owner.get(
+      `/console/api/orgs/${owner.org}/usage/requests?key=${budgeted.keyId}&limit=100`,
+    );
+    expect(logged.body.data).toHaveLength(30);
+  });
+
+  it('steady traffic loses no call when one node stops with SIGTERM and another is killed with SIGKILL', async () => {
+    const { key, sa } = await serviceAccountKey(owner, owner.org, 'inference');
+    const outcomes: number[] = [];
+    let running = true;
+    const worker = async () => {
+      while (running) outcomes.push((await call(key).catch(() => ({ status: 0 }))).status);
+    };
+    const workers = Array.from({ length: 4 }, worker);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    nodes[0].child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    nodes[1].child.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    running = false;
+    await Promise.all(workers);
+    expect(await nodes[0].exited).toBe(0);
+    const failed = outcomes.filter((status) => status !== 200);
+    expect({ calls: outcomes.length, failed }).toEqual({ calls: outcomes.length, failed: [] });
+    expect(outcomes.length).toBeGreaterThan(50);
+    // Usage is batched every 200 ms: calls the killed node answered in its last batch window are the only ones
+    // that can be missing (the SIGTERM'd node wrote everything before it exited).
+    let recorded = 0;
+    for (let i = 0; i < 40; i++) {
+      [{ n: recorded }] = await query<{ n: number }>(
+        database.url,
+        'SELECT coalesce(sum(requests), 0)::int AS n FROM usage WHERE member_id = $1',
+        [sa],
+      );
+      if (recorded >= outcomes.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    process.stdout.write(`fleet: ${JSON.stringify({ answered: outcomes.length, recorded })}\n`);
+    expect(outcomes.length - recorded).toBeLessThanOrEqual(20);
+    // The killed node's holds come back within the lease time: nothing stays held for this member.
+    const spend = await query<{ held: string }>(
+      database.url,
+      'SELECT held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
+      [sa],
+    );
+    expect(spend.map((row) => row.held).every((held) => held === '0')).toBe(true);
+  });
+});

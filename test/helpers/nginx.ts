@@ -1,0 +1,86 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './processes';
+
+/**
+ * A real nginx (Debian's package) on loopback in front of several Outpost nodes, configured as docs/operations.md
+ * advises: round robin, keep-alive to the nodes, no buffering (SSE and streams pass as they come), and a request
+ * that could not be handed to a node (refused, reset before an answer, or a 503 of a node that is draining) tried on
+ * the next node.
+ */
+export async function startNginx(
+  upstreams: string[],
+  port?: number,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const prefix = mkdtempSync(join(tmpdir(), 'outpost-nginx-'));
+  for (const dir of ['logs', 'tmp']) mkdirSync(join(prefix, dir));
+  port ??= await freePort();
+  const servers = upstreams
+    .map((url) => `server ${new URL(url).host} max_fails=1 fail_timeout=2s;`)
+    .join('\n    ');
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    `worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/tmp/body;
+  proxy_temp_path ${prefix}/tmp/proxy;
+  fastcgi_temp_path ${prefix}/tmp/fastcgi;
+  uwsgi_temp_path ${prefix}/tmp/uwsgi;
+  scgi_temp_path ${prefix}/tmp/scgi;
+  upstream outpost {
+    ${servers}
+    keepalive 32;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 20m;
+    location / {
+      proxy_pass http://outpost;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_buffering off;
+      proxy_request_buffering off;
+      proxy_read_timeout 300s;
+      proxy_next_upstream error timeout http_502 http_503 non_idempotent;
+      proxy_next_upstream_tries 3;
+    }
+  }
+}
+`,
+  );
+  const child: ChildProcess = spawn(
+    'nginx',
+    ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${url}/health/live`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (up) break;
+    if (i > 100 || child.exitCode !== null) throw new Error(`nginx did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGQUIT');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
