@@ -1,5 +1,3 @@
-import type { CatalogueModel, CatalogueProvider } from './gateway.config';
-
 /** One model serving a route, with its share of the traffic. */
 export interface Deployment {
   model: string;
@@ -38,8 +36,8 @@ function seconds(value: unknown, fallback: number, where: string, fail: Fail): n
  */
 export function parseRoutes(
   raw: unknown,
-  models: Map<string, CatalogueModel>,
-  providers: Map<string, CatalogueProvider>,
+  models: ReadonlyMap<string, { provider: string }>,
+  providers: ReadonlyMap<string, { schema: string }>,
   fail: Fail,
 ): Map<string, Route> {
   const routes = new Map<string, Route>();
