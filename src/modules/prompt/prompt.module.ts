@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AgentsModule } from '../agents/agents.module';
+import { LocationConfigModule } from '../location-config/location-config.module';
 import { LocationsModule } from '../locations/locations.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
@@ -14,6 +15,7 @@ import { AgentLoop } from './loop/agent-loop.service';
 import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
+import { SystemPromptService } from './system/system-prompt.service';
 
 /**
  * session.prompt and what it drives: the durable inbox, one drain per running session (claimed in the database,
@@ -25,6 +27,7 @@ import { PromptService } from './prompt.service';
     ConfigModule.forFeature(promptConfig),
     SessionsModule,
     LocationsModule,
+    LocationConfigModule,
     AgentsModule,
     RuntimeModule,
   ],
@@ -38,6 +41,7 @@ import { PromptService } from './prompt.service';
     DrainsRepository,
     InboxRepository,
     AgentLoop,
+    SystemPromptService,
   ],
   exports: [DrainsService, PromptService],
 })

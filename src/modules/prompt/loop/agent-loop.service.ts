@@ -22,6 +22,8 @@ import { AssistantMessage, Json } from '../../sessions/session-message.types';
 import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
 import { promptConfig, PromptConfig } from '../prompt.config';
+import { providerFamily } from '../system/provider-prompts';
+import { SystemPromptService } from '../system/system-prompt.service';
 import { AssistantRecorder } from './assistant-recorder';
 import { chooseModel } from './model-choice';
 import { RunCache } from './run-cache';
@@ -63,6 +65,8 @@ interface StepSetup {
   tools: AnyTool[];
   /** The history the step sends, in the provider's shape. */
   history: PromptMessage[];
+  /** The system prompt: base prompt, environment, instruction files, the agent's own prompt. */
+  system: string;
 }
 
 /** A step with its assistant message and the recorder that grows it. */
@@ -95,6 +99,7 @@ export class AgentLoop implements OnModuleInit {
     private readonly providers: ProvidersService,
     private readonly modelStep: ModelStep,
     private readonly tools: ToolRunner,
+    private readonly systemPrompt: SystemPromptService,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
     @Inject(promptConfig.KEY) private readonly config: PromptConfig,
@@ -162,9 +167,15 @@ export class AgentLoop implements OnModuleInit {
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
     const tools = BUILTIN_TOOLS.filter((tool) => !isToolDisabled(tool.action, ...rulesets));
-    cache.history ??= toPromptMessages((await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[]);
+    const history = (cache.history ??= toPromptMessages(
+      (await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[],
+    ));
     const limit = agent.steps ?? this.config.maxSteps;
-    return { session, location, agent, limit, registry, ref, rulesets, tools, history: cache.history };
+    const family = providerFamily(registry.configs()[ref.providerID]?.package, ref.id);
+    const system = await cache.system(`${location.directory}\n${family}\n${agent.system ?? ''}`, () =>
+      this.systemPrompt.build(location, agent, family),
+    );
+    return { session, location, agent, limit, registry, ref, rulesets, tools, history, system };
   }
 
   /** Appends the step's assistant message to the transcript and announces it. */
@@ -222,7 +233,7 @@ export class AgentLoop implements OnModuleInit {
       result = await this.modelStep.run(
         {
           model: model.language,
-          system: agent.system,
+          system: setup.system,
           messages: setup.history,
           tools: tools.map(toolSpec),
           headers: agent.request.headers,

@@ -19,6 +19,8 @@ export class RunCache {
   private location?: { directory: string; resolved: ResolvedLocation };
   /** `session.updated` events of the session seen so far. */
   private updates = 0;
+  /** The system prompt, built once per run for the location, agent prompt and provider family it was built for. */
+  private systemPrompt?: { key: string; text: Promise<string> };
 
   constructor(readonly sessionID: string) {}
 
@@ -53,6 +55,16 @@ export class RunCache {
     return resolved;
   }
 
+  /** The system prompt for `key`, built at the run's first step and again when the key changes. */
+  system(key: string, build: () => Promise<string>): Promise<string> {
+    if (this.systemPrompt?.key !== key) {
+      const text = build();
+      text.catch(() => (this.systemPrompt = undefined));
+      this.systemPrompt = { key, text };
+    }
+    return this.systemPrompt.text;
+  }
+
   sessionUpdated(): void {
     this.updates += 1;
     this.session = undefined;
@@ -60,5 +72,6 @@ export class RunCache {
 
   locationShutdown(directory: string): void {
     if (this.location?.resolved.directory === directory) this.location = undefined;
+    this.systemPrompt = undefined; // instruction files and config may have changed
   }
 }
