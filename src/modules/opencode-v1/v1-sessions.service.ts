@@ -116,9 +116,10 @@ export class V1SessionsService {
       .filter((part) => part.type === 'text' && typeof part.text === 'string')
       .map((part) => part.text)
       .join('\n');
-    const files = body.parts
-      .filter((part) => part.type === 'file' && typeof part.url === 'string')
-      .map((part) => ({ uri: part.url, mime: part.mime, name: part.filename }));
+    const fileParts = body.parts.flatMap((part, index) =>
+      part.type === 'file' && typeof part.url === 'string' ? [{ part, index }] : [],
+    );
+    const files = fileParts.map(({ part }) => ({ uri: part.url, mime: part.mime, name: part.filename }));
     if (!text && files.length === 0)
       throw new InvalidRequestError('parts must hold a text or a file part', 'parts');
     const idle = wait ? this.idle(id) : undefined;
@@ -130,7 +131,7 @@ export class V1SessionsService {
       });
     } catch (error) {
       idle?.cancel();
-      throw error;
+      throw v1FileError(error, fileParts);
     }
     if (!idle) return undefined;
     if (body.noReply) {
@@ -169,4 +170,14 @@ export class V1SessionsService {
     });
     return { done, cancel: () => this.emitter.off(PUBLISHED_EVENT, listener) };
   }
+}
+
+/** An attachment refused by the prompt (`files.N.uri`) named as the v1 part it came from (`parts.M.url`). */
+function v1FileError(error: unknown, fileParts: Array<{ index: number }>): unknown {
+  if (!(error instanceof InvalidRequestError)) return error;
+  const field = /^files\.(\d+)\.uri$/.exec(String(error.fields.field ?? ''));
+  const part = field ? fileParts[Number(field[1])] : undefined;
+  if (!part) return error;
+  const message = error.message.replace(/^files\[\d+\]/, `parts[${part.index}]`);
+  return new InvalidRequestError(message, `parts.${part.index}.url`);
 }

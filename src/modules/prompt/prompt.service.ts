@@ -10,6 +10,7 @@ import { SessionNotFoundError } from '../sessions/errors/session-not-found.error
 import { FileAttachment, Json } from '../sessions/session-message.types';
 import { SessionsService } from '../sessions/sessions.service';
 import { DrainsService } from './drains.service';
+import { readFileAttachments } from './file-attachments';
 import { FileAttachmentDto, PromptDto } from './dto/prompt.dto';
 import { InboxRepository } from './inbox/inbox.repository';
 import { AgentAttachment, InboxUser, UserPayload } from './inbox/inbox.types';
@@ -45,6 +46,7 @@ export class PromptService {
     const location = await this.locations.resolve(session.location.directory);
     const agent = await sessionAgent(this.agents, location, session.agent);
     chooseModel(await this.providers.forLocation(location), location.directory, session.model, agent.model);
+    if (payload.files) payload.files = await readFileAttachments(location.directory, payload.files);
 
     const now = this.clock.now();
     const item: InboxUser = {

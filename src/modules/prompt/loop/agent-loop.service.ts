@@ -10,6 +10,7 @@ import { LocationsService } from '../../locations/locations.service';
 import { isToolDisabled } from '../../runtime/permissions/evaluate';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { cost, microCentsToUsd } from '../../runtime/providers/cost';
+import { acceptedFiles } from '../../runtime/providers/provider-config';
 import { PromptMessage, toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
 import { ModelStep } from '../../runtime/providers/model-step.service';
 import { ProviderRegistry } from '../../runtime/providers/provider-registry';
@@ -167,9 +168,14 @@ export class AgentLoop implements OnModuleInit {
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
     const tools = BUILTIN_TOOLS.filter((tool) => !isToolDisabled(tool.action, ...rulesets));
-    const history = (cache.history ??= toPromptMessages(
-      (await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[],
-    ));
+    const accepts = acceptedFiles(registry.configs()[ref.providerID], registry.model(ref));
+    // A model that takes other attachments than the last step's sees the transcript written anew.
+    const history =
+      cache.historyFor(accepts) ??
+      (cache.history = toPromptMessages(
+        (await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[],
+        { accepts },
+      ));
     const limit = agent.steps ?? this.config.maxSteps;
     const family = providerFamily(registry.configs()[ref.providerID]?.package, ref.id);
     const system = await cache.system(`${location.directory}\n${family}\n${agent.system ?? ''}`, () =>

@@ -15,6 +15,8 @@ import { SessionInfo } from '../../sessions/session.types';
  */
 export class RunCache {
   history?: PromptMessage[];
+  /** The attachments the model of `history` takes (files it does not take are notes there). */
+  private accepts = '';
   private session?: SessionInfo;
   private location?: { directory: string; resolved: ResolvedLocation };
   /** `session.updated` events of the session seen so far. */
@@ -63,6 +65,16 @@ export class RunCache {
       this.systemPrompt = { key, text };
     }
     return this.systemPrompt.text;
+  }
+
+  /** The history for a model that takes `accepts`; undefined when it must be read (again). */
+  historyFor(accepts: ReadonlySet<string>): PromptMessage[] | undefined {
+    const key = [...accepts].sort().join(',');
+    if (key !== this.accepts) {
+      this.accepts = key;
+      this.history = undefined;
+    }
+    return this.history;
   }
 
   sessionUpdated(): void {
