@@ -16,6 +16,7 @@ import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
 import { SystemPromptService } from './system/system-prompt.service';
+import { SessionTitles } from './titles/session-titles.service';
 
 /**
  * session.prompt and what it drives: the durable inbox, one drain per running session (claimed in the database,
@@ -42,6 +43,7 @@ import { SystemPromptService } from './system/system-prompt.service';
     InboxRepository,
     AgentLoop,
     SystemPromptService,
+    SessionTitles,
   ],
   exports: [DrainsService, PromptService],
 })

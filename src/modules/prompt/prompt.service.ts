@@ -16,6 +16,7 @@ import { InboxRepository } from './inbox/inbox.repository';
 import { AgentAttachment, InboxUser, UserPayload } from './inbox/inbox.types';
 import { chooseModel } from './loop/model-choice';
 import { sessionAgent } from './loop/session-agent';
+import { SessionTitles } from './titles/session-titles.service';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -29,6 +30,7 @@ export class PromptService {
     private readonly providers: ProvidersService,
     private readonly inbox: InboxRepository,
     private readonly drains: DrainsService,
+    private readonly titles: SessionTitles,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
   ) {}
@@ -45,7 +47,12 @@ export class PromptService {
     const session = await this.sessions.get(sessionID);
     const location = await this.locations.resolve(session.location.directory);
     const agent = await sessionAgent(this.agents, location, session.agent);
-    chooseModel(await this.providers.forLocation(location), location.directory, session.model, agent.model);
+    const model = chooseModel(
+      await this.providers.forLocation(location),
+      location.directory,
+      session.model,
+      agent.model,
+    );
     if (payload.files) payload.files = await readFileAttachments(location.directory, payload.files);
 
     const now = this.clock.now();
@@ -70,6 +77,7 @@ export class PromptService {
     }
     this.events.publish('session.inbox.enqueued', { sessionID, item }, session.location);
     if (body.resume !== false) await this.drains.wake(sessionID);
+    this.titles.maybeTitle(session, location, model, payload.text);
     return { ...item, admittedSeq: admitted, prompt: payload };
   }
 }
