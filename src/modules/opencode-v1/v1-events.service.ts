@@ -11,6 +11,7 @@ import {
   v1Parts,
   v1Permission,
   v1Session,
+  v1ShellMessages,
   v1StepFinish,
   v1StepStart,
 } from './v1-shapes';
@@ -217,6 +218,15 @@ export class V1EventsService implements OnModuleDestroy {
           this.event('message.part.updated', { sessionID, part, time: message.time.created }),
         ),
       ];
+    }
+    if (message.type === 'shell') {
+      const { user, assistant } = v1ShellMessages(message, { sessionID, directory });
+      return [user, assistant].flatMap(({ info, parts }) => [
+        this.event('message.updated', { sessionID, info }),
+        ...parts.map((part) =>
+          this.event('message.part.updated', { sessionID, part, time: message.time.created }),
+        ),
+      ]);
     }
     if (message.type !== 'assistant') return [];
     const assistant = message as AssistantMessage;

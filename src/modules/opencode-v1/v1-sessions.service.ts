@@ -5,6 +5,7 @@ import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { LocationsService } from '../locations/locations.service';
 import { DrainsService } from '../prompt/drains.service';
 import { PromptService } from '../prompt/prompt.service';
+import { SessionShell } from '../prompt/shell/session-shell.service';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
 import { PermissionReply } from '../runtime/permissions/permission.types';
 import { MessageNotFoundError } from '../sessions/errors/message-not-found.error';
@@ -12,8 +13,8 @@ import { SessionsPager } from '../sessions/sessions-pager.service';
 import { SessionsActivity } from '../sessions/sessions-activity.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { SessionsPage } from '../sessions/session.types';
-import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto } from './dto/v1-session.dto';
-import { fromV1Rule, v1Messages, v1Permission, v1Session } from './v1-shapes';
+import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto, V1ShellDto } from './dto/v1-session.dto';
+import { fromV1Rule, v1Messages, v1Permission, v1Session, v1ShellMessages } from './v1-shapes';
 
 /**
  * v1 sessions on Outpost's sessions: create, list, get, update, delete, the transcript as v1 messages with parts,
@@ -28,6 +29,7 @@ export class V1SessionsService {
     private readonly activity: SessionsActivity,
     private readonly locations: LocationsService,
     private readonly prompts: PromptService,
+    private readonly shells: SessionShell,
     private readonly drains: DrainsService,
     private readonly permissions: PermissionRequestsService,
     private readonly emitter: EventEmitter2,
@@ -141,6 +143,20 @@ export class V1SessionsService {
     await idle.done;
     const messages = await this.messages(id);
     return [...messages].reverse().find((m) => m.info.role === 'assistant') ?? messages.at(-1);
+  }
+
+  /** Runs the person's command; answers with the assistant message that shows it (a `bash` tool part). */
+  async shell(id: string, body: V1ShellDto) {
+    const modelID = body.model ? (body.model.modelID ?? body.model.id) : undefined;
+    if (body.model && !modelID) throw new InvalidRequestError('model.modelID is required', 'model.modelID');
+    const model = body.model && modelID ? { providerID: body.model.providerID, id: modelID } : undefined;
+    const message = await this.shells.run(id, {
+      command: body.command,
+      agent: body.agent,
+      ...(model ? { model } : {}),
+    });
+    const info = await this.sessions.get(id);
+    return v1ShellMessages(message, { sessionID: id, directory: info.location.directory }).assistant;
   }
 
   permissionList(directory?: string) {

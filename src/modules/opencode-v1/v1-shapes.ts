@@ -10,6 +10,7 @@ import type {
   AssistantContent,
   AssistantMessage,
   SessionMessageInfo,
+  ShellMessage,
   UserMessage,
 } from '../sessions/session-message.types';
 import type { SessionInfo, Tokens } from '../sessions/session.types';
@@ -230,13 +231,92 @@ export function v1Parts(message: SessionMessageInfo, sessionID: string): object[
   return [];
 }
 
-/** The transcript as v1 `{ info, parts }` pairs: user and assistant messages (others have no v1 form). */
+/**
+ * A command the person ran (`shell`) as opencode shows it: a user message with a synthetic text, answered by an
+ * assistant message (`answerID`, which sorts right after the shell message's id) holding one completed `bash`
+ * tool part whose metadata carries the output.
+ */
+export function v1ShellMessages(message: ShellMessage, ctx: V1Context) {
+  const output = typeof message.output === 'string' ? message.output : (message.output?.output ?? '');
+  const userID = message.id;
+  const id = message.answerID ?? `${message.id}_a`;
+  const completed = message.time.completed ?? message.time.created;
+  const agent = message.agent ?? 'build';
+  const user = {
+    info: {
+      id: userID,
+      sessionID: ctx.sessionID,
+      role: 'user' as const,
+      time: { created: message.time.created },
+      agent,
+      ...(message.model
+        ? { model: { providerID: message.model.providerID, modelID: message.model.id } }
+        : {}),
+    },
+    parts: [
+      {
+        id: partID(userID, 0),
+        sessionID: ctx.sessionID,
+        messageID: userID,
+        type: 'text',
+        text: 'The following tool was executed by the user',
+        synthetic: true,
+      },
+    ],
+  };
+  const assistant = {
+    info: {
+      ...v1AssistantInfo(
+        {
+          id,
+          type: 'assistant',
+          agent,
+          model: message.model ?? { providerID: '', id: '' },
+          content: [],
+          finish: 'stop',
+          time: { created: message.time.created, completed },
+        },
+        { ...ctx, parentID: userID },
+      ),
+    },
+    parts: [
+      {
+        id: partID(id, 0),
+        sessionID: ctx.sessionID,
+        messageID: id,
+        type: 'tool',
+        callID: message.shellID,
+        tool: 'bash',
+        state: {
+          status: 'completed',
+          input: { command: message.command },
+          output,
+          title: message.command,
+          metadata: {
+            output,
+            description: message.command,
+            ...(message.exit === undefined ? {} : { exit: message.exit }),
+          },
+          time: { start: message.time.created, end: completed },
+        },
+      },
+    ],
+  };
+  return { user, assistant };
+}
+
+/** The transcript as v1 `{ info, parts }` pairs: user and assistant messages, and commands the person ran. */
 export function v1Messages(messages: SessionMessageInfo[], sessionID: string, directory: string) {
   let parentID: string | undefined;
   let agent = 'build';
   const out: Array<{ info: ReturnType<typeof v1MessageInfo>; parts: object[] }> = [];
   for (const message of messages) {
     if (message.type === 'agent-switched') agent = message.agent;
+    if (message.type === 'shell') {
+      const shell = v1ShellMessages(message, { sessionID, directory });
+      out.push(shell.user, shell.assistant);
+      continue;
+    }
     if (message.type !== 'user' && message.type !== 'assistant') continue;
     if (message.type === 'user') parentID = message.id;
     else agent = message.agent;

@@ -15,6 +15,7 @@ import { AgentLoop } from './loop/agent-loop.service';
 import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
+import { SessionShell } from './shell/session-shell.service';
 import { SystemPromptService } from './system/system-prompt.service';
 import { SessionTitles } from './titles/session-titles.service';
 
@@ -44,7 +45,8 @@ import { SessionTitles } from './titles/session-titles.service';
     AgentLoop,
     SystemPromptService,
     SessionTitles,
+    SessionShell,
   ],
-  exports: [DrainsService, PromptService],
+  exports: [DrainsService, PromptService, SessionShell],
 })
 export class PromptModule {}

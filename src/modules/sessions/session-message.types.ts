@@ -70,6 +70,11 @@ export interface ShellMessage extends MessageBase {
   status: 'running' | 'exited' | 'timeout' | 'killed';
   exit?: number;
   output?: { output: string; cursor: number; size: number; truncated: boolean };
+  /** The agent and model the session had when the person ran the command (v1 clients show them). */
+  agent?: string;
+  model?: ModelRef;
+  /** The id v1 clients know the command's answer (its `bash` tool part) by; sorts right after `id`. */
+  answerID?: string;
 }
 
 export interface AgentSwitchedMessage extends MessageBase {
