@@ -72,6 +72,10 @@ export class V1SessionsService {
     return this.get(id);
   }
 
+  async fork(id: string, before?: string) {
+    return v1Session(await this.sessions.fork(id, before ?? null));
+  }
+
   async remove(id: string): Promise<true> {
     await this.sessions.remove(id);
     return true;

@@ -1,0 +1,27 @@
+import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { MESSAGE_ID } from '../../sessions/session-ids';
+
+/** `POST /log` (`app.log`): a client's line for the server's log. */
+export class V1LogDto {
+  @IsString()
+  @MaxLength(200)
+  service!: string;
+
+  @IsIn(['debug', 'info', 'warn', 'error'])
+  level!: 'debug' | 'info' | 'warn' | 'error';
+
+  @IsString()
+  @MaxLength(10_000)
+  message!: string;
+
+  @IsOptional()
+  @IsObject()
+  extra?: Record<string, unknown>;
+}
+
+/** `POST /session/{id}/fork`: copy the history before `messageID` (all of it without). */
+export class V1ForkDto {
+  @IsOptional()
+  @Matches(MESSAGE_ID, { message: 'messageID must be a message id (msg_…)' })
+  messageID?: string;
+}
