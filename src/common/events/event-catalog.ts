@@ -40,6 +40,8 @@ export interface EventCatalog {
   'session.idle': { sessionID: string; outcome: SessionOutcome };
   /** A message was added to the transcript (user prompts, the assistant message of a step). */
   'session.message.created': { sessionID: string; message: SessionMessageInfo };
+  /** A compaction finished: the model gets its summary instead of the turns before it. */
+  'session.compacted': { sessionID: string; messageID: string; reason: 'auto' | 'manual' };
   /** A message changed as a whole (a tool's state, a retry, the end of a step). */
   'session.message.updated': { sessionID: string; message: SessionMessageInfo };
   /** Streamed text, reasoning or tool input of the assistant message's part at `index`. */

@@ -10,6 +10,7 @@ import {
   v1MessageInfo,
   v1Parts,
   v1Permission,
+  v1CompactionMessages,
   v1Session,
   v1ShellMessages,
   v1StepFinish,
@@ -189,6 +190,10 @@ export class V1EventsService implements OnModuleDestroy {
         );
         return out;
       }
+      case 'session.compacted': {
+        const { sessionID } = event.data as { sessionID: string };
+        return [e('session.compacted', { sessionID })];
+      }
       case 'permission.asked': {
         const request = event.data as Parameters<typeof v1Permission>[0];
         return [e('permission.asked', v1Permission(request))];
@@ -219,8 +224,10 @@ export class V1EventsService implements OnModuleDestroy {
         ),
       ];
     }
-    if (message.type === 'shell') {
-      const { user, assistant } = v1ShellMessages(message, { sessionID, directory });
+    if (message.type === 'shell' || message.type === 'compaction') {
+      const ctx = { sessionID, directory };
+      const { user, assistant } =
+        message.type === 'shell' ? v1ShellMessages(message, ctx) : v1CompactionMessages(message, ctx);
       return [user, assistant].flatMap(({ info, parts }) => [
         this.event('message.updated', { sessionID, info }),
         ...parts.map((part) =>

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { SessionCompaction } from '../prompt/compaction/session-compaction.service';
 import { BUILTIN_TOOLS } from '../runtime/tools/builtin-tools';
 import { NotSupportedError } from '../session-history/not-supported.error';
 import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './dto/v1-file.dto';
-import { V1ForkDto, V1LogDto } from './dto/v1-misc.dto';
+import { V1ForkDto, V1LogDto, V1SummarizeDto } from './dto/v1-misc.dto';
 import { V1QueryDto } from './dto/v1-query.dto';
 import { V1SessionParamsDto } from './dto/v1-session.dto';
 import { V1Directory } from './v1-directory.decorator';
@@ -28,6 +29,7 @@ export class V1ProjectController {
     private readonly files: V1FilesService,
     private readonly instance: V1InstanceService,
     private readonly sessions: V1SessionsService,
+    private readonly compaction: SessionCompaction,
   ) {}
 
   @Get('vcs/status')
@@ -100,6 +102,20 @@ export class V1ProjectController {
   @HttpCode(200)
   fork(@Param() params: V1SessionParamsDto, @Body() body: V1ForkDto, @Query() _query: V1QueryDto) {
     return this.sessions.fork(params.sessionID, body.messageID);
+  }
+
+  /** The TUI's /compact: answers once the summary is written. */
+  @Post('session/:sessionID/summarize')
+  @HttpCode(200)
+  async summarize(
+    @Param() params: V1SessionParamsDto,
+    @Body() body: V1SummarizeDto,
+    @Query() _query: V1QueryDto,
+  ): Promise<true> {
+    const model =
+      body.providerID && body.modelID ? { providerID: body.providerID, id: body.modelID } : undefined;
+    await this.compaction.compact(params.sessionID, { reason: body.auto ? 'auto' : 'manual', model });
+    return true;
   }
 
   @Get('pty')

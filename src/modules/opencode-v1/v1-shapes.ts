@@ -9,6 +9,7 @@ import type { ModelConfig, ProviderConfig, ProviderConfigMap } from '../runtime/
 import type {
   AssistantContent,
   AssistantMessage,
+  CompactionMessage,
   SessionMessageInfo,
   ShellMessage,
   UserMessage,
@@ -305,6 +306,63 @@ export function v1ShellMessages(message: ShellMessage, ctx: V1Context) {
   return { user, assistant };
 }
 
+/**
+ * A compaction as opencode shows it: a user message holding a `compaction` part (the TUI draws a divider), answered
+ * by an assistant message marked `summary` whose text is the summary (once written).
+ */
+export function v1CompactionMessages(message: CompactionMessage, ctx: V1Context) {
+  const userID = message.id;
+  const id = message.answerID ?? `${message.id}_a`;
+  const user = {
+    info: {
+      id: userID,
+      sessionID: ctx.sessionID,
+      role: 'user' as const,
+      time: { created: message.time.created },
+      agent: 'compaction',
+      ...(message.model
+        ? { model: { providerID: message.model.providerID, modelID: message.model.id } }
+        : {}),
+    },
+    parts: [
+      {
+        id: partID(userID, 0),
+        sessionID: ctx.sessionID,
+        messageID: userID,
+        type: 'compaction',
+        auto: message.reason === 'auto',
+      },
+    ],
+  };
+  const done = message.status === 'running' ? undefined : (message.time.completed ?? message.time.created);
+  const info = v1AssistantInfo(
+    {
+      id,
+      type: 'assistant',
+      agent: 'compaction',
+      model: message.model ?? { providerID: '', id: '' },
+      content: [],
+      ...(done ? { finish: 'stop' as const } : {}),
+      ...(message.error ? { error: { type: 'CompactionFailedError', message: message.error } } : {}),
+      time: { created: message.time.created, ...(done ? { completed: done } : {}) },
+    },
+    { ...ctx, parentID: userID },
+  );
+  const parts = message.summary
+    ? [
+        {
+          id: partID(id, 0),
+          sessionID: ctx.sessionID,
+          messageID: id,
+          type: 'text',
+          text: message.summary,
+          time: { start: message.time.created, ...(done ? { end: done } : {}) },
+        },
+      ]
+    : [];
+  return { user, assistant: { info: { ...info, summary: true }, parts } };
+}
+
 /** The transcript as v1 `{ info, parts }` pairs: user and assistant messages, and commands the person ran. */
 export function v1Messages(messages: SessionMessageInfo[], sessionID: string, directory: string) {
   let parentID: string | undefined;
@@ -312,9 +370,12 @@ export function v1Messages(messages: SessionMessageInfo[], sessionID: string, di
   const out: Array<{ info: ReturnType<typeof v1MessageInfo>; parts: object[] }> = [];
   for (const message of messages) {
     if (message.type === 'agent-switched') agent = message.agent;
-    if (message.type === 'shell') {
-      const shell = v1ShellMessages(message, { sessionID, directory });
-      out.push(shell.user, shell.assistant);
+    if (message.type === 'shell' || message.type === 'compaction') {
+      const pair =
+        message.type === 'shell'
+          ? v1ShellMessages(message, { sessionID, directory })
+          : v1CompactionMessages(message, { sessionID, directory });
+      out.push(pair.user, pair.assistant);
       continue;
     }
     if (message.type !== 'user' && message.type !== 'assistant') continue;

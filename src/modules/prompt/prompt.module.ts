@@ -5,6 +5,7 @@ import { LocationConfigModule } from '../location-config/location-config.module'
 import { LocationsModule } from '../locations/locations.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { SessionCompaction } from './compaction/session-compaction.service';
 import { DrainLeases } from './drain-leases.service';
 import { DrainRecovery } from './drain-recovery.service';
 import { DrainSignals } from './drain-signals.service';
@@ -46,7 +47,8 @@ import { SessionTitles } from './titles/session-titles.service';
     SystemPromptService,
     SessionTitles,
     SessionShell,
+    SessionCompaction,
   ],
-  exports: [DrainsService, PromptService, SessionShell],
+  exports: [DrainsService, PromptService, SessionShell, SessionCompaction],
 })
 export class PromptModule {}

@@ -6,6 +6,7 @@ import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { findFiles } from '../locations/location-files';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
+import { SessionCompaction } from '../prompt/compaction/session-compaction.service';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionsService } from '../sessions/sessions.service';
 import {
@@ -42,6 +43,7 @@ export class SessionHistoryController {
     private readonly history: SessionHistoryService,
     private readonly sessions: SessionsService,
     private readonly locations: LocationsService,
+    private readonly compaction: SessionCompaction,
   ) {}
 
   @Get('session/:sessionID/message/:messageID')
@@ -111,16 +113,18 @@ export class SessionHistoryController {
 
   @Post('session/:sessionID/compact')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'session.compact', summary: 'Compact the transcript (not supported: 501)' })
-  @ApiNoContentResponse({ description: 'Never: Outpost does not compact' })
-  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiOperation({
+    operationId: 'session.compact',
+    summary:
+      'Compact the transcript: the compaction agent summarises it; the model gets the summary from then on',
+  })
+  @ApiNoContentResponse({ description: 'The summary is stored (a compaction message) and announced' })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'nothing new to compact')
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiErrorResponse(409, 'ConflictError', 'the session is running')
+  @ApiErrorResponse(502, 'CompactionFailedError', 'the model could not write the summary')
   async compact(@Param() params: SessionIdParamsDto): Promise<void> {
-    await this.sessions.get(params.sessionID);
-    throw new NotSupportedError(
-      'session.compact',
-      'the runtime keeps the whole transcript and has no compaction',
-    );
+    await this.compaction.compact(params.sessionID, { reason: 'manual' });
   }
 
   @Post('session/:sessionID/revert/stage')

@@ -349,6 +349,17 @@ export class SessionsRepository {
   }
 
   /** Rewrites an open message's variant members (and completion time); false when it is gone or closed. */
+  /** Rewrites a message's data whether or not it is complete (pruned tool outputs of closed steps). */
+  async rewriteMessage(sessionId: string, id: string, data: Record<string, unknown>): Promise<boolean> {
+    const rows: unknown[] = await this.db.manager.query(
+      `WITH updated AS (
+         UPDATE session_message SET data = $3 WHERE session_id = $1 AND id = $2 RETURNING 1
+       ) SELECT 1 FROM updated`,
+      [sessionId, id, JSON.stringify(data)],
+    );
+    return rows.length > 0;
+  }
+
   async updateMessage(
     sessionId: string,
     id: string,

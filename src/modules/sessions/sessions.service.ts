@@ -418,6 +418,12 @@ export class SessionsService {
     return this.sessions.updateMessage(sessionID, id, data, time.completed ?? null);
   }
 
+  /** Rewrites a closed message's content (compaction marks old tool outputs pruned); its times stay. */
+  rewriteMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
+    const { id, data } = storedParts(message);
+    return this.sessions.rewriteMessage(sessionID, id, data);
+  }
+
   /**
    * Closes an assistant step: the message as it ended, its tokens and cost (micro-cents), and the same usage
    * added to the session's totals, atomically. `next`, the message of the following step, is appended by the

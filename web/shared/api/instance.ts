@@ -692,7 +692,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Compact the transcript (not supported: 501) */
+    /** Compact the transcript: the compaction agent summarises it; the model gets the summary from then on */
     post: operations['session.compact'];
     delete?: never;
     options?: never;
@@ -3646,14 +3646,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Never: Outpost does not compact */
+      /** @description The summary is stored (a compaction message) and announced */
       204: {
         headers: {
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description InvalidRequestError */
+      /** @description InvalidRequestError: nothing new to compact */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3680,8 +3680,17 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description NotSupportedError: the runtime cannot do this */
-      501: {
+      /** @description ConflictError: the session is running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description CompactionFailedError: the model could not write the summary */
+      502: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,4 +1,4 @@
-import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MESSAGE_ID } from '../../sessions/session-ids';
 
 /** `POST /log` (`app.log`): a client's line for the server's log. */
@@ -24,4 +24,21 @@ export class V1ForkDto {
   @IsOptional()
   @Matches(MESSAGE_ID, { message: 'messageID must be a message id (msg_…)' })
   messageID?: string;
+}
+
+/** `POST /session/{id}/summarize` (the TUI's /compact): the model that writes the summary. */
+export class V1SummarizeDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  providerID?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  modelID?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  auto?: boolean;
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Clock } from '../../../common/clock';
 import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../../common/events';
@@ -22,12 +22,14 @@ import { AnyTool } from '../../runtime/tools/tool.types';
 import { AssistantMessage, Json } from '../../sessions/session-message.types';
 import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
+import { SessionCompaction } from '../compaction/session-compaction.service';
 import { promptConfig, PromptConfig } from '../prompt.config';
 import { providerFamily } from '../system/provider-prompts';
 import { SystemPromptService } from '../system/system-prompt.service';
 import { AssistantRecorder } from './assistant-recorder';
 import { chooseModel } from './model-choice';
 import { RunCache } from './run-cache';
+import { overflows } from './overflow';
 import { sessionAgent } from './session-agent';
 
 export type RunOutcome =
@@ -89,6 +91,7 @@ const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
  */
 @Injectable()
 export class AgentLoop implements OnModuleInit {
+  private readonly logger = new Logger(AgentLoop.name);
   /** The caches of the runs in progress, by session. */
   private readonly runs = new Map<string, RunCache>();
 
@@ -101,6 +104,7 @@ export class AgentLoop implements OnModuleInit {
     private readonly modelStep: ModelStep,
     private readonly tools: ToolRunner,
     private readonly systemPrompt: SystemPromptService,
+    private readonly compaction: SessionCompaction,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
     @Inject(promptConfig.KEY) private readonly config: PromptConfig,
@@ -129,7 +133,11 @@ export class AgentLoop implements OnModuleInit {
         const { outcome, result, spent } = await this.execute(ctx, step);
         // The history goes on with this step's message, as a read of the transcript would give it.
         if (cache.history === step.setup.history) cache.history.push(...stepMessages(step));
+        const overflow =
+          outcome.status === 'completed' &&
+          overflows(step.setup.registry.model(step.setup.ref).limit, result.tokens);
         const more =
+          !overflow &&
           outcome.status === 'completed' &&
           outcome.toolCalls > 0 &&
           steps < step.setup.limit &&
@@ -143,6 +151,13 @@ export class AgentLoop implements OnModuleInit {
         if (outcome.status !== 'completed') return outcome;
         if (opened) continue;
         if (ctx.signal.aborted) return { status: 'interrupted' };
+        if (overflow) {
+          // The context is full: the next step (or the next prompt) gets a summary of the turns so far.
+          await this.compaction
+            .compact(ctx.sessionID, { reason: 'auto', signal: ctx.signal, inRun: true })
+            .catch((error: unknown) => this.logger.warn(`Automatic compaction failed: ${String(error)}`));
+          cache.history = undefined;
+        }
         const steered = await ctx.boundary();
         if (steered > 0) {
           // The delivered prompts are in the transcript now: the next step reads it again.

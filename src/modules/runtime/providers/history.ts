@@ -19,6 +19,7 @@ export type TranscriptMessage =
   | { type: 'user'; text: string; files?: TranscriptFile[] }
   | { type: 'synthetic' | 'system' | 'skill'; text: string }
   | { type: 'shell'; command: string; output?: { output: string } | string }
+  | { type: 'compaction'; status: string; summary?: string }
   | { type: 'assistant'; content: TranscriptContent[] }
   | { type: string; [key: string]: unknown };
 
@@ -44,6 +45,8 @@ export type TranscriptContent =
       id: string;
       name: string;
       providerState?: unknown;
+      /** `compacted`: the output was pruned (an old result the model no longer needs in full). */
+      time?: { compacted?: number };
       state:
         | { status: 'streaming' | 'pending'; input?: unknown }
         | { status: 'running'; input: unknown }
@@ -68,7 +71,13 @@ export function toPromptMessages(
   options: HistoryOptions = ACCEPTS_ALL,
 ): PromptMessage[] {
   const messages: PromptMessage[] = [];
-  for (const message of transcript) {
+  // A completed compaction stands for everything before it: its summary is what the model gets of those turns.
+  const compacted = lastCompaction(transcript);
+  if (compacted >= 0) {
+    const summary = (transcript[compacted] as { summary: string }).summary;
+    messages.push(userText(SUMMARY_QUESTION), { role: 'assistant', content: [{ type: 'text', text: summary }] });
+  }
+  for (const message of transcript.slice(compacted + 1)) {
     switch (message.type) {
       case 'user':
         messages.push({
@@ -95,6 +104,20 @@ export function toPromptMessages(
     }
   }
   return messages;
+}
+
+/** The user turn the summary answers, as opencode words it. */
+export const SUMMARY_QUESTION = 'What did we do so far?';
+/** What the model gets instead of a pruned tool output. */
+export const PRUNED_OUTPUT = '[Old tool result content cleared]';
+
+/** The index of the last completed compaction with a summary, or -1. */
+export function lastCompaction(transcript: TranscriptMessage[]): number {
+  for (let i = transcript.length - 1; i >= 0; i--) {
+    const message = transcript[i] as { type: string; status?: string; summary?: string };
+    if (message.type === 'compaction' && message.status === 'completed' && message.summary) return i;
+  }
+  return -1;
 }
 
 function userText(text: string): PromptMessage {
@@ -178,7 +201,7 @@ function assistantMessages(content: TranscriptContent[], messages: PromptMessage
         type: 'tool-result',
         toolCallId: part.id,
         toolName: part.name,
-        output: toolOutput(part.state),
+        output: part.time?.compacted ? { type: 'text', value: PRUNED_OUTPUT } : toolOutput(part.state),
       });
     }
   }
