@@ -40,6 +40,8 @@ export interface EventCatalog {
   'session.idle': { sessionID: string; outcome: SessionOutcome };
   /** A message was added to the transcript (user prompts, the assistant message of a step). */
   'session.message.created': { sessionID: string; message: SessionMessageInfo };
+  /** A message deleted (a revert made final); `answerID`: the v1 answer shown for it (commands, compactions). */
+  'session.message.removed': { sessionID: string; messageID: string; answerID?: string };
   /** A compaction finished: the model gets its summary instead of the turns before it. */
   'session.compacted': { sessionID: string; messageID: string; reason: 'auto' | 'manual' };
   /** A message changed as a whole (a tool's state, a retry, the end of a step). */

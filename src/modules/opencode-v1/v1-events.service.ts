@@ -190,6 +190,16 @@ export class V1EventsService implements OnModuleDestroy {
         );
         return out;
       }
+      case 'session.message.removed': {
+        const { sessionID, messageID, answerID } = event.data as {
+          sessionID: string;
+          messageID: string;
+          answerID?: string;
+        };
+        return [messageID, ...(answerID ? [answerID] : [])].map((id) =>
+          e('message.removed', { sessionID, messageID: id }),
+        );
+      }
       case 'session.compacted': {
         const { sessionID } = event.data as { sessionID: string };
         return [e('session.compacted', { sessionID })];

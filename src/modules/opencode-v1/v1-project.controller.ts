@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SessionCompaction } from '../prompt/compaction/session-compaction.service';
+import { SessionRevert } from '../prompt/revert/session-revert.service';
 import { BUILTIN_TOOLS } from '../runtime/tools/builtin-tools';
 import { NotSupportedError } from '../session-history/not-supported.error';
 import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './dto/v1-file.dto';
-import { V1ForkDto, V1LogDto, V1SummarizeDto } from './dto/v1-misc.dto';
+import { V1ForkDto, V1LogDto, V1RevertDto, V1SummarizeDto } from './dto/v1-misc.dto';
 import { V1QueryDto } from './dto/v1-query.dto';
 import { V1SessionParamsDto } from './dto/v1-session.dto';
 import { V1Directory } from './v1-directory.decorator';
@@ -12,6 +13,7 @@ import { V1ErrorFilter } from './v1-error.filter';
 import { V1FilesService } from './v1-files.service';
 import { V1InstanceService } from './v1-instance.service';
 import { V1SessionsService } from './v1-sessions.service';
+import { v1Session } from './v1-shapes';
 import { V1VcsService } from './v1-vcs.service';
 
 /**
@@ -30,6 +32,7 @@ export class V1ProjectController {
     private readonly instance: V1InstanceService,
     private readonly sessions: V1SessionsService,
     private readonly compaction: SessionCompaction,
+    private readonly reverts: SessionRevert,
   ) {}
 
   @Get('vcs/status')
@@ -116,6 +119,20 @@ export class V1ProjectController {
       body.providerID && body.modelID ? { providerID: body.providerID, id: body.modelID } : undefined;
     await this.compaction.compact(params.sessionID, { reason: body.auto ? 'auto' : 'manual', model });
     return true;
+  }
+
+  /** The TUI's /undo: files back as before the message, the message and later ones hidden. */
+  @Post('session/:sessionID/revert')
+  @HttpCode(200)
+  async revert(@Param() params: V1SessionParamsDto, @Body() body: V1RevertDto, @Query() _query: V1QueryDto) {
+    return v1Session(await this.reverts.revert(params.sessionID, body.messageID, body.partID));
+  }
+
+  /** The TUI's /redo: the files and messages of the undo back. */
+  @Post('session/:sessionID/unrevert')
+  @HttpCode(200)
+  async unrevert(@Param() params: V1SessionParamsDto, @Query() _query: V1QueryDto) {
+    return v1Session(await this.reverts.unrevert(params.sessionID));
   }
 
   @Get('pty')

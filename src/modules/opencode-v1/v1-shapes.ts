@@ -57,6 +57,7 @@ export function v1Session(info: SessionInfo) {
     cost: info.cost,
     tokens: info.tokens,
     permission: (info.permissions ?? []).map(toV1Rule),
+    ...(info.revert ? { revert: info.revert } : {}),
     time: {
       created: info.time.created,
       updated: info.time.updated,

@@ -16,7 +16,9 @@ import { AgentLoop } from './loop/agent-loop.service';
 import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
+import { SessionRevert } from './revert/session-revert.service';
 import { SessionShell } from './shell/session-shell.service';
+import { Snapshots } from './snapshots/snapshots.service';
 import { SystemPromptService } from './system/system-prompt.service';
 import { SessionTitles } from './titles/session-titles.service';
 
@@ -48,7 +50,9 @@ import { SessionTitles } from './titles/session-titles.service';
     SessionTitles,
     SessionShell,
     SessionCompaction,
+    Snapshots,
+    SessionRevert,
   ],
-  exports: [DrainsService, PromptService, SessionShell, SessionCompaction],
+  exports: [DrainsService, PromptService, SessionShell, SessionCompaction, SessionRevert],
 })
 export class PromptModule {}

@@ -16,6 +16,7 @@ import { InboxRepository } from './inbox/inbox.repository';
 import { AgentAttachment, InboxUser, UserPayload } from './inbox/inbox.types';
 import { chooseModel } from './loop/model-choice';
 import { sessionAgent } from './loop/session-agent';
+import { SessionRevert } from './revert/session-revert.service';
 import { SessionTitles } from './titles/session-titles.service';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -31,6 +32,7 @@ export class PromptService {
     private readonly inbox: InboxRepository,
     private readonly drains: DrainsService,
     private readonly titles: SessionTitles,
+    private readonly reverts: SessionRevert,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
   ) {}
@@ -54,6 +56,9 @@ export class PromptService {
       agent.model,
     );
     if (payload.files) payload.files = await readFileAttachments(location.directory, payload.files);
+
+    // A new prompt after an undo drops the reverted messages for good.
+    if (session.revert) await this.reverts.commit(sessionID);
 
     const now = this.clock.now();
     const item: InboxUser = {

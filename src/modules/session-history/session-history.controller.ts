@@ -6,6 +6,7 @@ import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { findFiles } from '../locations/location-files';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
+import { SessionRevert } from '../prompt/revert/session-revert.service';
 import { SessionCompaction } from '../prompt/compaction/session-compaction.service';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionsService } from '../sessions/sessions.service';
@@ -18,7 +19,6 @@ import {
   SavedPermissionsQueryDto,
   SessionEventsQueryDto,
 } from './dto/session-history.dto';
-import { NotSupportedError } from './not-supported.error';
 import {
   CONTEXT_RESPONSE,
   FS_LIST_RESPONSE,
@@ -32,9 +32,9 @@ import {
 import { SessionHistoryService } from './session-history.service';
 
 /**
- * The v2 operations of opencode's released SDK that read a session's transcript and a location's files, plus
- * those Outpost answers truthfully with nothing (saved permissions, questions, terminals) or a tagged 501
- * (compaction and revert, which need snapshots the runtime does not take).
+ * The v2 operations of opencode's released SDK that read a session's transcript and a location's files,
+ * compaction and revert (carried out by the prompt module), plus those Outpost answers truthfully with nothing
+ * (saved permissions, questions, terminals).
  */
 @ApiTags('session')
 @Controller('api')
@@ -44,6 +44,7 @@ export class SessionHistoryController {
     private readonly sessions: SessionsService,
     private readonly locations: LocationsService,
     private readonly compaction: SessionCompaction,
+    private readonly reverts: SessionRevert,
   ) {}
 
   @Get('session/:sessionID/message/:messageID')
@@ -129,7 +130,10 @@ export class SessionHistoryController {
 
   @Post('session/:sessionID/revert/stage')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'session.revert.stage', summary: 'Stage a revert (not supported: 501)' })
+  @ApiOperation({
+    operationId: 'session.revert.stage',
+    summary: "Stage a revert: the location's files back as before the message, it and later messages hidden",
+  })
   @ApiOkResponse({
     schema: {
       type: 'object',
@@ -146,39 +150,38 @@ export class SessionHistoryController {
         },
       },
     },
-    description: 'Never: Outpost takes no snapshots to revert to',
+    description: "The staged revert (also the session's `revert`)",
   })
-  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
-  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
-  async revertStage(@Param() params: SessionIdParamsDto, @Body() _body: RevertStageDto): Promise<never> {
-    await this.sessions.get(params.sessionID);
-    throw new NotSupportedError('session.revert.stage', 'the runtime takes no file snapshots to revert to');
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session or message')
+  @ApiErrorResponse(409, 'ConflictError', 'the session is running')
+  async revertStage(@Param() params: SessionIdParamsDto, @Body() body: RevertStageDto) {
+    const info = await this.reverts.revert(params.sessionID, body.messageID, body.partID);
+    return { data: info.revert };
   }
 
   @Post('session/:sessionID/revert/commit')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'session.revert.commit',
-    summary: 'Commit a staged revert (not supported: 501)',
+    summary: 'Make a staged revert final: its messages are deleted (a no-op without one)',
   })
-  @ApiNoContentResponse({ description: 'Never: nothing can be staged' })
-  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiNoContentResponse({ description: 'No revert is staged any more' })
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async revertCommit(@Param() params: SessionIdParamsDto): Promise<void> {
-    await this.sessions.get(params.sessionID);
-    throw new NotSupportedError('session.revert.commit', 'the runtime takes no file snapshots to revert to');
+    await this.reverts.commit(params.sessionID);
   }
 
   @Post('session/:sessionID/revert/clear')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'session.revert.clear',
-    summary: 'Drop a staged revert (nothing is ever staged: a no-op)',
+    summary: 'Drop a staged revert: its files and messages come back (a no-op without one)',
   })
   @ApiNoContentResponse({ description: 'No revert is staged any more' })
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiErrorResponse(409, 'ConflictError', 'the session is running')
   async revertClear(@Param() params: SessionIdParamsDto): Promise<void> {
-    await this.sessions.get(params.sessionID);
+    await this.reverts.unrevert(params.sessionID);
   }
 
   @Get('permission/saved')

@@ -122,15 +122,11 @@ describe("the released SDK's v2 operations (@opencode-ai/sdk 1.19.3, built with 
     });
   });
 
-  it('session.compact stores a summary the model wrote; revert is a tagged 501; clearing a revert is a no-op', () => {
+  it('session.compact stores a summary the model wrote; revert stage, commit and clear answer', () => {
     expect(out.compact.status).toBe(204);
     expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('Provide a detailed summary');
-    for (const [name, operation] of [
-      ['revertStage', 'session.revert.stage'],
-      ['revertCommit', 'session.revert.commit'],
-    ]) {
-      expect(out[name]).toMatchObject({ status: 501, error: { _tag: 'NotSupportedError', operation } });
-    }
+    expect(out.revertStage).toMatchObject({ status: 200, data: { data: { messageID: expect.any(String) } } });
+    expect(out.revertCommit.status).toBe(204);
     expect(out.revertClear.status).toBe(204);
   });
 

@@ -709,7 +709,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Stage a revert (not supported: 501) */
+    /** Stage a revert: the location's files back as before the message, it and later messages hidden */
     post: operations['session.revert.stage'];
     delete?: never;
     options?: never;
@@ -726,7 +726,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Commit a staged revert (not supported: 501) */
+    /** Make a staged revert final: its messages are deleted (a no-op without one) */
     post: operations['session.revert.commit'];
     delete?: never;
     options?: never;
@@ -743,7 +743,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Drop a staged revert (nothing is ever staged: a no-op) */
+    /** Drop a staged revert: its files and messages come back (a no-op without one) */
     post: operations['session.revert.clear'];
     delete?: never;
     options?: never;
@@ -1057,6 +1057,12 @@ export interface components {
     SessionLocationDto: {
       directory: string;
     };
+    SessionRevertDto: {
+      messageID: string;
+      partID?: string;
+      /** @description The files as they were when the revert was staged (an unrevert restores them). */
+      snapshot?: string;
+    };
     SessionInfoDto: {
       /** @description `ses_…` */
       id: string;
@@ -1078,6 +1084,7 @@ export interface components {
         [key: string]: unknown;
       };
       permissions?: components['schemas']['PermissionRuleDto'][];
+      revert?: components['schemas']['SessionRevertDto'];
     };
     PageCursorDto: {
       /** @description Pass as `cursor` for the page before this one. */
@@ -1448,6 +1455,7 @@ export interface components {
     };
     RevertStageDto: {
       messageID: string;
+      partID?: string;
       files?: Record<string, never>;
     };
     PendingLoginDto: {
@@ -3715,7 +3723,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Never: Outpost takes no snapshots to revert to */
+      /** @description The staged revert (also the session's `revert`) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3748,7 +3756,7 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError: no such session */
+      /** @description SessionNotFoundError: no such session or message */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3757,8 +3765,8 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description NotSupportedError: the runtime cannot do this */
-      501: {
+      /** @description ConflictError: the session is running */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3779,7 +3787,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Never: nothing can be staged */
+      /** @description No revert is staged any more */
       204: {
         headers: {
           [name: string]: unknown;
@@ -3806,15 +3814,6 @@ export interface operations {
       };
       /** @description SessionNotFoundError: no such session */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description NotSupportedError: the runtime cannot do this */
-      501: {
         headers: {
           [name: string]: unknown;
         };
@@ -3862,6 +3861,15 @@ export interface operations {
       };
       /** @description SessionNotFoundError: no such session */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description ConflictError: the session is running */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -42,3 +42,14 @@ export class V1SummarizeDto {
   @IsBoolean()
   auto?: boolean;
 }
+
+/** `POST /session/{id}/revert` (the TUI's /undo): undo from this message (and part) on. */
+export class V1RevertDto {
+  @Matches(MESSAGE_ID, { message: 'messageID must be a message id (msg_…)' })
+  messageID!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  partID?: string;
+}

@@ -24,6 +24,8 @@ import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
 import { SessionCompaction } from '../compaction/session-compaction.service';
 import { promptConfig, PromptConfig } from '../prompt.config';
+import { Snapshots } from '../snapshots/snapshots.service';
+import { StepSnapshot } from '../snapshots/step-snapshot';
 import { providerFamily } from '../system/provider-prompts';
 import { SystemPromptService } from '../system/system-prompt.service';
 import { AssistantRecorder } from './assistant-recorder';
@@ -105,6 +107,7 @@ export class AgentLoop implements OnModuleInit {
     private readonly tools: ToolRunner,
     private readonly systemPrompt: SystemPromptService,
     private readonly compaction: SessionCompaction,
+    private readonly snapshots: Snapshots,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
     @Inject(promptConfig.KEY) private readonly config: PromptConfig,
@@ -381,6 +384,7 @@ export class AgentLoop implements OnModuleInit {
     stored: Promise<void>,
   ): Promise<boolean> {
     const granted: PermissionRuleset = [];
+    const snapshot = new StepSnapshot(this.snapshots, location.directory, recorder.message);
     for (const call of result.toolCalls) {
       const part = recorder.call(call);
       const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, Json>;
@@ -392,6 +396,7 @@ export class AgentLoop implements OnModuleInit {
         );
         continue;
       }
+      await snapshot.before(call.name);
       recorder.setTool(part, { status: 'running', input, metadata: {} }, { ran: this.clock.now() });
       const outcome = await this.tools.run({
         call,
@@ -428,6 +433,7 @@ export class AgentLoop implements OnModuleInit {
         );
       }
     }
+    await snapshot.after();
     return ctx.signal.aborted;
   }
 }

@@ -75,7 +75,10 @@ export function toPromptMessages(
   const compacted = lastCompaction(transcript);
   if (compacted >= 0) {
     const summary = (transcript[compacted] as { summary: string }).summary;
-    messages.push(userText(SUMMARY_QUESTION), { role: 'assistant', content: [{ type: 'text', text: summary }] });
+    messages.push(userText(SUMMARY_QUESTION), {
+      role: 'assistant',
+      content: [{ type: 'text', text: summary }],
+    });
   }
   for (const message of transcript.slice(compacted + 1)) {
     switch (message.type) {
