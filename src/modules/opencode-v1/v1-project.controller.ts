@@ -135,6 +135,12 @@ export class V1ProjectController {
     return v1Session(await this.reverts.unrevert(params.sessionID));
   }
 
+  /** Outpost keeps sessions on this server: there is no share service to publish them to. */
+  @Post('session/:sessionID/share')
+  share(@Param() _params: V1SessionParamsDto, @Query() _query: V1QueryDto): never {
+    throw new NotSupportedError('session.share', 'sessions stay on this server; there is no share service');
+  }
+
   @Get('pty')
   ptys(@Query() _query: V1QueryDto): never[] {
     return [];

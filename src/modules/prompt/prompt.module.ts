@@ -16,6 +16,7 @@ import { AgentLoop } from './loop/agent-loop.service';
 import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
+import { SessionPermissions } from './session-permissions.service';
 import { SessionRevert } from './revert/session-revert.service';
 import { SessionShell } from './shell/session-shell.service';
 import { Snapshots } from './snapshots/snapshots.service';
@@ -52,6 +53,7 @@ import { SessionTitles } from './titles/session-titles.service';
     SessionCompaction,
     Snapshots,
     SessionRevert,
+    SessionPermissions,
   ],
   exports: [DrainsService, PromptService, SessionShell, SessionCompaction, SessionRevert],
 })

@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '../../common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
-import { findFiles } from '../locations/location-files';
+import { findFiles, readLocationFile } from '../locations/location-files';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
 import { SessionRevert } from '../prompt/revert/session-revert.service';
@@ -29,6 +29,7 @@ import {
   SAVED_PERMISSIONS_RESPONSE,
   SESSION_EVENTS_RESPONSE,
 } from './response-schemas';
+import { NotSupportedError } from './not-supported.error';
 import { SessionHistoryService } from './session-history.service';
 
 /**
@@ -222,6 +223,36 @@ export class SessionHistoryController {
       limit: query.limit ?? 20,
     });
     return { location: publicInfo(location), data };
+  }
+
+  @Get('fs/read/*')
+  @ApiOperation({
+    operationId: 'fs.read',
+    summary: "A file of the location, as it is (the path follows '/read/')",
+  })
+  @ApiOkResponse({ description: 'The file', content: { 'application/octet-stream': {} } })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'the path leads outside the location, or is not a file')
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  async read(
+    @Param('*') path: string,
+    @Query() query: LocationQueryDto,
+    @Res({ passthrough: true }) reply: HttpReply,
+  ): Promise<Buffer> {
+    const location = await this.locations.resolve(query.location?.directory);
+    const file = await readLocationFile(location.directory, path);
+    reply.header('content-type', file.mime);
+    return file.bytes;
+  }
+
+  @Post('pty')
+  @ApiOperation({ operationId: 'pty.create', summary: 'Start a pseudo-terminal (Outpost runs none: 501)' })
+  @ApiErrorResponse(501, 'NotSupportedError', 'Outpost runs no pseudo-terminals')
+  async createPty(@Query() query: LocationQueryDto): Promise<never> {
+    await this.locations.resolve(query.location?.directory);
+    throw new NotSupportedError(
+      'pty.create',
+      'Outpost runs no pseudo-terminals; run commands with the shell route',
+    );
   }
 
   @Get('pty')

@@ -370,7 +370,42 @@ export interface paths {
     /** Permission requests waiting for an answer */
     get: operations['session.permission.list'];
     put?: never;
+    /** Ask the session's rules about an action: allow, deny, or ask (a pending request is opened) */
+    post: operations['session.permission.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/session/{sessionID}/permission/{requestID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One pending permission request */
+    get: operations['session.permission.get'];
+    put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/session/{sessionID}/wait': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Answers once the session is idle (at once when it is) */
+    post: operations['session.wait'];
     delete?: never;
     options?: never;
     head?: never;
@@ -505,6 +540,40 @@ export interface paths {
     };
     /** The providers of a location */
     get: operations['provider.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/{providerID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One provider of a location */
+    get: operations['provider.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/integration/{integrationID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One integration (Outpost has none: 404) */
+    get: operations['integration.get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -802,6 +871,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/fs/read/{path}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A file of the location, as it is (the path follows '/read/') */
+    get: operations['fs.read'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/pty': {
     parameters: {
       query?: never;
@@ -812,7 +898,8 @@ export interface paths {
     /** Pseudo-terminals of a location (Outpost runs none) */
     get: operations['pty.list'];
     put?: never;
-    post?: never;
+    /** Start a pseudo-terminal (Outpost runs none: 501) */
+    post: operations['pty.create'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1280,6 +1367,30 @@ export interface components {
     PermissionRequestListDto: {
       data: components['schemas']['PermissionRequestDto'][];
     };
+    PermissionCreateDto: {
+      id?: string;
+      action: string;
+      resources: string[];
+      save?: string[];
+      metadata?: {
+        [key: string]: unknown;
+      };
+      source?: {
+        [key: string]: unknown;
+      };
+      agent?: string;
+    };
+    PermissionCreatedDto: {
+      id: string;
+      /** @enum {string} */
+      effect: 'allow' | 'deny' | 'ask';
+    };
+    PermissionCreatedResponseDto: {
+      data: components['schemas']['PermissionCreatedDto'];
+    };
+    PermissionRequestResponseDto: {
+      data: components['schemas']['PermissionRequestDto'];
+    };
     PermissionReplyDto: {
       /** @enum {string} */
       reply: 'once' | 'always' | 'reject';
@@ -1448,6 +1559,10 @@ export interface components {
     ProviderListDto: {
       location: components['schemas']['LocationPublicInfoDto'];
       data: components['schemas']['ProviderViewDto'][];
+    };
+    ProviderResponseDto: {
+      location: components['schemas']['LocationPublicInfoDto'];
+      data: components['schemas']['ProviderViewDto'];
     };
     EmptyLocationListDto: {
       data: Record<string, never>[];
@@ -2747,6 +2862,154 @@ export interface operations {
       };
     };
   };
+  'session.permission.create': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PermissionCreateDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PermissionCreatedResponseDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SessionNotFoundError: no such session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.permission.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+        requestID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PermissionRequestResponseDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SessionNotFoundError: no such session (or PermissionRequestNotFoundError) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.wait': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session is idle */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SessionNotFoundError: no such session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'session.permission.reply': {
     parameters: {
       query?: never;
@@ -3112,6 +3375,104 @@ export interface operations {
       };
       /** @description UnauthorizedError */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'provider.get': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        providerID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderResponseDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description ProviderNotFoundError: the location has no such provider */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'integration.get': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        integrationID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description IntegrationNotFoundError: no such integration */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -4058,6 +4419,58 @@ export interface operations {
       };
     };
   };
+  'fs.read': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        path: string;
+        '*': string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': unknown;
+        };
+      };
+      /** @description InvalidRequestError: the path leads outside the location, or is not a file */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description LocationNotFoundError: no such location */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'pty.list': {
     parameters: {
       query?: {
@@ -4118,6 +4531,52 @@ export interface operations {
       };
       /** @description LocationNotFoundError: no such location */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'pty.create': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotSupportedError: Outpost runs no pseudo-terminals */
+      501: {
         headers: {
           [name: string]: unknown;
         };
