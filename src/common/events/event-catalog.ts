@@ -42,6 +42,14 @@ export interface EventCatalog {
   'session.message.created': { sessionID: string; message: SessionMessageInfo };
   /** A message deleted (a revert made final); `answerID`: the v1 answer shown for it (commands, compactions). */
   'session.message.removed': { sessionID: string; messageID: string; answerID?: string };
+  /** A provider turn failed for a passing reason and is tried again at `at` (epoch ms). */
+  'session.step.retrying': {
+    sessionID: string;
+    messageID: string;
+    attempt: number;
+    at: number;
+    error: string;
+  };
   /** A compaction finished: the model gets its summary instead of the turns before it. */
   'session.compacted': { sessionID: string; messageID: string; reason: 'auto' | 'manual' };
   /** A message changed as a whole (a tool's state, a retry, the end of a step). */

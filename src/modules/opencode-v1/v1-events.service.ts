@@ -190,6 +190,17 @@ export class V1EventsService implements OnModuleDestroy {
         );
         return out;
       }
+      case 'session.step.retrying': {
+        const { sessionID, attempt, at, error } = event.data as {
+          sessionID: string;
+          attempt: number;
+          at: number;
+          error: string;
+        };
+        return [
+          e('session.status', { sessionID, status: { type: 'retry', attempt, message: error, next: at } }),
+        ];
+      }
       case 'session.message.removed': {
         const { sessionID, messageID, answerID } = event.data as {
           sessionID: string;

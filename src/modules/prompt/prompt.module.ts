@@ -13,6 +13,7 @@ import { DrainsRepository } from './drains.repository';
 import { DrainsService } from './drains.service';
 import { InboxRepository } from './inbox/inbox.repository';
 import { AgentLoop } from './loop/agent-loop.service';
+import { StepTools } from './loop/step-tools';
 import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
@@ -47,6 +48,7 @@ import { SessionTitles } from './titles/session-titles.service';
     DrainsRepository,
     InboxRepository,
     AgentLoop,
+    StepTools,
     SystemPromptService,
     SessionTitles,
     SessionShell,

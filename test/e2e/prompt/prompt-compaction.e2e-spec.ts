@@ -115,9 +115,16 @@ describe('Compaction: the compaction agent summarises, the model gets the summar
     expect(conversation(next)).toEqual([
       'user:What did we do so far?',
       'assistant:SUMMARY: the notes were read.',
+      expect.stringMatching(/^user:The conversation above was summarised[\s\S]*\n\nread my notes$/),
     ]);
     const messages = await a.messages(sessionID);
-    expect(outline(messages)).toEqual(['user:read my notes', 'assistant', 'compaction', 'assistant']);
+    expect(outline(messages)).toEqual([
+      'user:read my notes',
+      'assistant',
+      'compaction',
+      'synthetic',
+      'assistant',
+    ]);
     expect(messages[2]).toMatchObject({ status: 'completed', reason: 'auto' });
   });
 

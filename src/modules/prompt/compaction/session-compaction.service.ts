@@ -10,7 +10,11 @@ import { lastCompaction, toPromptMessages, TranscriptMessage } from '../../runti
 import { ModelStep } from '../../runtime/providers/model-step.service';
 import { acceptedFiles } from '../../runtime/providers/provider-config';
 import { ProvidersService } from '../../runtime/providers/providers.service';
-import { CompactionMessage } from '../../sessions/session-message.types';
+import {
+  CompactionMessage,
+  SessionMessageInfo,
+  SyntheticMessage,
+} from '../../sessions/session-message.types';
 import { ModelRef } from '../../sessions/session.types';
 import { SessionsActivity } from '../../sessions/sessions-activity.service';
 import { SessionsService } from '../../sessions/sessions.service';
@@ -18,6 +22,11 @@ import { chooseModel } from '../loop/model-choice';
 import { sessionAgent } from '../loop/session-agent';
 import { CompactionFailedError } from './compaction.errors';
 import { pruneToolOutputs } from './prune';
+
+/** What a run that compacted between its steps goes on with (the history must not end with the summary). */
+const CONTINUE =
+  "The conversation above was summarised to fit the model's context. Continue with the task from where it " +
+  "stopped; the user's last message was:";
 
 /** The last user turn of the compaction request: what the summary must hold. */
 const SUMMARY_REQUEST =
@@ -122,6 +131,27 @@ export class SessionCompaction {
       { sessionID, messageID: message.id, reason: options.reason },
       session.location,
     );
+    if (options.inRun) await this.continuation(sessionID, transcript, session.location);
     return message;
+  }
+
+  /** A run compacted mid-way: a synthetic turn repeats the user's last message, so the model goes on with it. */
+  private async continuation(
+    sessionID: string,
+    transcript: SessionMessageInfo[],
+    location: { directory: string },
+  ): Promise<void> {
+    const last = [...transcript].reverse().find((m) => m.type === 'user');
+    if (last?.type !== 'user') return;
+    const created = this.clock.now();
+    const message: SyntheticMessage = {
+      id: ascendingId('msg', created),
+      type: 'synthetic',
+      text: `${CONTINUE}\n\n${last.text}`,
+      description: 'compaction',
+      time: { created },
+    };
+    await this.sessions.appendMessage(sessionID, message);
+    this.events.publish('session.message.created', { sessionID, message }, location);
   }
 }

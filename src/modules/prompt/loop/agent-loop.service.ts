@@ -12,20 +12,17 @@ import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { cost, microCentsToUsd } from '../../runtime/providers/cost';
 import { acceptedFiles } from '../../runtime/providers/provider-config';
 import { PromptMessage, toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
-import { ModelStep } from '../../runtime/providers/model-step.service';
+import { CONTEXT_OVERFLOW_ERROR, ModelStep } from '../../runtime/providers/model-step.service';
 import { ProviderRegistry } from '../../runtime/providers/provider-registry';
 import { ProvidersService } from '../../runtime/providers/providers.service';
 import { StepError, StepResult } from '../../runtime/providers/step.types';
 import { BUILTIN_TOOLS, toolSpec } from '../../runtime/tools/builtin-tools';
-import { ToolRunner } from '../../runtime/tools/tool-runner.service';
 import { AnyTool } from '../../runtime/tools/tool.types';
-import { AssistantMessage, Json } from '../../sessions/session-message.types';
+import { AssistantMessage } from '../../sessions/session-message.types';
 import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
 import { SessionCompaction } from '../compaction/session-compaction.service';
 import { promptConfig, PromptConfig } from '../prompt.config';
-import { Snapshots } from '../snapshots/snapshots.service';
-import { StepSnapshot } from '../snapshots/step-snapshot';
 import { providerFamily } from '../system/provider-prompts';
 import { SystemPromptService } from '../system/system-prompt.service';
 import { AssistantRecorder } from './assistant-recorder';
@@ -33,6 +30,7 @@ import { chooseModel } from './model-choice';
 import { RunCache } from './run-cache';
 import { overflows } from './overflow';
 import { sessionAgent } from './session-agent';
+import { INTERRUPTED, StepTools } from './step-tools';
 
 export type RunOutcome =
   { status: 'succeeded' } | { status: 'failed'; error: StepError } | { status: 'interrupted' };
@@ -82,8 +80,6 @@ interface OpenStep {
   stored: Promise<void>;
 }
 
-const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
-
 /**
  * The agent loop of one run: step after step (a provider turn, then the tools it asked for), taking steering
  * input at each boundary, until the model stops asking for tools or the agent's `steps` limit is reached. Each
@@ -104,10 +100,9 @@ export class AgentLoop implements OnModuleInit {
     private readonly agents: AgentsService,
     private readonly providers: ProvidersService,
     private readonly modelStep: ModelStep,
-    private readonly tools: ToolRunner,
     private readonly systemPrompt: SystemPromptService,
     private readonly compaction: SessionCompaction,
-    private readonly snapshots: Snapshots,
+    private readonly stepTools: StepTools,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
     @Inject(promptConfig.KEY) private readonly config: PromptConfig,
@@ -151,14 +146,24 @@ export class AgentLoop implements OnModuleInit {
         // the way a step opened on its own would.
         const next = more ? await this.prepare(ctx, cache).catch(() => undefined) : undefined;
         opened = await this.close(ctx, cache, step, result, spent, next);
+        if (
+          outcome.status === 'failed' &&
+          outcome.error.type === CONTEXT_OVERFLOW_ERROR &&
+          !cache.overflowRetried
+        ) {
+          // The prompt no longer fits: compact, then try the step once more with the summary.
+          cache.overflowRetried = true;
+          if (await this.compactInRun(ctx)) {
+            cache.history = undefined;
+            continue;
+          }
+        }
         if (outcome.status !== 'completed') return outcome;
         if (opened) continue;
         if (ctx.signal.aborted) return { status: 'interrupted' };
         if (overflow) {
           // The context is full: the next step (or the next prompt) gets a summary of the turns so far.
-          await this.compaction
-            .compact(ctx.sessionID, { reason: 'auto', signal: ctx.signal, inRun: true })
-            .catch((error: unknown) => this.logger.warn(`Automatic compaction failed: ${String(error)}`));
+          await this.compactInRun(ctx);
           cache.history = undefined;
         }
         const steered = await ctx.boundary();
@@ -173,6 +178,17 @@ export class AgentLoop implements OnModuleInit {
     } finally {
       if (this.runs.get(ctx.sessionID) === cache) this.runs.delete(ctx.sessionID);
     }
+  }
+
+  /** Automatic compaction between two steps of a run; false (logged) when it failed. */
+  private async compactInRun(ctx: RunContext): Promise<boolean> {
+    return this.compaction
+      .compact(ctx.sessionID, { reason: 'auto', signal: ctx.signal, inRun: true })
+      .then(() => true)
+      .catch((error: unknown) => {
+        this.logger.warn(`Automatic compaction failed: ${String(error)}`);
+        return false;
+      });
   }
 
   /** The setup of a step from the session, its location, agent and providers (cached where nothing changed). */
@@ -295,7 +311,7 @@ export class AgentLoop implements OnModuleInit {
           ? { status: 'failed', error: result.error! }
           : { status: 'interrupted' };
     if (result.status === 'completed') {
-      const interrupted = await this.runTools(ctx, setup, recorder, result, stored);
+      const interrupted = await this.stepTools.run(ctx, setup, recorder, result, stored);
       if (interrupted) outcome = { status: 'interrupted' };
     }
 
@@ -370,71 +386,6 @@ export class AgentLoop implements OnModuleInit {
     stored.catch(() => {});
     const opened: OpenStep = { setup: next, recorder: this.recorder(ctx, next, following, stored), stored };
     return opened;
-  }
-
-  /**
-   * Runs the step's tool calls in order; true when an interrupt stopped them. A permission request waits until
-   * the step has been announced (`stored`), so that it follows the step's start on the event stream.
-   */
-  private async runTools(
-    ctx: RunContext,
-    { session, location, rulesets, tools }: StepSetup,
-    recorder: AssistantRecorder,
-    result: StepResult,
-    stored: Promise<void>,
-  ): Promise<boolean> {
-    const granted: PermissionRuleset = [];
-    const snapshot = new StepSnapshot(this.snapshots, location.directory, recorder.message);
-    for (const call of result.toolCalls) {
-      const part = recorder.call(call);
-      const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, Json>;
-      if (ctx.signal.aborted || !(await ctx.owned())) {
-        recorder.setTool(
-          part,
-          { status: 'error', input, error: INTERRUPTED },
-          { completed: this.clock.now() },
-        );
-        continue;
-      }
-      await snapshot.before(call.name);
-      recorder.setTool(part, { status: 'running', input, metadata: {} }, { ran: this.clock.now() });
-      const outcome = await this.tools.run({
-        call,
-        tools,
-        directory: location.directory,
-        rulesets: [...rulesets, granted],
-        sessionID: ctx.sessionID,
-        messageID: recorder.message.id,
-        location: { directory: location.directory },
-        signal: ctx.signal,
-        beforeAsk: () => stored,
-      });
-      if (outcome.rules.length > 0) {
-        granted.push(...outcome.rules);
-        await this.sessions.addPermissions(session.id, outcome.rules);
-      }
-      const completed = { completed: this.clock.now() };
-      if (outcome.status === 'completed') {
-        const { output, title, metadata } = outcome.result;
-        const meta = { ...(metadata ?? {}), ...(title ? { title } : {}) } as Record<string, Json>;
-        recorder.setTool(
-          part,
-          { status: 'completed', input, content: [{ type: 'text', text: output }], metadata: meta },
-          completed,
-        );
-      } else if (outcome.status === 'error') {
-        recorder.setTool(part, { status: 'error', input, error: outcome.error }, completed);
-      } else {
-        const content = outcome.output ? [{ type: 'text' as const, text: outcome.output }] : undefined;
-        recorder.setTool(
-          part,
-          { status: 'error', input, error: INTERRUPTED, ...(content ? { content } : {}) },
-          completed,
-        );
-      }
-    }
-    await snapshot.after();
-    return ctx.signal.aborted;
   }
 }
 

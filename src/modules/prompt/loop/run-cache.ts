@@ -15,6 +15,8 @@ import { SessionInfo } from '../../sessions/session.types';
  */
 export class RunCache {
   history?: PromptMessage[];
+  /** A step of this run failed for a full context and was tried again after compaction (once per run). */
+  overflowRetried = false;
   /** The attachments the model of `history` takes (files it does not take are notes there). */
   private accepts = '';
   private session?: SessionInfo;
