@@ -3,6 +3,7 @@ import type { InboxItem } from '../../modules/prompt/inbox/inbox.types';
 import type { SessionMessageInfo } from '../../modules/sessions/session-message.types';
 import type { ModelRef, SessionOutcome, Tokens } from '../../modules/sessions/session.types';
 import type { SessionInfo } from '../../modules/sessions/session.types';
+import type { Todo } from '../../modules/runtime/tools/todo.tools';
 
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
@@ -50,6 +51,8 @@ export interface EventCatalog {
     at: number;
     error: string;
   };
+  /** The session's todo list was written (`todowrite`). */
+  'session.todo.updated': { sessionID: string; todos: Todo[] };
   /** A compaction finished: the model gets its summary instead of the turns before it. */
   'session.compacted': { sessionID: string; messageID: string; reason: 'auto' | 'manual' };
   /** A message changed as a whole (a tool's state, a retry, the end of a step). */

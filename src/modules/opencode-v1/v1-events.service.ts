@@ -190,6 +190,10 @@ export class V1EventsService implements OnModuleDestroy {
         );
         return out;
       }
+      case 'session.todo.updated': {
+        const { sessionID, todos } = event.data as { sessionID: string; todos: unknown[] };
+        return [e('todo.updated', { sessionID, todos })];
+      }
       case 'session.step.retrying': {
         const { sessionID, attempt, at, error } = event.data as {
           sessionID: string;

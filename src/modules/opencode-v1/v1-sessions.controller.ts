@@ -86,8 +86,8 @@ export class V1SessionsController {
   }
 
   @Get('session/:sessionID/todo')
-  todo(@Param() _params: V1SessionParamsDto, @Query() _query: V1QueryDto): never[] {
-    return [];
+  todo(@Param() params: V1SessionParamsDto, @Query() _query: V1QueryDto) {
+    return this.sessions.todos(params.sessionID);
   }
 
   @Get('session/:sessionID/diff')

@@ -11,6 +11,7 @@ import { PermissionReply } from '../runtime/permissions/permission.types';
 import { MessageNotFoundError } from '../sessions/errors/message-not-found.error';
 import { SessionsPager } from '../sessions/sessions-pager.service';
 import { SessionsActivity } from '../sessions/sessions-activity.service';
+import { latestTodos, Todo } from '../runtime/tools/todo.tools';
 import { SessionsService } from '../sessions/sessions.service';
 import { SessionsPage } from '../sessions/session.types';
 import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto, V1ShellDto } from './dto/v1-session.dto';
@@ -70,6 +71,12 @@ export class V1SessionsService {
   async update(id: string, title?: string) {
     if (title !== undefined) await this.sessions.update(id, { title });
     return this.get(id);
+  }
+
+  /** The session's todo list: what its last `todowrite` call wrote. */
+  async todos(id: string): Promise<Todo[]> {
+    await this.sessions.get(id);
+    return latestTodos(await this.sessions.messages(id));
   }
 
   async fork(id: string, before?: string) {

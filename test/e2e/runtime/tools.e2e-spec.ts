@@ -129,6 +129,8 @@ describe('runtime tools', () => {
         'write',
         'edit',
         'bash',
+        'todowrite',
+        'todoread',
       ]);
       for (const tool of BUILTIN_TOOLS) {
         expect(toolSpec(tool)).toEqual({

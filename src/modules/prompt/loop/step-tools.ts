@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
+import { EventsPublisher } from '../../../common/events';
 import { ResolvedLocation } from '../../locations/location.types';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { StepError, StepResult } from '../../runtime/providers/step.types';
+import { latestTodos, Todo, todoWriteTool } from '../../runtime/tools/todo.tools';
 import { ToolRunner } from '../../runtime/tools/tool-runner.service';
 import { AnyTool } from '../../runtime/tools/tool.types';
 import { Json } from '../../sessions/session-message.types';
@@ -34,6 +36,7 @@ export class StepTools {
     private readonly sessions: SessionsService,
     private readonly snapshots: Snapshots,
     private readonly clock: Clock,
+    private readonly events: EventsPublisher,
   ) {}
 
   /**
@@ -72,6 +75,8 @@ export class StepTools {
         location: { directory: location.directory },
         signal: ctx.signal,
         beforeAsk: () => stored,
+        // The step's own message last: a todowrite earlier in this step wins over what is stored.
+        todos: async () => latestTodos([...(await this.sessions.messages(ctx.sessionID)), recorder.message]),
       });
       if (outcome.rules.length > 0) {
         granted.push(...outcome.rules);
@@ -86,6 +91,10 @@ export class StepTools {
           { status: 'completed', input, content: [{ type: 'text', text: output }], metadata: meta },
           completed,
         );
+        if (call.name === todoWriteTool.name) {
+          const todos = (metadata as { todos: Todo[] }).todos;
+          this.events.publish('session.todo.updated', { sessionID: ctx.sessionID, todos }, location);
+        }
       } else if (outcome.status === 'error') {
         recorder.setTool(part, { status: 'error', input, error: outcome.error }, completed);
       } else {

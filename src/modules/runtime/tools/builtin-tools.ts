@@ -5,6 +5,7 @@ import { globTool } from './glob.tool';
 import { grepTool } from './grep.tool';
 import { listTool } from './list.tool';
 import { readTool } from './read.tool';
+import { todoReadTool, todoWriteTool } from './todo.tools';
 import { AnyTool } from './tool.types';
 import { writeTool } from './write.tool';
 
@@ -17,6 +18,8 @@ export const BUILTIN_TOOLS: AnyTool[] = [
   writeTool,
   editTool,
   bashTool,
+  todoWriteTool,
+  todoReadTool,
 ];
 
 /** A tool as offered to the model (no `run`: the loop runs it). */
