@@ -131,6 +131,7 @@ describe('runtime tools', () => {
         'bash',
         'todowrite',
         'todoread',
+        'webfetch',
       ]);
       for (const tool of BUILTIN_TOOLS) {
         expect(toolSpec(tool)).toEqual({

@@ -7,6 +7,7 @@ import { listTool } from './list.tool';
 import { readTool } from './read.tool';
 import { todoReadTool, todoWriteTool } from './todo.tools';
 import { AnyTool } from './tool.types';
+import { webFetchTool } from './webfetch.tool';
 import { writeTool } from './write.tool';
 
 /** The tools every agent may be offered, subject to its permission rules. */
@@ -20,6 +21,7 @@ export const BUILTIN_TOOLS: AnyTool[] = [
   bashTool,
   todoWriteTool,
   todoReadTool,
+  webFetchTool,
 ];
 
 /** A tool as offered to the model (no `run`: the loop runs it). */
