@@ -5,7 +5,7 @@ import { SessionRevert } from '../prompt/revert/session-revert.service';
 import { BUILTIN_TOOLS } from '../runtime/tools/builtin-tools';
 import { NotSupportedError } from '../session-history/not-supported.error';
 import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './dto/v1-file.dto';
-import { V1ForkDto, V1LogDto, V1RevertDto, V1SummarizeDto } from './dto/v1-misc.dto';
+import { V1CommandDto, V1ForkDto, V1LogDto, V1RevertDto, V1SummarizeDto } from './dto/v1-misc.dto';
 import { V1QueryDto } from './dto/v1-query.dto';
 import { V1SessionParamsDto } from './dto/v1-session.dto';
 import { V1Directory } from './v1-directory.decorator';
@@ -105,6 +105,13 @@ export class V1ProjectController {
   @HttpCode(200)
   fork(@Param() params: V1SessionParamsDto, @Body() body: V1ForkDto, @Query() _query: V1QueryDto) {
     return this.sessions.fork(params.sessionID, body.messageID);
+  }
+
+  /** A command template (`.opencode/command/<name>.md`) run as a prompt; answers with the last reply. */
+  @Post('session/:sessionID/command')
+  @HttpCode(200)
+  command(@Param() params: V1SessionParamsDto, @Body() body: V1CommandDto, @Query() _query: V1QueryDto) {
+    return this.sessions.command(params.sessionID, body);
   }
 
   /** The TUI's /compact: answers once the summary is written. */

@@ -5,6 +5,8 @@ import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { LocationsService } from '../locations/locations.service';
 import { DrainsService } from '../prompt/drains.service';
 import { PromptService } from '../prompt/prompt.service';
+import { expandTemplate } from '../prompt/commands/command-files';
+import { CommandsService } from '../prompt/commands/commands.service';
 import { SessionShell } from '../prompt/shell/session-shell.service';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
 import { PermissionReply } from '../runtime/permissions/permission.types';
@@ -14,6 +16,7 @@ import { SessionsActivity } from '../sessions/sessions-activity.service';
 import { latestTodos, Todo } from '../runtime/tools/todo.tools';
 import { SessionsService } from '../sessions/sessions.service';
 import { SessionsPage } from '../sessions/session.types';
+import { V1CommandDto } from './dto/v1-misc.dto';
 import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto, V1ShellDto } from './dto/v1-session.dto';
 import { fromV1Rule, v1Messages, v1Permission, v1Session, v1ShellMessages } from './v1-shapes';
 
@@ -31,6 +34,7 @@ export class V1SessionsService {
     private readonly locations: LocationsService,
     private readonly prompts: PromptService,
     private readonly shells: SessionShell,
+    private readonly commands: CommandsService,
     private readonly drains: DrainsService,
     private readonly permissions: PermissionRequestsService,
     private readonly emitter: EventEmitter2,
@@ -71,6 +75,33 @@ export class V1SessionsService {
   async update(id: string, title?: string) {
     if (title !== undefined) await this.sessions.update(id, { title });
     return this.get(id);
+  }
+
+  /**
+   * `POST /session/{id}/command`: the command's template with the arguments filled in, prompted like a message
+   * (with the command's agent and model when it names them), answered once the run has ended.
+   */
+  async command(id: string, body: V1CommandDto) {
+    const session = await this.sessions.get(id);
+    const location = await this.locations.resolve(session.location.directory);
+    const command = await this.commands.get(location, body.command);
+    const model = parseModel(command.model ?? body.model);
+    const text = expandTemplate(command.template, body.arguments ?? '');
+    return this.prompt(
+      id,
+      {
+        parts: [{ type: 'text', text }],
+        ...((command.agent ?? body.agent) ? { agent: command.agent ?? body.agent } : {}),
+        ...(model ? { model } : {}),
+        ...(body.variant ? { variant: body.variant } : {}),
+      } as V1PromptDto,
+      true,
+    );
+  }
+
+  /** The location's command templates, as v1 lists them. */
+  async commandList(directory?: string) {
+    return this.commands.list(await this.locations.resolve(directory));
   }
 
   /** The session's todo list: what its last `todowrite` call wrote. */
@@ -207,4 +238,11 @@ function v1FileError(error: unknown, fileParts: Array<{ index: number }>): unkno
   if (!part) return error;
   const message = error.message.replace(/^files\[\d+\]/, `parts[${part.index}]`);
   return new InvalidRequestError(message, `parts.${part.index}.url`);
+}
+
+/** `provider/model` as v1's `{ providerID, modelID }`. */
+function parseModel(value?: string): { providerID: string; modelID: string } | undefined {
+  const slash = value?.indexOf('/') ?? -1;
+  if (!value || slash <= 0 || slash === value.length - 1) return undefined;
+  return { providerID: value.slice(0, slash), modelID: value.slice(slash + 1) };
 }

@@ -5,6 +5,7 @@ import { LocationConfigModule } from '../location-config/location-config.module'
 import { LocationsModule } from '../locations/locations.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { CommandsService } from './commands/commands.service';
 import { SessionCompaction } from './compaction/session-compaction.service';
 import { DrainLeases } from './drain-leases.service';
 import { DrainRecovery } from './drain-recovery.service';
@@ -56,7 +57,8 @@ import { SessionTitles } from './titles/session-titles.service';
     Snapshots,
     SessionRevert,
     SessionPermissions,
+    CommandsService,
   ],
-  exports: [DrainsService, PromptService, SessionShell, SessionCompaction, SessionRevert],
+  exports: [DrainsService, PromptService, SessionShell, SessionCompaction, SessionRevert, CommandsService],
 })
 export class PromptModule {}

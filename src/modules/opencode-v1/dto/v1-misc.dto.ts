@@ -1,4 +1,13 @@
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import { MESSAGE_ID } from '../../sessions/session-ids';
 
 /** `POST /log` (`app.log`): a client's line for the server's log. */
@@ -52,4 +61,40 @@ export class V1RevertDto {
   @IsString()
   @MaxLength(100)
   partID?: string;
+}
+
+/** `POST /session/{id}/command`: run a command template with its arguments. */
+export class V1CommandDto {
+  @IsString()
+  @MaxLength(200)
+  command!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
+  arguments?: string;
+
+  @IsOptional()
+  @Matches(MESSAGE_ID, { message: 'messageID must be a message id (msg_…)' })
+  messageID?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  agent?: string;
+
+  /** `provider/model` */
+  @IsOptional()
+  @IsString()
+  @MaxLength(400)
+  model?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  variant?: string;
+
+  @IsOptional()
+  @IsArray()
+  parts?: unknown[];
 }
