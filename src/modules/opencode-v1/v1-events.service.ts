@@ -49,6 +49,8 @@ interface Announced {
    * step's close), and its deltas arrive after that: they are dropped, the parts already hold their text.
    */
   finished?: boolean;
+  /** Content indexes sent in their final state. */
+  final: Set<number>;
 }
 
 /**
@@ -273,10 +275,14 @@ export class V1EventsService implements OnModuleDestroy {
       out.push(part(v1StepStart(assistant, sessionID)));
     }
     assistant.content.forEach((_, index) => {
+      // A part sent finished (a tool completed or failed, a text ended) is never sent again: an update held
+      // back while the step was being stored may arrive after it with an older state.
+      if (entry.final.has(index)) return;
       const shape = v1ContentPart(assistant, sessionID, index);
       const json = JSON.stringify(shape);
       if (announced.get(index) === json) return;
       announced.set(index, json);
+      if (isFinal(shape)) entry.final.add(index);
       out.push(part(shape));
     });
     if (assistant.time.completed && !entry.finished) {
@@ -290,7 +296,7 @@ export class V1EventsService implements OnModuleDestroy {
   private entry(sessionID: string, messageID: string): Announced {
     let entry = this.announced.get(messageID);
     if (!entry) {
-      entry = { sessionID, parts: new Map() };
+      entry = { sessionID, parts: new Map(), final: new Set() };
       this.announced.set(messageID, entry);
     }
     return entry;
@@ -303,4 +309,10 @@ export class V1EventsService implements OnModuleDestroy {
     }
     if (deleted) this.lastUser.delete(sessionID);
   }
+}
+
+/** Whether a v1 part is in its last state: a tool that completed or failed, a text or reasoning that ended. */
+function isFinal(part: { type: string; state?: { status?: string }; time?: { end?: number } }): boolean {
+  if (part.type === 'tool') return part.state?.status === 'completed' || part.state?.status === 'error';
+  return part.time?.end !== undefined;
 }
