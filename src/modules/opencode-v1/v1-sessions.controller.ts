@@ -81,8 +81,8 @@ export class V1SessionsController {
   }
 
   @Get('session/:sessionID/children')
-  children(@Param() _params: V1SessionParamsDto, @Query() _query: V1QueryDto): never[] {
-    return [];
+  children(@Param() params: V1SessionParamsDto, @Query() _query: V1QueryDto) {
+    return this.sessions.children(params.sessionID);
   }
 
   @Get('session/:sessionID/todo')

@@ -68,6 +68,13 @@ export class V1SessionsService {
       .map((session) => v1Session(session));
   }
 
+  /** The child sessions (subagent tasks) of a session, oldest first. */
+  async children(id: string) {
+    await this.sessions.get(id);
+    const page = await this.pager.list({ parentID: id, limit: 200, order: 'asc' });
+    return (JSON.parse(page.text) as SessionsPage).data.map((session) => v1Session(session));
+  }
+
   async get(id: string) {
     return v1Session(await this.sessions.get(id));
   }

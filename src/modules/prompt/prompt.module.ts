@@ -22,6 +22,7 @@ import { SessionPermissions } from './session-permissions.service';
 import { SessionRevert } from './revert/session-revert.service';
 import { SessionShell } from './shell/session-shell.service';
 import { Snapshots } from './snapshots/snapshots.service';
+import { Subagents } from './subagents/subagents.service';
 import { SystemPromptService } from './system/system-prompt.service';
 import { SessionTitles } from './titles/session-titles.service';
 
@@ -58,6 +59,7 @@ import { SessionTitles } from './titles/session-titles.service';
     SessionRevert,
     SessionPermissions,
     CommandsService,
+    Subagents,
   ],
   exports: [DrainsService, PromptService, SessionShell, SessionCompaction, SessionRevert, CommandsService],
 })

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { ConflictError, InvalidRequestError } from '../../common/errors';
 import { EventsPublisher } from '../../common/events';
@@ -17,13 +17,14 @@ import { AgentAttachment, InboxUser, UserPayload } from './inbox/inbox.types';
 import { chooseModel } from './loop/model-choice';
 import { sessionAgent } from './loop/session-agent';
 import { SessionRevert } from './revert/session-revert.service';
+import { Subagents } from './subagents/subagents.service';
 import { SessionTitles } from './titles/session-titles.service';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /** `session.prompt`: checks the session and its model, writes the input to the inbox, wakes the drain. */
 @Injectable()
-export class PromptService {
+export class PromptService implements OnModuleInit {
   constructor(
     private readonly sessions: SessionsService,
     private readonly locations: LocationsService,
@@ -33,9 +34,17 @@ export class PromptService {
     private readonly drains: DrainsService,
     private readonly titles: SessionTitles,
     private readonly reverts: SessionRevert,
+    private readonly subagents: Subagents,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
   ) {}
+
+  onModuleInit(): void {
+    this.subagents.register({
+      prompt: (sessionID, text) => this.prompt(sessionID, { text }),
+      interrupt: (sessionID) => this.drains.interrupt(sessionID),
+    });
+  }
 
   /**
    * The admitted item, with the members opencode's released SDK types the answer with (`admittedSeq`, the

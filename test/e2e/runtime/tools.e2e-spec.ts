@@ -132,6 +132,7 @@ describe('runtime tools', () => {
         'todowrite',
         'todoread',
         'webfetch',
+        'task',
       ]);
       for (const tool of BUILTIN_TOOLS) {
         expect(toolSpec(tool)).toEqual({

@@ -12,6 +12,7 @@ import { SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
 import { Snapshots } from '../snapshots/snapshots.service';
 import { StepSnapshot } from '../snapshots/step-snapshot';
+import { Subagents } from '../subagents/subagents.service';
 import type { RunContext } from './agent-loop.service';
 import { AssistantRecorder } from './assistant-recorder';
 
@@ -37,6 +38,7 @@ export class StepTools {
     private readonly snapshots: Snapshots,
     private readonly clock: Clock,
     private readonly events: EventsPublisher,
+    private readonly subagents: Subagents,
   ) {}
 
   /**
@@ -76,6 +78,7 @@ export class StepTools {
         signal: ctx.signal,
         beforeAsk: () => stored,
         // The step's own message last: a todowrite earlier in this step wins over what is stored.
+        subtask: (task) => this.subagents.run(ctx.sessionID, location, task, ctx.signal),
         todos: async () => latestTodos([...(await this.sessions.messages(ctx.sessionID)), recorder.message]),
       });
       if (outcome.rules.length > 0) {

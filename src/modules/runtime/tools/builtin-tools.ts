@@ -5,6 +5,7 @@ import { globTool } from './glob.tool';
 import { grepTool } from './grep.tool';
 import { listTool } from './list.tool';
 import { readTool } from './read.tool';
+import { taskTool } from './task.tool';
 import { todoReadTool, todoWriteTool } from './todo.tools';
 import { AnyTool } from './tool.types';
 import { webFetchTool } from './webfetch.tool';
@@ -22,6 +23,7 @@ export const BUILTIN_TOOLS: AnyTool[] = [
   todoWriteTool,
   todoReadTool,
   webFetchTool,
+  taskTool,
 ];
 
 /** A tool as offered to the model (no `run`: the loop runs it). */

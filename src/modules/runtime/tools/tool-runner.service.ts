@@ -25,6 +25,8 @@ export interface ToolCallRequest {
   beforeAsk?: () => Promise<void>;
   /** The session's todo list, for `todoread`. */
   todos?: ToolContext['todos'];
+  /** The subagent runner, for `task`. */
+  subtask?: ToolContext['subtask'];
 }
 
 export interface ToolCallError {
@@ -112,6 +114,7 @@ export class ToolRunner {
         signal: request.signal,
         allowExternal,
         ...(request.todos ? { todos: request.todos } : {}),
+        ...(request.subtask ? { subtask: request.subtask } : {}),
       });
       return { status: 'completed', input: call.input, result, rules };
     } catch (error) {
