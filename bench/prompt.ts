@@ -183,6 +183,8 @@ async function round(base: string, project: string, count: number, label: string
     const created = await call<{ data: { id: string } }>(`${base}/api/session`, 'POST', {
       location: { directory: project },
       model: { providerID: 'bench', id: 'fast' },
+      // A session with a title gets no title call: the model server sees only the agent loop's steps.
+      title: `${label} session ${i}`,
     });
     ids.push(created.body.data.id);
   }

@@ -64,6 +64,9 @@ export interface RecordedRequest {
  */
 export class ScriptedModelServer {
   readonly requests: RecordedRequest[] = [];
+  /** Calls of the hidden `title` agent (recognised by its prompt), kept out of `requests`. */
+  readonly titleRequests: RecordedRequest[] = [];
+  private readonly titleTurns: ScriptedTurn[] = [];
   /** Answer requests that do not ask for a stream with one JSON body (the agent loop always streams). */
   answerUnstreamed = true;
   private readonly turns: ScriptedTurn[] = [];
@@ -84,6 +87,12 @@ export class ScriptedModelServer {
 
   script(...turns: ScriptedTurn[]): this {
     this.turns.push(...turns);
+    return this;
+  }
+
+  /** Answers for the next title calls (without one, a title call gets "Scripted title"). */
+  scriptTitle(...turns: ScriptedTurn[]): this {
+    this.titleTurns.push(...turns);
     return this;
   }
 
@@ -142,13 +151,19 @@ export class ScriptedModelServer {
     try {
       body = JSON.parse(raw);
     } catch {}
-    this.requests.push({ protocol, path, headers: req.headers, body });
-    for (const waiter of this.waiters.filter((w) => this.requests.length >= w.count)) {
-      this.waiters.splice(this.waiters.indexOf(waiter), 1);
-      waiter.resolve();
+    let turn: ScriptedTurn | undefined;
+    if (isTitleCall(body)) {
+      // Session titles are generated beside the agent loop: answered apart, so scripted turns stay in order.
+      this.titleRequests.push({ protocol, path, headers: req.headers, body });
+      turn = this.titleTurns.shift() ?? { text: 'Scripted title' };
+    } else {
+      this.requests.push({ protocol, path, headers: req.headers, body });
+      for (const waiter of this.waiters.filter((w) => this.requests.length >= w.count)) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+      turn = this.turns.shift() ?? this.fallback;
     }
-
-    const turn = this.turns.shift() ?? this.fallback;
     if (!turn) {
       sendError(res, protocol, { status: 500, message: 'the scripted model server has no turn left' });
       return;
@@ -174,6 +189,25 @@ export class ScriptedModelServer {
     else if (protocol === 'responses') await streamResponses(res, turn, model);
     else await streamAnthropic(res, turn, model);
   }
+}
+
+/** The title agent's prompt starts so (src/modules/agents/builtin-agents.ts). */
+const TITLE_PROMPT_START = 'You write the title of a conversation';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies of three protocols
+function isTitleCall(body: any): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const system =
+    typeof body.system === 'string'
+      ? body.system
+      : Array.isArray(body.system)
+        ? body.system.map((part: { text?: string }) => part.text ?? '').join('')
+        : typeof body.instructions === 'string'
+          ? body.instructions
+          : Array.isArray(body.messages)
+            ? (body.messages.find((m: { role?: string }) => m.role === 'system')?.content ?? '')
+            : '';
+  return typeof system === 'string' && system.startsWith(TITLE_PROMPT_START);
 }
 
 /** A whole (non-streamed) answer: OpenAI's `chat.completion` or Anthropic's `message`, with usage. */

@@ -3,6 +3,7 @@ import type { InboxItem } from '../../modules/prompt/inbox/inbox.types';
 import type { SessionMessageInfo } from '../../modules/sessions/session-message.types';
 import type { ModelRef, SessionOutcome, Tokens } from '../../modules/sessions/session.types';
 import type { SessionInfo } from '../../modules/sessions/session.types';
+import type { Todo } from '../../modules/runtime/tools/todo.tools';
 
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
@@ -40,6 +41,20 @@ export interface EventCatalog {
   'session.idle': { sessionID: string; outcome: SessionOutcome };
   /** A message was added to the transcript (user prompts, the assistant message of a step). */
   'session.message.created': { sessionID: string; message: SessionMessageInfo };
+  /** A message deleted (a revert made final); `answerID`: the v1 answer shown for it (commands, compactions). */
+  'session.message.removed': { sessionID: string; messageID: string; answerID?: string };
+  /** A provider turn failed for a passing reason and is tried again at `at` (epoch ms). */
+  'session.step.retrying': {
+    sessionID: string;
+    messageID: string;
+    attempt: number;
+    at: number;
+    error: string;
+  };
+  /** The session's todo list was written (`todowrite`). */
+  'session.todo.updated': { sessionID: string; todos: Todo[] };
+  /** A compaction finished: the model gets its summary instead of the turns before it. */
+  'session.compacted': { sessionID: string; messageID: string; reason: 'auto' | 'manual' };
   /** A message changed as a whole (a tool's state, a retry, the end of a step). */
   'session.message.updated': { sessionID: string; message: SessionMessageInfo };
   /** Streamed text, reasoning or tool input of the assistant message's part at `index`. */

@@ -58,9 +58,13 @@ const COMPACTION_PROMPT =
   'Summarize the conversation so far so that work can continue from the summary alone: the goal, what was done, ' +
   'the files involved, decisions made and what remains.';
 
-const TITLE_PROMPT =
-  'Write a short title (at most 50 characters) for the conversation that starts with the following message. ' +
-  'Answer with the title only.';
+const TITLE_PROMPT = [
+  'You write the title of a conversation between a user and a coding assistant.',
+  "The next message is the user's first one. Answer with a title for the conversation and nothing else:",
+  "- at most 50 characters, in the user's language;",
+  '- the task or topic (for example "Fix the login redirect loop"), not a greeting or a question back;',
+  '- no quotes, no markdown, no closing punctuation.',
+].join('\n');
 
 const SUMMARY_PROMPT =
   'Summarize what was done in this conversation in a few sentences, as a note for the user.';

@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   EmptyLocationListDto,
@@ -6,7 +6,11 @@ import {
   LocationPermissionRequestsDto,
   ModelListDto,
   ProviderListDto,
+  ProviderResponseDto,
 } from './dto/catalog.dto';
+import { IntegrationParamsDto, ProviderParamsDto } from './dto/catalog-params.dto';
+import { IntegrationNotFoundError, ProviderLookupError } from './catalog.errors';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
@@ -62,6 +66,26 @@ export class LocationCatalogController {
     const location = await this.locations.resolve(query.location?.directory);
     const registry = await this.providers.forLocation(location);
     return { location: publicInfo(location), data: providerViews(registry.configs()) };
+  }
+
+  @Get('provider/:providerID')
+  @ApiOperation({ operationId: 'provider.get', summary: 'One provider of a location' })
+  @ApiOkResponse({ type: ProviderResponseDto })
+  @ApiErrorResponse(404, 'ProviderNotFoundError', 'the location has no such provider')
+  async provider(@Param() params: ProviderParamsDto, @Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    const registry = await this.providers.forLocation(location);
+    const found = providerViews(registry.configs()).find((p) => p.id === params.providerID);
+    if (!found) throw new ProviderLookupError(params.providerID);
+    return { location: publicInfo(location), data: found };
+  }
+
+  @Get('integration/:integrationID')
+  @ApiOperation({ operationId: 'integration.get', summary: 'One integration (Outpost has none: 404)' })
+  @ApiErrorResponse(404, 'IntegrationNotFoundError', 'no such integration')
+  async integration(@Param() params: IntegrationParamsDto, @Query() query: LocationQueryDto): Promise<never> {
+    await this.locations.resolve(query.location?.directory);
+    throw new IntegrationNotFoundError(params.integrationID);
   }
 
   @Get('command')

@@ -179,7 +179,7 @@ function parsePluginEntry(
 }
 
 export function emptyConfig(): OutpostConfig {
-  return { agents: {}, plugins: [], provider: {}, permissions: [] };
+  return { agents: {}, plugins: [], provider: {}, permissions: [], instructions: [] };
 }
 
 /**
@@ -219,6 +219,17 @@ export function parseConfigDocument(
   const permissions = raw.permissions ?? raw.permission;
   if (permissions !== undefined)
     config.permissions = parseRuleset(permissions, 'permissions', problems) ?? [];
+  if (raw.instructions !== undefined) {
+    const list = raw.instructions;
+    if (Array.isArray(list) && list.every((item) => typeof item === 'string' && item.trim() !== '')) {
+      config.instructions = list as string[];
+    } else problems.push({ path: 'instructions', message: 'must be a list of file paths or globs' });
+  }
+  if (raw.small_model !== undefined) {
+    const model = parseModel(raw.small_model);
+    if (model) config.smallModel = model;
+    else problems.push({ path: 'small_model', message: 'must be "provider/model" or { id, providerID }' });
+  }
   return { config, problems };
 }
 
@@ -256,5 +267,8 @@ export function mergeConfigs(base: OutpostConfig, over: OutpostConfig): OutpostC
     plugins: [...plugins.values()],
     provider: deepMerge(base.provider, over.provider),
     permissions: [...base.permissions, ...over.permissions],
+    // Every layer's instruction files apply, as opencode concatenates them.
+    instructions: [...new Set([...base.instructions, ...over.instructions])],
+    ...((over.smallModel ?? base.smallModel) ? { smallModel: over.smallModel ?? base.smallModel } : {}),
   };
 }

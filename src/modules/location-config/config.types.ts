@@ -46,6 +46,10 @@ export interface OutpostConfig {
   provider: Record<string, unknown>;
   /** Rules added to every agent. */
   permissions: Ruleset;
+  /** Instruction files (paths or globs, relative to the location) added to every agent's system prompt. */
+  instructions: string[];
+  /** The model for small side calls (session titles); the session's own model when unset. */
+  smallModel?: ModelRef;
 }
 
 /**

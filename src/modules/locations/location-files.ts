@@ -1,5 +1,5 @@
-import { readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import { InvalidRequestError } from '../../common/errors';
 import { locate, LocatedPath } from '../runtime/tools/paths';
 import { walk } from '../runtime/tools/walk';
@@ -76,4 +76,34 @@ export async function listDirectory(
       absolute: join(located.real, entry.name),
       type: entry.isDirectory() ? ('directory' as const) : ('file' as const),
     }));
+}
+
+/** A file larger than this is not sent whole (`fs.read`). */
+const MAX_READ_BYTES = 20 * 1024 * 1024;
+
+const MIME_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+  '.json': 'application/json',
+};
+
+/** A file of the location with its mime type (`fs.read`); a path outside it, or not a file, is a 400. */
+export async function readLocationFile(root: string, path: string): Promise<{ bytes: Buffer; mime: string }> {
+  const located = locateInside(root, path);
+  const info = await stat(located.real).catch(() => null);
+  if (!info?.isFile())
+    throw new InvalidRequestError(`path is not a file of the location: ${path}`, 'path', 'Query');
+  if (info.size > MAX_READ_BYTES) {
+    throw new InvalidRequestError(`path is larger than ${MAX_READ_BYTES} bytes: ${path}`, 'path', 'Query');
+  }
+  const bytes = await readFile(located.real);
+  const known = MIME_TYPES[extname(located.real).toLowerCase()];
+  const mime =
+    known ?? (bytes.subarray(0, 8192).includes(0) ? 'application/octet-stream' : 'text/plain; charset=utf-8');
+  return { bytes, mime };
 }

@@ -12,13 +12,15 @@ import { V1FilesController } from './v1-files.controller';
 import { V1FilesService } from './v1-files.service';
 import { V1InstanceController } from './v1-instance.controller';
 import { V1InstanceService } from './v1-instance.service';
+import { V1ProjectController } from './v1-project.controller';
 import { V1SessionsController } from './v1-sessions.controller';
 import { V1SessionsService } from './v1-sessions.service';
+import { V1VcsService } from './v1-vcs.service';
 
 /** The paths of opencode's v1 routes: the instance's credentials guard them (unknown ones too). */
 export const V1_PREFIXES = [
   '/path',
-  '/project/',
+  '/project',
   '/config',
   '/provider',
   '/agent',
@@ -36,6 +38,8 @@ export const V1_PREFIXES = [
   '/experimental/',
   '/find',
   '/file',
+  '/log',
+  '/pty',
 ];
 
 /**
@@ -44,8 +48,8 @@ export const V1_PREFIXES = [
  */
 @Module({
   imports: [InstanceAuthModule, LocationsModule, AgentsModule, RuntimeModule, SessionsModule, PromptModule],
-  controllers: [V1InstanceController, V1SessionsController, V1FilesController],
-  providers: [V1InstanceService, V1SessionsService, V1EventsService, V1FilesService],
+  controllers: [V1InstanceController, V1SessionsController, V1FilesController, V1ProjectController],
+  providers: [V1InstanceService, V1SessionsService, V1EventsService, V1FilesService, V1VcsService],
 })
 export class OpencodeV1Module implements OnModuleInit {
   constructor(

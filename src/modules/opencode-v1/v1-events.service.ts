@@ -10,7 +10,9 @@ import {
   v1MessageInfo,
   v1Parts,
   v1Permission,
+  v1CompactionMessages,
   v1Session,
+  v1ShellMessages,
   v1StepFinish,
   v1StepStart,
 } from './v1-shapes';
@@ -33,11 +35,22 @@ interface Stream {
   global: boolean;
 }
 
-/** The parts of an assistant message v1 clients have been told of, so deltas land on parts they know. */
+/**
+ * The parts of an assistant message v1 clients have been told of, so deltas land on parts they know, and what
+ * each was last sent as: a `message.updated` re-sends only the parts that changed (`opencode run` prints a
+ * finished tool line each time it receives the part).
+ */
 interface Announced {
   sessionID: string;
-  /** Content indexes; -1 is the step start. */
-  parts: Set<number>;
+  /** Content index (-1 is the step start) → the part as last sent (undefined: announced empty by a delta). */
+  parts: Map<number, string | undefined>;
+  /**
+   * The step finish was sent. A quick step can be announced already complete (its events wait for the previous
+   * step's close), and its deltas arrive after that: they are dropped, the parts already hold their text.
+   */
+  finished?: boolean;
+  /** Content indexes sent in their final state. */
+  final: Set<number>;
 }
 
 /**
@@ -147,10 +160,12 @@ export class V1EventsService implements OnModuleDestroy {
         };
         if (data.type === 'tool-input') return [];
         const out: V1Event[] = [];
-        const announced = this.parts(data.sessionID, data.messageID);
+        const entry = this.entry(data.sessionID, data.messageID);
+        if (entry.finished) return [];
+        const announced = entry.parts;
         if (!announced.has(data.index)) {
           // The content entry has not been sent as a part yet: announce it (empty) before its first delta.
-          announced.add(data.index);
+          announced.set(data.index, undefined);
           out.push(
             e('message.part.updated', {
               sessionID: data.sessionID,
@@ -176,6 +191,35 @@ export class V1EventsService implements OnModuleDestroy {
           }),
         );
         return out;
+      }
+      case 'session.todo.updated': {
+        const { sessionID, todos } = event.data as { sessionID: string; todos: unknown[] };
+        return [e('todo.updated', { sessionID, todos })];
+      }
+      case 'session.step.retrying': {
+        const { sessionID, attempt, at, error } = event.data as {
+          sessionID: string;
+          attempt: number;
+          at: number;
+          error: string;
+        };
+        return [
+          e('session.status', { sessionID, status: { type: 'retry', attempt, message: error, next: at } }),
+        ];
+      }
+      case 'session.message.removed': {
+        const { sessionID, messageID, answerID } = event.data as {
+          sessionID: string;
+          messageID: string;
+          answerID?: string;
+        };
+        return [messageID, ...(answerID ? [answerID] : [])].map((id) =>
+          e('message.removed', { sessionID, messageID: id }),
+        );
+      }
+      case 'session.compacted': {
+        const { sessionID } = event.data as { sessionID: string };
+        return [e('session.compacted', { sessionID })];
       }
       case 'permission.asked': {
         const request = event.data as Parameters<typeof v1Permission>[0];
@@ -207,35 +251,55 @@ export class V1EventsService implements OnModuleDestroy {
         ),
       ];
     }
+    if (message.type === 'shell' || message.type === 'compaction') {
+      const ctx = { sessionID, directory };
+      const { user, assistant } =
+        message.type === 'shell' ? v1ShellMessages(message, ctx) : v1CompactionMessages(message, ctx);
+      return [user, assistant].flatMap(({ info, parts }) => [
+        this.event('message.updated', { sessionID, info }),
+        ...parts.map((part) =>
+          this.event('message.part.updated', { sessionID, part, time: message.time.created }),
+        ),
+      ]);
+    }
     if (message.type !== 'assistant') return [];
     const assistant = message as AssistantMessage;
-    const announced = this.parts(sessionID, assistant.id);
+    const entry = this.entry(sessionID, assistant.id);
+    const announced = entry.parts;
     const info = v1MessageInfo(assistant, { sessionID, directory, parentID: this.lastUser.get(sessionID) });
     const time = assistant.time.completed ?? assistant.time.created;
     const part = (p: object) => this.event('message.part.updated', { sessionID, part: p, time });
     const out: V1Event[] = [this.event('message.updated', { sessionID, info })];
     if (!announced.has(-1)) {
-      announced.add(-1);
+      announced.set(-1, '');
       out.push(part(v1StepStart(assistant, sessionID)));
     }
     assistant.content.forEach((_, index) => {
-      announced.add(index);
-      out.push(part(v1ContentPart(assistant, sessionID, index)));
+      // A part sent finished (a tool completed or failed, a text ended) is never sent again: an update held
+      // back while the step was being stored may arrive after it with an older state.
+      if (entry.final.has(index)) return;
+      const shape = v1ContentPart(assistant, sessionID, index);
+      const json = JSON.stringify(shape);
+      if (announced.get(index) === json) return;
+      announced.set(index, json);
+      if (isFinal(shape)) entry.final.add(index);
+      out.push(part(shape));
     });
-    if (assistant.time.completed) {
+    if (assistant.time.completed && !entry.finished) {
+      entry.finished = true;
       out.push(part(v1StepFinish(assistant, sessionID)));
-      this.announced.delete(assistant.id);
     }
     return out;
   }
 
-  private parts(sessionID: string, messageID: string): Set<number> {
+  /** What was sent of a message; kept until its session goes idle (or is deleted). */
+  private entry(sessionID: string, messageID: string): Announced {
     let entry = this.announced.get(messageID);
     if (!entry) {
-      entry = { sessionID, parts: new Set() };
+      entry = { sessionID, parts: new Map(), final: new Set() };
       this.announced.set(messageID, entry);
     }
-    return entry.parts;
+    return entry;
   }
 
   /** A run ended (or the session is gone): what was kept for its messages goes. */
@@ -245,4 +309,10 @@ export class V1EventsService implements OnModuleDestroy {
     }
     if (deleted) this.lastUser.delete(sessionID);
   }
+}
+
+/** Whether a v1 part is in its last state: a tool that completed or failed, a text or reasoning that ended. */
+function isFinal(part: { type: string; state?: { status?: string }; time?: { end?: number } }): boolean {
+  if (part.type === 'tool') return part.state?.status === 'completed' || part.state?.status === 'error';
+  return part.time?.end !== undefined;
 }

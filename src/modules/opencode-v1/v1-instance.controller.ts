@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { V1QueryDto } from './dto/v1-query.dto';
 import { V1Directory } from './v1-directory.decorator';
 import { V1InstanceService } from './v1-instance.service';
+import { V1SessionsService } from './v1-sessions.service';
 import { V1ErrorFilter } from './v1-error.filter';
 
 /**
@@ -13,7 +14,10 @@ import { V1ErrorFilter } from './v1-error.filter';
 @Controller()
 @UseFilters(V1ErrorFilter)
 export class V1InstanceController {
-  constructor(private readonly instance: V1InstanceService) {}
+  constructor(
+    private readonly instance: V1InstanceService,
+    private readonly sessions: V1SessionsService,
+  ) {}
 
   @Get('global/health')
   health(@Query() _query: V1QueryDto) {
@@ -66,8 +70,8 @@ export class V1InstanceController {
   }
 
   @Get('command')
-  commands(@Query() _query: V1QueryDto): never[] {
-    return [];
+  commands(@Query() _query: V1QueryDto, @V1Directory() directory?: string) {
+    return this.sessions.commandList(directory);
   }
 
   @Get('skill')

@@ -27,6 +27,7 @@ import {
   V1SessionParamsDto,
   V1SessionPermissionParamsDto,
   V1SessionPermissionReplyDto,
+  V1ShellDto,
   V1UpdateSessionDto,
 } from './dto/v1-session.dto';
 import { V1Directory } from './v1-directory.decorator';
@@ -80,13 +81,13 @@ export class V1SessionsController {
   }
 
   @Get('session/:sessionID/children')
-  children(@Param() _params: V1SessionParamsDto, @Query() _query: V1QueryDto): never[] {
-    return [];
+  children(@Param() params: V1SessionParamsDto, @Query() _query: V1QueryDto) {
+    return this.sessions.children(params.sessionID);
   }
 
   @Get('session/:sessionID/todo')
-  todo(@Param() _params: V1SessionParamsDto, @Query() _query: V1QueryDto): never[] {
-    return [];
+  todo(@Param() params: V1SessionParamsDto, @Query() _query: V1QueryDto) {
+    return this.sessions.todos(params.sessionID);
   }
 
   @Get('session/:sessionID/diff')
@@ -119,6 +120,12 @@ export class V1SessionsController {
   @HttpCode(204)
   async promptAsync(@Param() params: V1SessionParamsDto, @Body() body: V1PromptDto): Promise<void> {
     await this.sessions.prompt(params.sessionID, body, false);
+  }
+
+  @Post('session/:sessionID/shell')
+  @HttpCode(200)
+  shell(@Param() params: V1SessionParamsDto, @Body() body: V1ShellDto) {
+    return this.sessions.shell(params.sessionID, body);
   }
 
   @Post('session/:sessionID/abort')

@@ -5,15 +5,20 @@ import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { LocationsService } from '../locations/locations.service';
 import { DrainsService } from '../prompt/drains.service';
 import { PromptService } from '../prompt/prompt.service';
+import { expandTemplate } from '../prompt/commands/command-files';
+import { CommandsService } from '../prompt/commands/commands.service';
+import { SessionShell } from '../prompt/shell/session-shell.service';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
 import { PermissionReply } from '../runtime/permissions/permission.types';
 import { MessageNotFoundError } from '../sessions/errors/message-not-found.error';
 import { SessionsPager } from '../sessions/sessions-pager.service';
 import { SessionsActivity } from '../sessions/sessions-activity.service';
+import { latestTodos, Todo } from '../runtime/tools/todo.tools';
 import { SessionsService } from '../sessions/sessions.service';
 import { SessionsPage } from '../sessions/session.types';
-import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto } from './dto/v1-session.dto';
-import { fromV1Rule, v1Messages, v1Permission, v1Session } from './v1-shapes';
+import { V1CommandDto } from './dto/v1-misc.dto';
+import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto, V1ShellDto } from './dto/v1-session.dto';
+import { fromV1Rule, v1Messages, v1Permission, v1Session, v1ShellMessages } from './v1-shapes';
 
 /**
  * v1 sessions on Outpost's sessions: create, list, get, update, delete, the transcript as v1 messages with parts,
@@ -28,6 +33,8 @@ export class V1SessionsService {
     private readonly activity: SessionsActivity,
     private readonly locations: LocationsService,
     private readonly prompts: PromptService,
+    private readonly shells: SessionShell,
+    private readonly commands: CommandsService,
     private readonly drains: DrainsService,
     private readonly permissions: PermissionRequestsService,
     private readonly emitter: EventEmitter2,
@@ -61,6 +68,13 @@ export class V1SessionsService {
       .map((session) => v1Session(session));
   }
 
+  /** The child sessions (subagent tasks) of a session, oldest first. */
+  async children(id: string) {
+    await this.sessions.get(id);
+    const page = await this.pager.list({ parentID: id, limit: 200, order: 'asc' });
+    return (JSON.parse(page.text) as SessionsPage).data.map((session) => v1Session(session));
+  }
+
   async get(id: string) {
     return v1Session(await this.sessions.get(id));
   }
@@ -68,6 +82,43 @@ export class V1SessionsService {
   async update(id: string, title?: string) {
     if (title !== undefined) await this.sessions.update(id, { title });
     return this.get(id);
+  }
+
+  /**
+   * `POST /session/{id}/command`: the command's template with the arguments filled in, prompted like a message
+   * (with the command's agent and model when it names them), answered once the run has ended.
+   */
+  async command(id: string, body: V1CommandDto) {
+    const session = await this.sessions.get(id);
+    const location = await this.locations.resolve(session.location.directory);
+    const command = await this.commands.get(location, body.command);
+    const model = parseModel(command.model ?? body.model);
+    const text = expandTemplate(command.template, body.arguments ?? '');
+    return this.prompt(
+      id,
+      {
+        parts: [{ type: 'text', text }],
+        ...((command.agent ?? body.agent) ? { agent: command.agent ?? body.agent } : {}),
+        ...(model ? { model } : {}),
+        ...(body.variant ? { variant: body.variant } : {}),
+      } as V1PromptDto,
+      true,
+    );
+  }
+
+  /** The location's command templates, as v1 lists them. */
+  async commandList(directory?: string) {
+    return this.commands.list(await this.locations.resolve(directory));
+  }
+
+  /** The session's todo list: what its last `todowrite` call wrote. */
+  async todos(id: string): Promise<Todo[]> {
+    await this.sessions.get(id);
+    return latestTodos(await this.sessions.messages(id));
+  }
+
+  async fork(id: string, before?: string) {
+    return v1Session(await this.sessions.fork(id, before ?? null));
   }
 
   async remove(id: string): Promise<true> {
@@ -116,9 +167,10 @@ export class V1SessionsService {
       .filter((part) => part.type === 'text' && typeof part.text === 'string')
       .map((part) => part.text)
       .join('\n');
-    const files = body.parts
-      .filter((part) => part.type === 'file' && typeof part.url === 'string')
-      .map((part) => ({ uri: part.url, mime: part.mime, name: part.filename }));
+    const fileParts = body.parts.flatMap((part, index) =>
+      part.type === 'file' && typeof part.url === 'string' ? [{ part, index }] : [],
+    );
+    const files = fileParts.map(({ part }) => ({ uri: part.url, mime: part.mime, name: part.filename }));
     if (!text && files.length === 0)
       throw new InvalidRequestError('parts must hold a text or a file part', 'parts');
     const idle = wait ? this.idle(id) : undefined;
@@ -130,7 +182,7 @@ export class V1SessionsService {
       });
     } catch (error) {
       idle?.cancel();
-      throw error;
+      throw v1FileError(error, fileParts);
     }
     if (!idle) return undefined;
     if (body.noReply) {
@@ -140,6 +192,20 @@ export class V1SessionsService {
     await idle.done;
     const messages = await this.messages(id);
     return [...messages].reverse().find((m) => m.info.role === 'assistant') ?? messages.at(-1);
+  }
+
+  /** Runs the person's command; answers with the assistant message that shows it (a `bash` tool part). */
+  async shell(id: string, body: V1ShellDto) {
+    const modelID = body.model ? (body.model.modelID ?? body.model.id) : undefined;
+    if (body.model && !modelID) throw new InvalidRequestError('model.modelID is required', 'model.modelID');
+    const model = body.model && modelID ? { providerID: body.model.providerID, id: modelID } : undefined;
+    const message = await this.shells.run(id, {
+      command: body.command,
+      agent: body.agent,
+      ...(model ? { model } : {}),
+    });
+    const info = await this.sessions.get(id);
+    return v1ShellMessages(message, { sessionID: id, directory: info.location.directory }).assistant;
   }
 
   permissionList(directory?: string) {
@@ -169,4 +235,21 @@ export class V1SessionsService {
     });
     return { done, cancel: () => this.emitter.off(PUBLISHED_EVENT, listener) };
   }
+}
+
+/** An attachment refused by the prompt (`files.N.uri`) named as the v1 part it came from (`parts.M.url`). */
+function v1FileError(error: unknown, fileParts: Array<{ index: number }>): unknown {
+  if (!(error instanceof InvalidRequestError)) return error;
+  const field = /^files\.(\d+)\.uri$/.exec(String(error.fields.field ?? ''));
+  const part = field ? fileParts[Number(field[1])] : undefined;
+  if (!part) return error;
+  const message = error.message.replace(/^files\[\d+\]/, `parts[${part.index}]`);
+  return new InvalidRequestError(message, `parts.${part.index}.url`);
+}
+
+/** `provider/model` as v1's `{ providerID, modelID }`. */
+function parseModel(value?: string): { providerID: string; modelID: string } | undefined {
+  const slash = value?.indexOf('/') ?? -1;
+  if (!value || slash <= 0 || slash === value.length - 1) return undefined;
+  return { providerID: value.slice(0, slash), modelID: value.slice(slash + 1) };
 }

@@ -5,6 +5,7 @@ import {
   AdmittedPromptResponseDto,
   MessagesPageDto,
   PermissionRequestListDto,
+  PermissionRequestResponseDto,
 } from './dto/session-message.dto';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
 import { PermissionRequest } from '../runtime/permissions/permission.types';
@@ -12,11 +13,17 @@ import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionsService } from '../sessions/sessions.service';
 import { DrainsService } from './drains.service';
 import { ListMessagesQueryDto } from './dto/list-messages-query.dto';
-import { PermissionReplyDto, PermissionReplyParamsDto } from './dto/permission-reply.dto';
+import {
+  PermissionCreateDto,
+  PermissionCreatedResponseDto,
+  PermissionReplyDto,
+  PermissionReplyParamsDto,
+} from './dto/permission-reply.dto';
 import { PromptDto } from './dto/prompt.dto';
 import { InboxUser } from './inbox/inbox.types';
 import { MessagesPage, messagesPage } from './messages-pager';
 import { PromptService } from './prompt.service';
+import { SessionPermissions } from './session-permissions.service';
 import { BodyLimit } from '../../common/http/body-parsers';
 
 /** A prompt carries its text (up to 1 MB) and attached files, base64-encoded. */
@@ -30,6 +37,7 @@ export class PromptController {
     private readonly drains: DrainsService,
     private readonly sessions: SessionsService,
     private readonly permissions: PermissionRequestsService,
+    private readonly sessionPermissions: SessionPermissions,
   ) {}
 
   @Post('prompt')
@@ -90,6 +98,38 @@ export class PromptController {
   async listPermissions(@Param() params: SessionIdParamsDto): Promise<{ data: PermissionRequest[] }> {
     await this.sessions.get(params.sessionID);
     return { data: this.permissions.list(params.sessionID) };
+  }
+
+  @Post('permission')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'session.permission.create',
+    summary: "Ask the session's rules about an action: allow, deny, or ask (a pending request is opened)",
+  })
+  @ApiOkResponse({ type: PermissionCreatedResponseDto })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async createPermission(@Param() params: SessionIdParamsDto, @Body() body: PermissionCreateDto) {
+    return { data: await this.sessionPermissions.create(params.sessionID, body) };
+  }
+
+  @Get('permission/:requestID')
+  @ApiOperation({ operationId: 'session.permission.get', summary: 'One pending permission request' })
+  @ApiOkResponse({ type: PermissionRequestResponseDto })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session (or PermissionRequestNotFoundError)')
+  async getPermission(@Param() params: PermissionReplyParamsDto) {
+    return { data: await this.sessionPermissions.get(params.sessionID, params.requestID) };
+  }
+
+  @Post('wait')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'session.wait',
+    summary: 'Answers once the session is idle (at once when it is)',
+  })
+  @ApiNoContentResponse({ description: 'The session is idle' })
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  async wait(@Param() params: SessionIdParamsDto): Promise<void> {
+    await this.sessionPermissions.wait(params.sessionID);
   }
 
   @Post('permission/:requestID/reply')

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AgentsModule } from '../agents/agents.module';
+import { LocationConfigModule } from '../location-config/location-config.module';
 import { LocationsModule } from '../locations/locations.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { CommandsService } from './commands/commands.service';
+import { SessionCompaction } from './compaction/session-compaction.service';
 import { DrainLeases } from './drain-leases.service';
 import { DrainRecovery } from './drain-recovery.service';
 import { DrainSignals } from './drain-signals.service';
@@ -11,9 +14,17 @@ import { DrainsRepository } from './drains.repository';
 import { DrainsService } from './drains.service';
 import { InboxRepository } from './inbox/inbox.repository';
 import { AgentLoop } from './loop/agent-loop.service';
+import { StepTools } from './loop/step-tools';
 import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
+import { SessionPermissions } from './session-permissions.service';
+import { SessionRevert } from './revert/session-revert.service';
+import { SessionShell } from './shell/session-shell.service';
+import { Snapshots } from './snapshots/snapshots.service';
+import { Subagents } from './subagents/subagents.service';
+import { SystemPromptService } from './system/system-prompt.service';
+import { SessionTitles } from './titles/session-titles.service';
 
 /**
  * session.prompt and what it drives: the durable inbox, one drain per running session (claimed in the database,
@@ -25,6 +36,7 @@ import { PromptService } from './prompt.service';
     ConfigModule.forFeature(promptConfig),
     SessionsModule,
     LocationsModule,
+    LocationConfigModule,
     AgentsModule,
     RuntimeModule,
   ],
@@ -38,7 +50,17 @@ import { PromptService } from './prompt.service';
     DrainsRepository,
     InboxRepository,
     AgentLoop,
+    StepTools,
+    SystemPromptService,
+    SessionTitles,
+    SessionShell,
+    SessionCompaction,
+    Snapshots,
+    SessionRevert,
+    SessionPermissions,
+    CommandsService,
+    Subagents,
   ],
-  exports: [DrainsService, PromptService],
+  exports: [DrainsService, PromptService, SessionShell, SessionCompaction, SessionRevert, CommandsService],
 })
 export class PromptModule {}

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { ConflictError, InvalidRequestError } from '../../common/errors';
 import { EventsPublisher } from '../../common/events';
@@ -10,17 +10,21 @@ import { SessionNotFoundError } from '../sessions/errors/session-not-found.error
 import { FileAttachment, Json } from '../sessions/session-message.types';
 import { SessionsService } from '../sessions/sessions.service';
 import { DrainsService } from './drains.service';
+import { readFileAttachments } from './file-attachments';
 import { FileAttachmentDto, PromptDto } from './dto/prompt.dto';
 import { InboxRepository } from './inbox/inbox.repository';
 import { AgentAttachment, InboxUser, UserPayload } from './inbox/inbox.types';
 import { chooseModel } from './loop/model-choice';
 import { sessionAgent } from './loop/session-agent';
+import { SessionRevert } from './revert/session-revert.service';
+import { Subagents } from './subagents/subagents.service';
+import { SessionTitles } from './titles/session-titles.service';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /** `session.prompt`: checks the session and its model, writes the input to the inbox, wakes the drain. */
 @Injectable()
-export class PromptService {
+export class PromptService implements OnModuleInit {
   constructor(
     private readonly sessions: SessionsService,
     private readonly locations: LocationsService,
@@ -28,9 +32,19 @@ export class PromptService {
     private readonly providers: ProvidersService,
     private readonly inbox: InboxRepository,
     private readonly drains: DrainsService,
+    private readonly titles: SessionTitles,
+    private readonly reverts: SessionRevert,
+    private readonly subagents: Subagents,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
   ) {}
+
+  onModuleInit(): void {
+    this.subagents.register({
+      prompt: (sessionID, text) => this.prompt(sessionID, { text }),
+      interrupt: (sessionID) => this.drains.interrupt(sessionID),
+    });
+  }
 
   /**
    * The admitted item, with the members opencode's released SDK types the answer with (`admittedSeq`, the
@@ -44,7 +58,16 @@ export class PromptService {
     const session = await this.sessions.get(sessionID);
     const location = await this.locations.resolve(session.location.directory);
     const agent = await sessionAgent(this.agents, location, session.agent);
-    chooseModel(await this.providers.forLocation(location), location.directory, session.model, agent.model);
+    const model = chooseModel(
+      await this.providers.forLocation(location),
+      location.directory,
+      session.model,
+      agent.model,
+    );
+    if (payload.files) payload.files = await readFileAttachments(location.directory, payload.files);
+
+    // A new prompt after an undo drops the reverted messages for good.
+    if (session.revert) await this.reverts.commit(sessionID);
 
     const now = this.clock.now();
     const item: InboxUser = {
@@ -68,6 +91,7 @@ export class PromptService {
     }
     this.events.publish('session.inbox.enqueued', { sessionID, item }, session.location);
     if (body.resume !== false) await this.drains.wake(sessionID);
+    this.titles.maybeTitle(session, location, model, payload.text);
     return { ...item, admittedSeq: admitted, prompt: payload };
   }
 }

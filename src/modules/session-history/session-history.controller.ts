@@ -3,9 +3,11 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '../../common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
-import { findFiles } from '../locations/location-files';
+import { findFiles, readLocationFile } from '../locations/location-files';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
+import { SessionRevert } from '../prompt/revert/session-revert.service';
+import { SessionCompaction } from '../prompt/compaction/session-compaction.service';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionsService } from '../sessions/sessions.service';
 import {
@@ -17,7 +19,6 @@ import {
   SavedPermissionsQueryDto,
   SessionEventsQueryDto,
 } from './dto/session-history.dto';
-import { NotSupportedError } from './not-supported.error';
 import {
   CONTEXT_RESPONSE,
   FS_LIST_RESPONSE,
@@ -28,12 +29,13 @@ import {
   SAVED_PERMISSIONS_RESPONSE,
   SESSION_EVENTS_RESPONSE,
 } from './response-schemas';
+import { NotSupportedError } from './not-supported.error';
 import { SessionHistoryService } from './session-history.service';
 
 /**
- * The v2 operations of opencode's released SDK that read a session's transcript and a location's files, plus
- * those Outpost answers truthfully with nothing (saved permissions, questions, terminals) or a tagged 501
- * (compaction and revert, which need snapshots the runtime does not take).
+ * The v2 operations of opencode's released SDK that read a session's transcript and a location's files,
+ * compaction and revert (carried out by the prompt module), plus those Outpost answers truthfully with nothing
+ * (saved permissions, questions, terminals).
  */
 @ApiTags('session')
 @Controller('api')
@@ -42,6 +44,8 @@ export class SessionHistoryController {
     private readonly history: SessionHistoryService,
     private readonly sessions: SessionsService,
     private readonly locations: LocationsService,
+    private readonly compaction: SessionCompaction,
+    private readonly reverts: SessionRevert,
   ) {}
 
   @Get('session/:sessionID/message/:messageID')
@@ -111,21 +115,26 @@ export class SessionHistoryController {
 
   @Post('session/:sessionID/compact')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'session.compact', summary: 'Compact the transcript (not supported: 501)' })
-  @ApiNoContentResponse({ description: 'Never: Outpost does not compact' })
-  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiOperation({
+    operationId: 'session.compact',
+    summary:
+      'Compact the transcript: the compaction agent summarises it; the model gets the summary from then on',
+  })
+  @ApiNoContentResponse({ description: 'The summary is stored (a compaction message) and announced' })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'nothing new to compact')
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiErrorResponse(409, 'ConflictError', 'the session is running')
+  @ApiErrorResponse(502, 'CompactionFailedError', 'the model could not write the summary')
   async compact(@Param() params: SessionIdParamsDto): Promise<void> {
-    await this.sessions.get(params.sessionID);
-    throw new NotSupportedError(
-      'session.compact',
-      'the runtime keeps the whole transcript and has no compaction',
-    );
+    await this.compaction.compact(params.sessionID, { reason: 'manual' });
   }
 
   @Post('session/:sessionID/revert/stage')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'session.revert.stage', summary: 'Stage a revert (not supported: 501)' })
+  @ApiOperation({
+    operationId: 'session.revert.stage',
+    summary: "Stage a revert: the location's files back as before the message, it and later messages hidden",
+  })
   @ApiOkResponse({
     schema: {
       type: 'object',
@@ -142,39 +151,38 @@ export class SessionHistoryController {
         },
       },
     },
-    description: 'Never: Outpost takes no snapshots to revert to',
+    description: "The staged revert (also the session's `revert`)",
   })
-  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
-  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
-  async revertStage(@Param() params: SessionIdParamsDto, @Body() _body: RevertStageDto): Promise<never> {
-    await this.sessions.get(params.sessionID);
-    throw new NotSupportedError('session.revert.stage', 'the runtime takes no file snapshots to revert to');
+  @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session or message')
+  @ApiErrorResponse(409, 'ConflictError', 'the session is running')
+  async revertStage(@Param() params: SessionIdParamsDto, @Body() body: RevertStageDto) {
+    const info = await this.reverts.revert(params.sessionID, body.messageID, body.partID);
+    return { data: info.revert };
   }
 
   @Post('session/:sessionID/revert/commit')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'session.revert.commit',
-    summary: 'Commit a staged revert (not supported: 501)',
+    summary: 'Make a staged revert final: its messages are deleted (a no-op without one)',
   })
-  @ApiNoContentResponse({ description: 'Never: nothing can be staged' })
-  @ApiErrorResponse(501, 'NotSupportedError', 'the runtime cannot do this')
+  @ApiNoContentResponse({ description: 'No revert is staged any more' })
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async revertCommit(@Param() params: SessionIdParamsDto): Promise<void> {
-    await this.sessions.get(params.sessionID);
-    throw new NotSupportedError('session.revert.commit', 'the runtime takes no file snapshots to revert to');
+    await this.reverts.commit(params.sessionID);
   }
 
   @Post('session/:sessionID/revert/clear')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'session.revert.clear',
-    summary: 'Drop a staged revert (nothing is ever staged: a no-op)',
+    summary: 'Drop a staged revert: its files and messages come back (a no-op without one)',
   })
   @ApiNoContentResponse({ description: 'No revert is staged any more' })
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
+  @ApiErrorResponse(409, 'ConflictError', 'the session is running')
   async revertClear(@Param() params: SessionIdParamsDto): Promise<void> {
-    await this.sessions.get(params.sessionID);
+    await this.reverts.unrevert(params.sessionID);
   }
 
   @Get('permission/saved')
@@ -215,6 +223,36 @@ export class SessionHistoryController {
       limit: query.limit ?? 20,
     });
     return { location: publicInfo(location), data };
+  }
+
+  @Get('fs/read/*')
+  @ApiOperation({
+    operationId: 'fs.read',
+    summary: "A file of the location, as it is (the path follows '/read/')",
+  })
+  @ApiOkResponse({ description: 'The file', content: { 'application/octet-stream': {} } })
+  @ApiErrorResponse(400, 'InvalidRequestError', 'the path leads outside the location, or is not a file')
+  @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
+  async read(
+    @Param('*') path: string,
+    @Query() query: LocationQueryDto,
+    @Res({ passthrough: true }) reply: HttpReply,
+  ): Promise<Buffer> {
+    const location = await this.locations.resolve(query.location?.directory);
+    const file = await readLocationFile(location.directory, path);
+    reply.header('content-type', file.mime);
+    return file.bytes;
+  }
+
+  @Post('pty')
+  @ApiOperation({ operationId: 'pty.create', summary: 'Start a pseudo-terminal (Outpost runs none: 501)' })
+  @ApiErrorResponse(501, 'NotSupportedError', 'Outpost runs no pseudo-terminals')
+  async createPty(@Query() query: LocationQueryDto): Promise<never> {
+    await this.locations.resolve(query.location?.directory);
+    throw new NotSupportedError(
+      'pty.create',
+      'Outpost runs no pseudo-terminals; run commands with the shell route',
+    );
   }
 
   @Get('pty')

@@ -1,3 +1,4 @@
+import { lastCompaction, TranscriptMessage } from '../runtime/providers/history';
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ServerResponse } from 'node:http';
@@ -27,10 +28,11 @@ export class SessionHistoryService {
     return found;
   }
 
-  /** What the next model turn sees: Outpost never compacts, so the whole transcript. */
+  /** What the next model turn sees: the transcript from the last completed compaction on (its summary first). */
   async context(sessionID: string): Promise<SessionMessageInfo[]> {
     await this.sessions.get(sessionID);
-    return this.sessions.messages(sessionID);
+    const messages = await this.sessions.messages(sessionID);
+    return messages.slice(Math.max(0, lastCompaction(messages as TranscriptMessage[])));
   }
 
   async history(sessionID: string, after = 0, limit = DEFAULT_HISTORY) {

@@ -70,6 +70,11 @@ export interface ShellMessage extends MessageBase {
   status: 'running' | 'exited' | 'timeout' | 'killed';
   exit?: number;
   output?: { output: string; cursor: number; size: number; truncated: boolean };
+  /** The agent and model the session had when the person ran the command (v1 clients show them). */
+  agent?: string;
+  model?: ModelRef;
+  /** The id v1 clients know the command's answer (its `bash` tool part) by; sorts right after `id`. */
+  answerID?: string;
 }
 
 export interface AgentSwitchedMessage extends MessageBase {
@@ -99,6 +104,10 @@ export interface CompactionMessage extends MessageBase {
   summary?: string;
   recent?: string;
   error?: string;
+  /** The id v1 clients know the summary (an assistant message) by; sorts right after `id`. */
+  answerID?: string;
+  /** The model that wrote the summary. */
+  model?: ModelRef;
 }
 
 export type ToolContent =
@@ -132,7 +141,8 @@ export type AssistantContent =
       providerState?: Json;
       providerResultState?: Json;
       state: ToolState;
-      time: { created: number; ran?: number; completed?: number };
+      /** `compacted`: when the output was pruned (the model gets a note instead of it). */
+      time: { created: number; ran?: number; completed?: number; compacted?: number };
     };
 
 export interface AssistantMessage extends MessageBase {

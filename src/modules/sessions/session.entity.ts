@@ -53,6 +53,10 @@ export class SessionEntity {
   @Column({ type: 'jsonb', nullable: true })
   permissions!: Ruleset | null;
 
+  /** A staged revert (`SessionRevert`), null when none. */
+  @Column({ type: 'jsonb', nullable: true })
+  revert!: Record<string, unknown> | null;
+
   /** Micro-cents (1 USD = 100,000,000). */
   @Column({ type: 'bigint', default: 0, transformer: bigintNumber })
   cost!: number;

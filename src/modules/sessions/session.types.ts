@@ -29,6 +29,16 @@ export interface SessionFork {
 
 export type SessionOutcome = 'succeeded' | 'failed' | 'interrupted';
 
+/**
+ * A staged revert: the messages from `messageID` on are hidden and the location's files are as they were before
+ * them; `snapshot` holds the files as they were when the revert was staged (an unrevert restores it).
+ */
+export interface SessionRevert {
+  messageID: string;
+  partID?: string;
+  snapshot?: string;
+}
+
 /** `Session.Info`: optional members are omitted, never null. */
 export interface SessionInfo {
   id: string;
@@ -47,6 +57,7 @@ export interface SessionInfo {
   subpath?: string;
   metadata?: Record<string, unknown>;
   permissions?: Ruleset;
+  revert?: SessionRevert;
 }
 
 export interface SessionsPage {

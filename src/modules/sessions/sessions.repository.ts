@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { poolQuery } from '../../database/pool-query';
 import { CursorAnchor, SessionListQuery } from './sessions-cursor';
-import { ModelRef, Ruleset, SessionFork, SessionOutcome } from './session.types';
+import { ModelRef, Ruleset, SessionFork, SessionOutcome, SessionRevert } from './session.types';
 
 /** A `session` row as PostgreSQL returns it (bigints arrive as strings). */
 export interface SessionRow {
@@ -68,6 +68,7 @@ export interface SessionChanges {
   subpath?: string;
   outcome?: SessionOutcome;
   timeIdle?: number;
+  revert?: SessionRevert | null;
 }
 
 /** A session brought in by an import: usage, outcome and times come from the export. */
@@ -127,13 +128,14 @@ const CHANGE_COLUMNS: Record<keyof SessionChanges, string> = {
   subpath: 'subpath',
   outcome: 'outcome',
   timeIdle: 'time_idle',
+  revert: 'revert',
 };
 /** The columns of a `SessionRow`, named: the prepared reads keep their shape when a column is added. */
 const SESSION_COLUMNS = `id, parent_id, fork, project_id, directory, subpath, agent, model, title, metadata, permissions,
   cost, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, outcome, time_created,
   time_updated, time_idle, time_viewed, time_archived, info`;
 
-const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model']);
+const JSON_COLUMNS = new Set(['metadata', 'permissions', 'model', 'revert']);
 
 /** The columns a transcript reads (not the usage columns PostgreSQL derives for stats). */
 const MESSAGE_COLUMNS = `session_id, id, type, data, time_created, time_completed, tokens_input, tokens_output,
@@ -349,6 +351,27 @@ export class SessionsRepository {
   }
 
   /** Rewrites an open message's variant members (and completion time); false when it is gone or closed. */
+  /** Deletes the messages from `messageID` on (a revert made final by the next prompt). */
+  async deleteMessagesFrom(sessionId: string, messageId: string): Promise<number> {
+    const rows: unknown[] = await this.db.manager.query(
+      `WITH deleted AS (DELETE FROM session_message WHERE session_id = $1 AND id >= $2 RETURNING 1)
+       SELECT 1 FROM deleted`,
+      [sessionId, messageId],
+    );
+    return rows.length;
+  }
+
+  /** Rewrites a message's data whether or not it is complete (pruned tool outputs of closed steps). */
+  async rewriteMessage(sessionId: string, id: string, data: Record<string, unknown>): Promise<boolean> {
+    const rows: unknown[] = await this.db.manager.query(
+      `WITH updated AS (
+         UPDATE session_message SET data = $3 WHERE session_id = $1 AND id = $2 RETURNING 1
+       ) SELECT 1 FROM updated`,
+      [sessionId, id, JSON.stringify(data)],
+    );
+    return rows.length > 0;
+  }
+
   async updateMessage(
     sessionId: string,
     id: string,

@@ -12,7 +12,15 @@ import { MessageNotFoundError } from './errors/message-not-found.error';
 import { SessionNotFoundError } from './errors/session-not-found.error';
 import { MICRO_CENTS_PER_USD, textRowToMessageInfo, toMessageInfo, toSessionInfo } from './session.mapper';
 import { SessionMessageInfo } from './session-message.types';
-import { ModelRef, Ruleset, SessionFork, SessionInfo, SessionOutcome, Tokens } from './session.types';
+import {
+  ModelRef,
+  Ruleset,
+  SessionFork,
+  SessionInfo,
+  SessionOutcome,
+  SessionRevert,
+  Tokens,
+} from './session.types';
 import { SessionsActivity } from './sessions-activity.service';
 import {
   ImportedSession,
@@ -416,6 +424,24 @@ export class SessionsService {
   updateMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
     const { id, time, data } = storedParts(message);
     return this.sessions.updateMessage(sessionID, id, data, time.completed ?? null);
+  }
+
+  /** Stages (or, with null, drops) a revert; publishes `session.updated`. */
+  async setRevert(id: string, revert: SessionRevert | null): Promise<SessionInfo> {
+    const row = await this.sessions.update(id, { revert }, this.clock.now());
+    if (!row) throw new SessionNotFoundError(id);
+    return this.published('session.updated', row);
+  }
+
+  /** Deletes the messages from `messageID` on: a staged revert made final. */
+  deleteMessagesFrom(sessionID: string, messageID: string): Promise<number> {
+    return this.sessions.deleteMessagesFrom(sessionID, messageID);
+  }
+
+  /** Rewrites a closed message's content (compaction marks old tool outputs pruned); its times stay. */
+  rewriteMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
+    const { id, data } = storedParts(message);
+    return this.sessions.rewriteMessage(sessionID, id, data);
   }
 
   /**

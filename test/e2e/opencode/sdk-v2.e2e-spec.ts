@@ -24,7 +24,8 @@ describe("the released SDK's v2 operations (@opencode-ai/sdk 1.19.3, built with 
     // A link inside the location that leads out of it.
     symlinkSync('/etc', join(project, 'outside'));
     t = await createTestApp({ env: { OUTPOST_DEFAULT_DIRECTORY: project } });
-    model.script({ text: ['Hello ', 'there.'] });
+    // The turn of the prompt, then the summary session.compact asks for.
+    model.script({ text: ['Hello ', 'there.'] }, { text: 'SDK summary.' });
     const { stdout } = await run(process.execPath, [
       join(__dirname, 'sdk-v2-client.mjs'),
       t.url,
@@ -121,14 +122,11 @@ describe("the released SDK's v2 operations (@opencode-ai/sdk 1.19.3, built with 
     });
   });
 
-  it('compaction and revert are a tagged 501; clearing a revert is a no-op', () => {
-    for (const [name, operation] of [
-      ['compact', 'session.compact'],
-      ['revertStage', 'session.revert.stage'],
-      ['revertCommit', 'session.revert.commit'],
-    ]) {
-      expect(out[name]).toMatchObject({ status: 501, error: { _tag: 'NotSupportedError', operation } });
-    }
+  it('session.compact stores a summary the model wrote; revert stage, commit and clear answer', () => {
+    expect(out.compact.status).toBe(204);
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('Provide a detailed summary');
+    expect(out.revertStage).toMatchObject({ status: 200, data: { data: { messageID: expect.any(String) } } });
+    expect(out.revertCommit.status).toBe(204);
     expect(out.revertClear.status).toBe(204);
   });
 

@@ -378,7 +378,9 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     ]);
     const requests = server.requests.slice(base);
     expect(requests).toHaveLength(2);
-    expect(requests[0].body.messages[0]).toEqual({ role: 'system', content: 'You review code.' });
+    // The agent's own prompt closes the system prompt (after the base prompt, environment and instructions).
+    expect(requests[0].body.messages[0]).toMatchObject({ role: 'system' });
+    expect(requests[0].body.messages[0].content).toMatch(/\n\nYou review code\.$/);
     const assistants = (await a.messages(sessionID)).filter((m) => m.type === 'assistant');
     expect(assistants.map((m) => m.agent)).toEqual(['reviewer', 'reviewer']);
   });

@@ -312,7 +312,8 @@ describe('ModelStep against the scripted model server', () => {
       expect(result).toMatchObject({
         status: 'failed',
         attempts: 1,
-        error: { type: 'APIError', message: 'invalid_request_error: prompt is too long' },
+        // A prompt larger than the context is not retried as it is (the agent loop compacts first).
+        error: { type: 'ContextOverflowError', message: 'invalid_request_error: prompt is too long' },
       });
     });
 

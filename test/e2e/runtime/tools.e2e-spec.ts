@@ -129,6 +129,10 @@ describe('runtime tools', () => {
         'write',
         'edit',
         'bash',
+        'todowrite',
+        'todoread',
+        'webfetch',
+        'task',
       ]);
       for (const tool of BUILTIN_TOOLS) {
         expect(toolSpec(tool)).toEqual({

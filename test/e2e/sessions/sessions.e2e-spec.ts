@@ -539,9 +539,12 @@ describe('session lifecycle', () => {
         'session.switchAgent post /api/session/{sessionID}/agent',
         'session.switchModel post /api/session/{sessionID}/model',
         'session.update patch /api/session/{sessionID}',
+        'session.wait post /api/session/{sessionID}/wait',
         'session.prompt post /api/session/{sessionID}/prompt',
         'session.interrupt post /api/session/{sessionID}/interrupt',
         'session.messages get /api/session/{sessionID}/message',
+        'session.permission.create post /api/session/{sessionID}/permission',
+        'session.permission.get get /api/session/{sessionID}/permission/{requestID}',
         'session.permission.list get /api/session/{sessionID}/permission',
         'session.permission.reply post /api/session/{sessionID}/permission/{requestID}/reply',
         // The released SDK's reads of a transcript, and what Outpost answers with a 501 (session-history).

@@ -370,7 +370,42 @@ export interface paths {
     /** Permission requests waiting for an answer */
     get: operations['session.permission.list'];
     put?: never;
+    /** Ask the session's rules about an action: allow, deny, or ask (a pending request is opened) */
+    post: operations['session.permission.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/session/{sessionID}/permission/{requestID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One pending permission request */
+    get: operations['session.permission.get'];
+    put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/session/{sessionID}/wait': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Answers once the session is idle (at once when it is) */
+    post: operations['session.wait'];
     delete?: never;
     options?: never;
     head?: never;
@@ -505,6 +540,40 @@ export interface paths {
     };
     /** The providers of a location */
     get: operations['provider.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/{providerID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One provider of a location */
+    get: operations['provider.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/integration/{integrationID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One integration (Outpost has none: 404) */
+    get: operations['integration.get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -692,7 +761,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Compact the transcript (not supported: 501) */
+    /** Compact the transcript: the compaction agent summarises it; the model gets the summary from then on */
     post: operations['session.compact'];
     delete?: never;
     options?: never;
@@ -709,7 +778,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Stage a revert (not supported: 501) */
+    /** Stage a revert: the location's files back as before the message, it and later messages hidden */
     post: operations['session.revert.stage'];
     delete?: never;
     options?: never;
@@ -726,7 +795,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Commit a staged revert (not supported: 501) */
+    /** Make a staged revert final: its messages are deleted (a no-op without one) */
     post: operations['session.revert.commit'];
     delete?: never;
     options?: never;
@@ -743,7 +812,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Drop a staged revert (nothing is ever staged: a no-op) */
+    /** Drop a staged revert: its files and messages come back (a no-op without one) */
     post: operations['session.revert.clear'];
     delete?: never;
     options?: never;
@@ -802,6 +871,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/fs/read/{path}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A file of the location, as it is (the path follows '/read/') */
+    get: operations['fs.read'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/pty': {
     parameters: {
       query?: never;
@@ -812,7 +898,8 @@ export interface paths {
     /** Pseudo-terminals of a location (Outpost runs none) */
     get: operations['pty.list'];
     put?: never;
-    post?: never;
+    /** Start a pseudo-terminal (Outpost runs none: 501) */
+    post: operations['pty.create'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1057,6 +1144,12 @@ export interface components {
     SessionLocationDto: {
       directory: string;
     };
+    SessionRevertDto: {
+      messageID: string;
+      partID?: string;
+      /** @description The files as they were when the revert was staged (an unrevert restores them). */
+      snapshot?: string;
+    };
     SessionInfoDto: {
       /** @description `ses_…` */
       id: string;
@@ -1078,6 +1171,7 @@ export interface components {
         [key: string]: unknown;
       };
       permissions?: components['schemas']['PermissionRuleDto'][];
+      revert?: components['schemas']['SessionRevertDto'];
     };
     PageCursorDto: {
       /** @description Pass as `cursor` for the page before this one. */
@@ -1273,6 +1367,30 @@ export interface components {
     PermissionRequestListDto: {
       data: components['schemas']['PermissionRequestDto'][];
     };
+    PermissionCreateDto: {
+      id?: string;
+      action: string;
+      resources: string[];
+      save?: string[];
+      metadata?: {
+        [key: string]: unknown;
+      };
+      source?: {
+        [key: string]: unknown;
+      };
+      agent?: string;
+    };
+    PermissionCreatedDto: {
+      id: string;
+      /** @enum {string} */
+      effect: 'allow' | 'deny' | 'ask';
+    };
+    PermissionCreatedResponseDto: {
+      data: components['schemas']['PermissionCreatedDto'];
+    };
+    PermissionRequestResponseDto: {
+      data: components['schemas']['PermissionRequestDto'];
+    };
     PermissionReplyDto: {
       /** @enum {string} */
       reply: 'once' | 'always' | 'reject';
@@ -1442,12 +1560,17 @@ export interface components {
       location: components['schemas']['LocationPublicInfoDto'];
       data: components['schemas']['ProviderViewDto'][];
     };
+    ProviderResponseDto: {
+      location: components['schemas']['LocationPublicInfoDto'];
+      data: components['schemas']['ProviderViewDto'];
+    };
     EmptyLocationListDto: {
       data: Record<string, never>[];
       location: components['schemas']['LocationPublicInfoDto'];
     };
     RevertStageDto: {
       messageID: string;
+      partID?: string;
       files?: Record<string, never>;
     };
     PendingLoginDto: {
@@ -2739,6 +2862,154 @@ export interface operations {
       };
     };
   };
+  'session.permission.create': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PermissionCreateDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PermissionCreatedResponseDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SessionNotFoundError: no such session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.permission.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+        requestID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PermissionRequestResponseDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SessionNotFoundError: no such session (or PermissionRequestNotFoundError) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.wait': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session is idle */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SessionNotFoundError: no such session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'session.permission.reply': {
     parameters: {
       query?: never;
@@ -3104,6 +3375,104 @@ export interface operations {
       };
       /** @description UnauthorizedError */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'provider.get': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        providerID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderResponseDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description ProviderNotFoundError: the location has no such provider */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'integration.get': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        integrationID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description IntegrationNotFoundError: no such integration */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -3646,14 +4015,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Never: Outpost does not compact */
+      /** @description The summary is stored (a compaction message) and announced */
       204: {
         headers: {
           [name: string]: unknown;
         };
         content?: never;
       };
-      /** @description InvalidRequestError */
+      /** @description InvalidRequestError: nothing new to compact */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3680,8 +4049,17 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description NotSupportedError: the runtime cannot do this */
-      501: {
+      /** @description ConflictError: the session is running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description CompactionFailedError: the model could not write the summary */
+      502: {
         headers: {
           [name: string]: unknown;
         };
@@ -3706,7 +4084,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Never: Outpost takes no snapshots to revert to */
+      /** @description The staged revert (also the session's `revert`) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3739,7 +4117,7 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description SessionNotFoundError: no such session */
+      /** @description SessionNotFoundError: no such session or message */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3748,8 +4126,8 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
-      /** @description NotSupportedError: the runtime cannot do this */
-      501: {
+      /** @description ConflictError: the session is running */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3770,7 +4148,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Never: nothing can be staged */
+      /** @description No revert is staged any more */
       204: {
         headers: {
           [name: string]: unknown;
@@ -3797,15 +4175,6 @@ export interface operations {
       };
       /** @description SessionNotFoundError: no such session */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description NotSupportedError: the runtime cannot do this */
-      501: {
         headers: {
           [name: string]: unknown;
         };
@@ -3853,6 +4222,15 @@ export interface operations {
       };
       /** @description SessionNotFoundError: no such session */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description ConflictError: the session is running */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -4041,6 +4419,58 @@ export interface operations {
       };
     };
   };
+  'fs.read': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        path: string;
+        '*': string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': unknown;
+        };
+      };
+      /** @description InvalidRequestError: the path leads outside the location, or is not a file */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description LocationNotFoundError: no such location */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'pty.list': {
     parameters: {
       query?: {
@@ -4101,6 +4531,52 @@ export interface operations {
       };
       /** @description LocationNotFoundError: no such location */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'pty.create': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotSupportedError: Outpost runs no pseudo-terminals */
+      501: {
         headers: {
           [name: string]: unknown;
         };

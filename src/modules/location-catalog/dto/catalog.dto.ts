@@ -101,3 +101,8 @@ export class EmptyLocationListDto {
   @ApiProperty({ type: 'array', items: { type: 'object' }, maxItems: 0 })
   data!: never[];
 }
+
+export class ProviderResponseDto {
+  location!: LocationPublicInfoDto;
+  data!: ProviderViewDto;
+}

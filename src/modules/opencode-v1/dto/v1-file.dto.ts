@@ -28,3 +28,30 @@ export class V1FilePathQueryDto extends V1QueryDto {
   @MaxLength(4096)
   path!: string;
 }
+
+/** `GET /find`: text search in the location's files (`pattern` is a regular expression). */
+export class V1FindTextQueryDto extends V1QueryDto {
+  @IsString()
+  @MaxLength(1000)
+  pattern!: string;
+}
+
+/** `GET /vcs/diff`: `git` (the working tree against HEAD) or `branch` (served the same). */
+export class V1VcsDiffQueryDto extends V1QueryDto {
+  @IsOptional()
+  @IsIn(['git', 'branch'])
+  mode?: 'git' | 'branch';
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(10)
+  context?: string;
+}
+
+/** `GET /find/symbol`: workspace symbols matching `query`. */
+export class V1FindSymbolsQueryDto extends V1QueryDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  query?: string;
+}

@@ -5,6 +5,7 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsNotEmpty,
   IsNumberString,
   IsOptional,
   IsString,
@@ -242,4 +243,21 @@ export class V1PermissionReplyDto {
 export class V1SessionPermissionReplyDto {
   @IsIn(['once', 'always', 'reject'])
   response!: 'once' | 'always' | 'reject';
+}
+
+/** `POST /session/{id}/shell`: a command the person runs in the session's location. */
+export class V1ShellDto {
+  @IsString()
+  @MaxLength(200)
+  agent!: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => V1ModelDto)
+  model?: V1ModelDto & { modelID: string };
+
+  @IsString()
+  @IsNotEmpty({ message: 'command must not be empty' })
+  @MaxLength(100_000)
+  command!: string;
 }

@@ -1,4 +1,13 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import { SESSION_ID } from '../../sessions/session-ids';
 
 export class PermissionReplyParamsDto {
@@ -21,4 +30,51 @@ export class PermissionReplyDto {
   @IsString()
   @MaxLength(10_000)
   message?: string | null;
+}
+
+/** `session.permission.create`: ask the session's rules about an action on resources. */
+export class PermissionCreateDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  id?: string;
+
+  @IsString()
+  @MaxLength(200)
+  action!: string;
+
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(4096, { each: true })
+  resources!: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(4096, { each: true })
+  save?: string[];
+
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsObject()
+  source?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  agent?: string;
+}
+
+export class PermissionCreatedDto {
+  id!: string;
+  effect!: 'allow' | 'deny' | 'ask';
+}
+
+export class PermissionCreatedResponseDto {
+  data!: PermissionCreatedDto;
 }

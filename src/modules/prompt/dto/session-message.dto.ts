@@ -93,6 +93,10 @@ export class PermissionRequestListDto {
   data!: PermissionRequestDto[];
 }
 
+export class PermissionRequestResponseDto {
+  data!: PermissionRequestDto;
+}
+
 export class PromptPayloadDto {
   text!: string;
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, required: false })

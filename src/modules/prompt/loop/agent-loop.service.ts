@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Clock } from '../../../common/clock';
 import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../../common/events';
@@ -10,22 +10,27 @@ import { LocationsService } from '../../locations/locations.service';
 import { isToolDisabled } from '../../runtime/permissions/evaluate';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { cost, microCentsToUsd } from '../../runtime/providers/cost';
+import { acceptedFiles } from '../../runtime/providers/provider-config';
 import { PromptMessage, toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
-import { ModelStep } from '../../runtime/providers/model-step.service';
+import { CONTEXT_OVERFLOW_ERROR, ModelStep } from '../../runtime/providers/model-step.service';
 import { ProviderRegistry } from '../../runtime/providers/provider-registry';
 import { ProvidersService } from '../../runtime/providers/providers.service';
 import { StepError, StepResult } from '../../runtime/providers/step.types';
 import { BUILTIN_TOOLS, toolSpec } from '../../runtime/tools/builtin-tools';
-import { ToolRunner } from '../../runtime/tools/tool-runner.service';
 import { AnyTool } from '../../runtime/tools/tool.types';
-import { AssistantMessage, Json } from '../../sessions/session-message.types';
+import { AssistantMessage } from '../../sessions/session-message.types';
 import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
+import { SessionCompaction } from '../compaction/session-compaction.service';
 import { promptConfig, PromptConfig } from '../prompt.config';
+import { providerFamily } from '../system/provider-prompts';
+import { SystemPromptService } from '../system/system-prompt.service';
 import { AssistantRecorder } from './assistant-recorder';
 import { chooseModel } from './model-choice';
 import { RunCache } from './run-cache';
+import { overflows } from './overflow';
 import { sessionAgent } from './session-agent';
+import { INTERRUPTED, StepTools } from './step-tools';
 
 export type RunOutcome =
   { status: 'succeeded' } | { status: 'failed'; error: StepError } | { status: 'interrupted' };
@@ -63,6 +68,8 @@ interface StepSetup {
   tools: AnyTool[];
   /** The history the step sends, in the provider's shape. */
   history: PromptMessage[];
+  /** The system prompt: base prompt, environment, instruction files, the agent's own prompt. */
+  system: string;
 }
 
 /** A step with its assistant message and the recorder that grows it. */
@@ -73,8 +80,6 @@ interface OpenStep {
   stored: Promise<void>;
 }
 
-const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
-
 /**
  * The agent loop of one run: step after step (a provider turn, then the tools it asked for), taking steering
  * input at each boundary, until the model stops asking for tools or the agent's `steps` limit is reached. Each
@@ -84,6 +89,7 @@ const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
  */
 @Injectable()
 export class AgentLoop implements OnModuleInit {
+  private readonly logger = new Logger(AgentLoop.name);
   /** The caches of the runs in progress, by session. */
   private readonly runs = new Map<string, RunCache>();
 
@@ -94,7 +100,9 @@ export class AgentLoop implements OnModuleInit {
     private readonly agents: AgentsService,
     private readonly providers: ProvidersService,
     private readonly modelStep: ModelStep,
-    private readonly tools: ToolRunner,
+    private readonly systemPrompt: SystemPromptService,
+    private readonly compaction: SessionCompaction,
+    private readonly stepTools: StepTools,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
     @Inject(promptConfig.KEY) private readonly config: PromptConfig,
@@ -123,7 +131,11 @@ export class AgentLoop implements OnModuleInit {
         const { outcome, result, spent } = await this.execute(ctx, step);
         // The history goes on with this step's message, as a read of the transcript would give it.
         if (cache.history === step.setup.history) cache.history.push(...stepMessages(step));
+        const overflow =
+          outcome.status === 'completed' &&
+          overflows(step.setup.registry.model(step.setup.ref).limit, result.tokens);
         const more =
+          !overflow &&
           outcome.status === 'completed' &&
           outcome.toolCalls > 0 &&
           steps < step.setup.limit &&
@@ -134,9 +146,26 @@ export class AgentLoop implements OnModuleInit {
         // the way a step opened on its own would.
         const next = more ? await this.prepare(ctx, cache).catch(() => undefined) : undefined;
         opened = await this.close(ctx, cache, step, result, spent, next);
+        if (
+          outcome.status === 'failed' &&
+          outcome.error.type === CONTEXT_OVERFLOW_ERROR &&
+          !cache.overflowRetried
+        ) {
+          // The prompt no longer fits: compact, then try the step once more with the summary.
+          cache.overflowRetried = true;
+          if (await this.compactInRun(ctx)) {
+            cache.history = undefined;
+            continue;
+          }
+        }
         if (outcome.status !== 'completed') return outcome;
         if (opened) continue;
         if (ctx.signal.aborted) return { status: 'interrupted' };
+        if (overflow) {
+          // The context is full: the next step (or the next prompt) gets a summary of the turns so far.
+          await this.compactInRun(ctx);
+          cache.history = undefined;
+        }
         const steered = await ctx.boundary();
         if (steered > 0) {
           // The delivered prompts are in the transcript now: the next step reads it again.
@@ -151,6 +180,17 @@ export class AgentLoop implements OnModuleInit {
     }
   }
 
+  /** Automatic compaction between two steps of a run; false (logged) when it failed. */
+  private async compactInRun(ctx: RunContext): Promise<boolean> {
+    return this.compaction
+      .compact(ctx.sessionID, { reason: 'auto', signal: ctx.signal, inRun: true })
+      .then(() => true)
+      .catch((error: unknown) => {
+        this.logger.warn(`Automatic compaction failed: ${String(error)}`);
+        return false;
+      });
+  }
+
   /** The setup of a step from the session, its location, agent and providers (cached where nothing changed). */
   private async prepare(ctx: RunContext, cache: RunCache): Promise<StepSetup> {
     const session = await cache.current(() => this.sessions.get(ctx.sessionID));
@@ -162,9 +202,20 @@ export class AgentLoop implements OnModuleInit {
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
     const tools = BUILTIN_TOOLS.filter((tool) => !isToolDisabled(tool.action, ...rulesets));
-    cache.history ??= toPromptMessages((await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[]);
+    const accepts = acceptedFiles(registry.configs()[ref.providerID], registry.model(ref));
+    // A model that takes other attachments than the last step's sees the transcript written anew.
+    const history =
+      cache.historyFor(accepts) ??
+      (cache.history = toPromptMessages(
+        (await this.sessions.messages(ctx.sessionID)) as TranscriptMessage[],
+        { accepts },
+      ));
     const limit = agent.steps ?? this.config.maxSteps;
-    return { session, location, agent, limit, registry, ref, rulesets, tools, history: cache.history };
+    const family = providerFamily(registry.configs()[ref.providerID]?.package, ref.id);
+    const system = await cache.system(`${location.directory}\n${family}\n${agent.system ?? ''}`, () =>
+      this.systemPrompt.build(location, agent, family),
+    );
+    return { session, location, agent, limit, registry, ref, rulesets, tools, history, system };
   }
 
   /** Appends the step's assistant message to the transcript and announces it. */
@@ -222,7 +273,7 @@ export class AgentLoop implements OnModuleInit {
       result = await this.modelStep.run(
         {
           model: model.language,
-          system: agent.system,
+          system: setup.system,
           messages: setup.history,
           tools: tools.map(toolSpec),
           headers: agent.request.headers,
@@ -260,7 +311,7 @@ export class AgentLoop implements OnModuleInit {
           ? { status: 'failed', error: result.error! }
           : { status: 'interrupted' };
     if (result.status === 'completed') {
-      const interrupted = await this.runTools(ctx, setup, recorder, result, stored);
+      const interrupted = await this.stepTools.run(ctx, setup, recorder, result, stored);
       if (interrupted) outcome = { status: 'interrupted' };
     }
 
@@ -335,68 +386,6 @@ export class AgentLoop implements OnModuleInit {
     stored.catch(() => {});
     const opened: OpenStep = { setup: next, recorder: this.recorder(ctx, next, following, stored), stored };
     return opened;
-  }
-
-  /**
-   * Runs the step's tool calls in order; true when an interrupt stopped them. A permission request waits until
-   * the step has been announced (`stored`), so that it follows the step's start on the event stream.
-   */
-  private async runTools(
-    ctx: RunContext,
-    { session, location, rulesets, tools }: StepSetup,
-    recorder: AssistantRecorder,
-    result: StepResult,
-    stored: Promise<void>,
-  ): Promise<boolean> {
-    const granted: PermissionRuleset = [];
-    for (const call of result.toolCalls) {
-      const part = recorder.call(call);
-      const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, Json>;
-      if (ctx.signal.aborted || !(await ctx.owned())) {
-        recorder.setTool(
-          part,
-          { status: 'error', input, error: INTERRUPTED },
-          { completed: this.clock.now() },
-        );
-        continue;
-      }
-      recorder.setTool(part, { status: 'running', input, metadata: {} }, { ran: this.clock.now() });
-      const outcome = await this.tools.run({
-        call,
-        tools,
-        directory: location.directory,
-        rulesets: [...rulesets, granted],
-        sessionID: ctx.sessionID,
-        messageID: recorder.message.id,
-        location: { directory: location.directory },
-        signal: ctx.signal,
-        beforeAsk: () => stored,
-      });
-      if (outcome.rules.length > 0) {
-        granted.push(...outcome.rules);
-        await this.sessions.addPermissions(session.id, outcome.rules);
-      }
-      const completed = { completed: this.clock.now() };
-      if (outcome.status === 'completed') {
-        const { output, title, metadata } = outcome.result;
-        const meta = { ...(metadata ?? {}), ...(title ? { title } : {}) } as Record<string, Json>;
-        recorder.setTool(
-          part,
-          { status: 'completed', input, content: [{ type: 'text', text: output }], metadata: meta },
-          completed,
-        );
-      } else if (outcome.status === 'error') {
-        recorder.setTool(part, { status: 'error', input, error: outcome.error }, completed);
-      } else {
-        const content = outcome.output ? [{ type: 'text' as const, text: outcome.output }] : undefined;
-        recorder.setTool(
-          part,
-          { status: 'error', input, error: INTERRUPTED, ...(content ? { content } : {}) },
-          completed,
-        );
-      }
-    }
-    return ctx.signal.aborted;
   }
 }
 

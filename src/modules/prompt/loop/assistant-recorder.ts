@@ -105,6 +105,8 @@ export class AssistantRecorder {
     this.blocks.clear();
     this.message.retry = { attempt: retry.attempt, at: retry.at, error: retry.error.message };
     this.save(true);
+    const data = { sessionID: this.sessionID, messageID: this.message.id, ...this.message.retry };
+    this.emit(() => this.events.publish('session.step.retrying', data, this.location));
   };
 
   /** The tool part of a call (created if the stream never announced it). */

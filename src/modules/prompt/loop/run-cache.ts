@@ -15,10 +15,16 @@ import { SessionInfo } from '../../sessions/session.types';
  */
 export class RunCache {
   history?: PromptMessage[];
+  /** A step of this run failed for a full context and was tried again after compaction (once per run). */
+  overflowRetried = false;
+  /** The attachments the model of `history` takes (files it does not take are notes there). */
+  private accepts = '';
   private session?: SessionInfo;
   private location?: { directory: string; resolved: ResolvedLocation };
   /** `session.updated` events of the session seen so far. */
   private updates = 0;
+  /** The system prompt, built once per run for the location, agent prompt and provider family it was built for. */
+  private systemPrompt?: { key: string; text: Promise<string> };
 
   constructor(readonly sessionID: string) {}
 
@@ -53,6 +59,26 @@ export class RunCache {
     return resolved;
   }
 
+  /** The system prompt for `key`, built at the run's first step and again when the key changes. */
+  system(key: string, build: () => Promise<string>): Promise<string> {
+    if (this.systemPrompt?.key !== key) {
+      const text = build();
+      text.catch(() => (this.systemPrompt = undefined));
+      this.systemPrompt = { key, text };
+    }
+    return this.systemPrompt.text;
+  }
+
+  /** The history for a model that takes `accepts`; undefined when it must be read (again). */
+  historyFor(accepts: ReadonlySet<string>): PromptMessage[] | undefined {
+    const key = [...accepts].sort().join(',');
+    if (key !== this.accepts) {
+      this.accepts = key;
+      this.history = undefined;
+    }
+    return this.history;
+  }
+
   sessionUpdated(): void {
     this.updates += 1;
     this.session = undefined;
@@ -60,5 +86,6 @@ export class RunCache {
 
   locationShutdown(directory: string): void {
     if (this.location?.resolved.directory === directory) this.location = undefined;
+    this.systemPrompt = undefined; // instruction files and config may have changed
   }
 }

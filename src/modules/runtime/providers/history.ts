@@ -6,6 +6,7 @@ import type {
   LanguageModelV3ToolResultPart,
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
+import { numberLines } from '../tools/read.tool';
 
 /** One message of the prompt as the provider model takes it (the AI SDK's provider-level prompt). */
 export type PromptMessage = LanguageModelV3Message;
@@ -18,6 +19,7 @@ export type TranscriptMessage =
   | { type: 'user'; text: string; files?: TranscriptFile[] }
   | { type: 'synthetic' | 'system' | 'skill'; text: string }
   | { type: 'shell'; command: string; output?: { output: string } | string }
+  | { type: 'compaction'; status: string; summary?: string }
   | { type: 'assistant'; content: TranscriptContent[] }
   | { type: string; [key: string]: unknown };
 
@@ -25,7 +27,15 @@ export interface TranscriptFile {
   data: string;
   mime: string;
   name?: string;
+  source?: { type: string; uri?: string };
 }
+
+/** What the model of a step can take as file parts (opencode's `modalities.input`). */
+export interface HistoryOptions {
+  accepts: ReadonlySet<'image' | 'pdf'>;
+}
+
+const ACCEPTS_ALL: HistoryOptions = { accepts: new Set(['image', 'pdf']) };
 
 export type TranscriptContent =
   | { type: 'text'; text: string }
@@ -35,12 +45,17 @@ export type TranscriptContent =
       id: string;
       name: string;
       providerState?: unknown;
+      /** `compacted`: the output was pruned (an old result the model no longer needs in full). */
+      time?: { compacted?: number };
       state:
         | { status: 'streaming' | 'pending'; input?: unknown }
         | { status: 'running'; input: unknown }
         | { status: 'completed'; input: unknown; content: Array<{ type: string; text?: string }> }
         | { status: 'error'; input: unknown; error: { type?: string; message: string } };
     };
+
+/** The mime type of a directory attachment (its data is the list tool's listing). */
+export const DIRECTORY_MIME = 'application/x-directory';
 
 const INTERRUPTED = 'The tool call was interrupted before it finished.';
 
@@ -51,14 +66,26 @@ const INTERRUPTED = 'The tool call was interrupted before it finished.';
  * provider's shape (what `streamText` would produce from the same messages, without validating them again), so
  * a caller can keep the result and append the messages of each new step.
  */
-export function toPromptMessages(transcript: TranscriptMessage[]): PromptMessage[] {
+export function toPromptMessages(
+  transcript: TranscriptMessage[],
+  options: HistoryOptions = ACCEPTS_ALL,
+): PromptMessage[] {
   const messages: PromptMessage[] = [];
-  for (const message of transcript) {
+  // A completed compaction stands for everything before it: its summary is what the model gets of those turns.
+  const compacted = lastCompaction(transcript);
+  if (compacted >= 0) {
+    const summary = (transcript[compacted] as { summary: string }).summary;
+    messages.push(userText(SUMMARY_QUESTION), {
+      role: 'assistant',
+      content: [{ type: 'text', text: summary }],
+    });
+  }
+  for (const message of transcript.slice(compacted + 1)) {
     switch (message.type) {
       case 'user':
         messages.push({
           role: 'user',
-          content: userContent(message as Extract<TranscriptMessage, { type: 'user' }>),
+          content: userContent(message as Extract<TranscriptMessage, { type: 'user' }>, options),
         });
         break;
       case 'synthetic':
@@ -82,18 +109,37 @@ export function toPromptMessages(transcript: TranscriptMessage[]): PromptMessage
   return messages;
 }
 
+/** The user turn the summary answers, as opencode words it. */
+export const SUMMARY_QUESTION = 'What did we do so far?';
+/** What the model gets instead of a pruned tool output. */
+export const PRUNED_OUTPUT = '[Old tool result content cleared]';
+
+/** The index of the last completed compaction with a summary, or -1. */
+export function lastCompaction(transcript: TranscriptMessage[]): number {
+  for (let i = transcript.length - 1; i >= 0; i--) {
+    const message = transcript[i] as { type: string; status?: string; summary?: string };
+    if (message.type === 'compaction' && message.status === 'completed' && message.summary) return i;
+  }
+  return -1;
+}
+
 function userText(text: string): PromptMessage {
   return { role: 'user', content: [{ type: 'text', text }] };
 }
 
-function userContent(message: {
-  text: string;
-  files?: TranscriptFile[];
-}): Array<LanguageModelV3TextPart | LanguageModelV3FilePart> {
+function userContent(
+  message: { text: string; files?: TranscriptFile[] },
+  options: HistoryOptions,
+): Array<LanguageModelV3TextPart | LanguageModelV3FilePart> {
   if (!message.files?.length) return [{ type: 'text', text: message.text }];
   const parts: Array<LanguageModelV3TextPart | LanguageModelV3FilePart> = [];
   if (message.text !== '') parts.push({ type: 'text', text: message.text });
   for (const file of message.files) {
+    const mentioned = mentionedFile(file, options);
+    if (mentioned) {
+      parts.push(...mentioned);
+      continue;
+    }
     parts.push({
       type: 'file',
       data: file.data,
@@ -102,6 +148,39 @@ function userContent(message: {
     });
   }
   return parts;
+}
+
+/**
+ * A file the user mentioned by path (a `file://` attachment, read when the prompt was admitted), as opencode
+ * shows it: a text file as if the read tool had read it, a directory as the list tool's listing, an image or a
+ * PDF as a file part when the model takes them, else a note. Undefined for inline attachments (sent as they are).
+ */
+function mentionedFile(file: TranscriptFile, options: HistoryOptions): LanguageModelV3TextPart[] | undefined {
+  const uri = file.source?.type === 'uri' ? file.source.uri : undefined;
+  if (!uri?.startsWith('file:')) return undefined;
+  const url = new URL(uri);
+  const path = decodeURIComponent(url.pathname);
+  const text = (value: string): LanguageModelV3TextPart => ({ type: 'text', text: value });
+  if (file.mime === DIRECTORY_MIME) {
+    return [
+      text(`Called the list tool with the following input: ${JSON.stringify({ path })}`),
+      text(Buffer.from(file.data, 'base64').toString('utf8')),
+    ];
+  }
+  if (file.mime.startsWith('text/')) {
+    const start = Number(url.searchParams.get('start') ?? 1) || 1;
+    const end = Number(url.searchParams.get('end') ?? 0) || undefined;
+    const input = { filePath: path, ...(end ? { offset: start, limit: end - start + 1 } : {}) };
+    const content = Buffer.from(file.data, 'base64').toString('utf8');
+    return [
+      text(`Called the Read tool with the following input: ${JSON.stringify(input)}`),
+      text(numberLines(content, input.offset, input.limit).output),
+    ];
+  }
+  const kind = file.mime === 'application/pdf' ? 'pdf' : file.mime.startsWith('image/') ? 'image' : undefined;
+  if (kind && file.data && options.accepts.has(kind)) return undefined;
+  const why = kind ? `this model does not take ${kind === 'pdf' ? 'PDFs' : 'images'}` : 'it is not text';
+  return [text(`[The user attached ${path} (${file.mime}); its content is not shown because ${why}.]`)];
 }
 
 function assistantMessages(content: TranscriptContent[], messages: PromptMessage[]): void {
@@ -125,7 +204,7 @@ function assistantMessages(content: TranscriptContent[], messages: PromptMessage
         type: 'tool-result',
         toolCallId: part.id,
         toolName: part.name,
-        output: toolOutput(part.state),
+        output: part.time?.compacted ? { type: 'text', value: PRUNED_OUTPUT } : toolOutput(part.state),
       });
     }
   }

@@ -19,6 +19,9 @@ import {
   ToolSpec,
 } from './step.types';
 
+/** The step error type of a prompt larger than the model's context: the agent loop compacts and tries again. */
+export const CONTEXT_OVERFLOW_ERROR = 'ContextOverflowError';
+
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 2_000, maxDelayMs: 30_000 };
 
 type Attempt =
@@ -290,6 +293,7 @@ function budgetStop(error: unknown): string | undefined {
 
 function isRetryable(error: unknown): boolean {
   if (networkError(error)) return true;
+  if (contextOverflow(error)) return false;
   if (budgetStop(error)) return false;
   const inStream = streamError(error);
   if (inStream) return RETRYABLE_STREAM_ERRORS.has(inStream.type);
@@ -299,8 +303,28 @@ function isRetryable(error: unknown): boolean {
   return status === 429 || status >= 500;
 }
 
+/** What providers answer when the prompt does not fit the model's context (Anthropic, OpenAI, others). */
+const CONTEXT_OVERFLOW =
+  /prompt is too long|context[_ ]length|maximum context|context window|too many tokens|exceeds? the context|input is too long|reduce the length of the messages/i;
+
+/** A refusal because the prompt is larger than the model's context (never worth retrying as it is). */
+function contextOverflow(error: unknown): string | undefined {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status !== undefined && status !== 400 && status !== 413) return undefined;
+    const text = `${error.message} ${error.responseBody ?? ''}`;
+    return CONTEXT_OVERFLOW.test(text) ? error.message : undefined;
+  }
+  const inStream = streamError(error);
+  return inStream && CONTEXT_OVERFLOW.test(inStream.message)
+    ? `${inStream.type}: ${inStream.message}`
+    : undefined;
+}
+
 /** The error as recorded on the assistant message (`{ type, message, status? }`). */
 function describe(error: unknown): StepError {
+  const overflow = contextOverflow(error);
+  if (overflow) return { type: CONTEXT_OVERFLOW_ERROR, message: overflow };
   const stop = budgetStop(error);
   if (stop)
     return {

@@ -24,6 +24,8 @@ export interface ModelConfig {
   name?: string;
   cost?: ModelCost;
   limit?: ModelLimit;
+  /** What the model takes besides text (opencode's `modalities.input`): `image`, `pdf`. */
+  modalities?: { input?: string[] };
   /** Named provider options (e.g. `{ "high": { "reasoningEffort": "high" } }`), picked by `Model.Ref.variant`. */
   variants?: Record<string, Record<string, unknown>>;
 }
@@ -122,6 +124,13 @@ function modelConfigProblem(model: unknown): string | undefined {
       }
     }
   }
+  if (model.modalities !== undefined) {
+    const input = isObject(model.modalities) ? model.modalities.input : undefined;
+    if (input !== undefined && !(Array.isArray(input) && input.every((item) => typeof item === 'string'))) {
+      return 'modalities.input must be a list such as ["text", "image", "pdf"]';
+    }
+    if (!isObject(model.modalities)) return 'modalities must be an object';
+  }
   if (
     model.variants !== undefined &&
     (!isObject(model.variants) || !Object.values(model.variants).every(isObject))
@@ -129,4 +138,19 @@ function modelConfigProblem(model: unknown): string | undefined {
     return 'variants must map names to objects';
   }
   return undefined;
+}
+
+/**
+ * The attachments a model takes: what its `modalities.input` lists, else what its package's API takes
+ * (Anthropic and OpenAI: images and PDFs; an OpenAI-compatible server: only text, unless configured).
+ */
+export function acceptedFiles(
+  provider: ProviderConfig | undefined,
+  model: ModelConfig,
+): ReadonlySet<'image' | 'pdf'> {
+  const listed = model.modalities?.input;
+  if (listed)
+    return new Set(listed.filter((kind): kind is 'image' | 'pdf' => kind === 'image' || kind === 'pdf'));
+  if (provider?.package === 'aisdk:@ai-sdk/openai-compatible') return new Set();
+  return new Set(['image', 'pdf']);
 }

@@ -121,6 +121,8 @@ function runCommand(
         output: [text || '(no output)', ...notes].join('\n'),
         title: input.description ?? input.command,
         metadata: {
+          // opencode's TUI draws a bash part from its metadata's output.
+          output: text,
           exit: code,
           timedOut: stopped === 'timeout',
           truncated: output.truncated,

@@ -5,7 +5,10 @@ import { globTool } from './glob.tool';
 import { grepTool } from './grep.tool';
 import { listTool } from './list.tool';
 import { readTool } from './read.tool';
+import { taskTool } from './task.tool';
+import { todoReadTool, todoWriteTool } from './todo.tools';
 import { AnyTool } from './tool.types';
+import { webFetchTool } from './webfetch.tool';
 import { writeTool } from './write.tool';
 
 /** The tools every agent may be offered, subject to its permission rules. */
@@ -17,6 +20,10 @@ export const BUILTIN_TOOLS: AnyTool[] = [
   writeTool,
   editTool,
   bashTool,
+  todoWriteTool,
+  todoReadTool,
+  webFetchTool,
+  taskTool,
 ];
 
 /** A tool as offered to the model (no `run`: the loop runs it). */

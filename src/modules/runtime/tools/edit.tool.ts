@@ -1,6 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { locateForRun, pathChecks } from './paths';
 import { ToolError } from './tool.errors';
+import { FileDiff, unifiedDiff } from './diff';
 import { Tool } from './tool.types';
 
 export interface EditInput {
@@ -41,10 +42,11 @@ export const editTool: Tool<EditInput> = {
         );
       }
       await writeFile(file.absolute, input.newString, { signal: ctx.signal });
+      const change = unifiedDiff(file.display, '', input.newString);
       return {
         output: `Created ${file.display}`,
         title: file.display,
-        metadata: { replacements: 0, created: true },
+        metadata: { replacements: 0, created: true, ...diffMetadata(file.display, change) },
       };
     }
     if (!info) throw new ToolError(`File not found: ${file.display}`);
@@ -63,13 +65,20 @@ export const editTool: Tool<EditInput> = {
       ? content.split(input.oldString).join(input.newString)
       : content.replace(input.oldString, () => input.newString);
     await writeFile(file.absolute, updated, { signal: ctx.signal });
+    const change = unifiedDiff(file.display, content, updated);
     return {
       output: `Edited ${file.display}: ${count} replacement${count === 1 ? '' : 's'}`,
       title: file.display,
-      metadata: { replacements: count, created: false },
+      metadata: { replacements: count, created: false, ...diffMetadata(file.display, change) },
     };
   },
 };
+
+/** What opencode's clients draw for an edit: `diff`, and `filediff` with the counts. */
+function diffMetadata(file: string, change: FileDiff) {
+  const { diff, additions, deletions } = change;
+  return { diff, filediff: { file, additions, deletions } };
+}
 
 function occurrences(haystack: string, needle: string): number {
   let count = 0;

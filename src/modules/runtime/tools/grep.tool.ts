@@ -112,7 +112,7 @@ export function createGrepTool(overrides: Partial<GrepOptions> = {}): Tool<GrepI
       return {
         output: truncated ? `${output}\n(more matches not shown; narrow the pattern or path)` : output,
         title: input.pattern,
-        metadata: { count: matches.length, truncated },
+        metadata: { count: matches.length, matches: matches.length, truncated },
       };
     },
   };

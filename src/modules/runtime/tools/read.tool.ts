@@ -44,31 +44,40 @@ export const readTool: Tool<ReadInput> = {
     const content = await readText(file.absolute);
     if (content === null) throw new ToolError(`${file.display} is a binary file`);
 
-    const lines = content.split('\n');
-    if (content.endsWith('\n')) lines.pop();
-    const start = (input.offset ?? 1) - 1;
-    const end = Math.min(lines.length, start + (input.limit ?? DEFAULT_LIMIT));
-    const out: string[] = [];
-    let bytes = 0;
-    let last = start;
-    for (let i = start; i < end; i++) {
-      const line = lines[i].length > MAX_LINE ? `${lines[i].slice(0, MAX_LINE)}… (line cut)` : lines[i];
-      const numbered = `${String(i + 1).padStart(6)}\t${line}`;
-      bytes += Buffer.byteLength(numbered) + 1;
-      if (bytes > MAX_BYTES) break;
-      out.push(numbered);
-      last = i + 1;
-    }
-    if (last < lines.length) {
-      out.push(`(${lines.length - last} more lines; read again with offset ${last + 1})`);
-    }
+    const numbered = numberLines(content, input.offset ?? 1, input.limit ?? DEFAULT_LIMIT);
     return {
-      output: out.join('\n'),
+      output: numbered.output,
       title: file.display,
-      metadata: { lines: lines.length, from: start + 1, to: last },
+      metadata: { lines: numbered.lines, from: numbered.from, to: numbered.to },
     };
   },
 };
+
+/**
+ * A file's text as the read tool shows it: numbered lines from `offset` (1-based), at most `limit` of them and
+ * MAX_BYTES in all, long lines cut, with a note saying where to read on.
+ */
+export function numberLines(content: string, offset = 1, limit = DEFAULT_LIMIT) {
+  const lines = content.split('\n');
+  if (content.endsWith('\n')) lines.pop();
+  const start = offset - 1;
+  const end = Math.min(lines.length, start + limit);
+  const out: string[] = [];
+  let bytes = 0;
+  let last = start;
+  for (let i = start; i < end; i++) {
+    const line = lines[i].length > MAX_LINE ? `${lines[i].slice(0, MAX_LINE)}… (line cut)` : lines[i];
+    const numbered = `${String(i + 1).padStart(6)}\t${line}`;
+    bytes += Buffer.byteLength(numbered) + 1;
+    if (bytes > MAX_BYTES) break;
+    out.push(numbered);
+    last = i + 1;
+  }
+  if (last < lines.length) {
+    out.push(`(${lines.length - last} more lines; read again with offset ${last + 1})`);
+  }
+  return { output: out.join('\n'), lines: lines.length, from: start + 1, to: last };
+}
 
 /** The file as UTF-8, or null when its first 8 KiB hold a NUL byte. */
 export async function readText(path: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import { Tool } from './tool.types';
 import { ToolInputError } from './tool.errors';
 
 interface PropertySchema {
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
   items?: PropertySchema;
   minimum?: number;
 }
@@ -48,12 +48,15 @@ function matches(schema: PropertySchema, value: unknown): boolean {
       );
     case 'array':
       return Array.isArray(value) && (!schema.items || value.every((item) => matches(schema.items!, item)));
+    case 'object':
+      // The tool checks the members itself (e.g. each todo of `todowrite`).
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
   }
 }
 
 function describe(schema: PropertySchema): string {
   if (schema.type === 'array') return `an array of ${schema.items ? describe(schema.items) : 'values'}`;
-  const article = schema.type === 'integer' ? 'an' : 'a';
+  const article = schema.type === 'integer' || schema.type === 'object' ? 'an' : 'a';
   return schema.minimum === undefined
     ? `${article} ${schema.type}`
     : `${article} ${schema.type} of at least ${schema.minimum}`;

@@ -6,7 +6,7 @@ import { PermissionRule, PermissionRuleset } from '../permissions/permission.typ
 import type { StepToolCall } from '../providers/step.types';
 import { parseToolInput } from './tool-input';
 import { ToolAbortedError, ToolError } from './tool.errors';
-import { AnyTool, ToolResult } from './tool.types';
+import { AnyTool, ToolContext, ToolResult } from './tool.types';
 
 export interface ToolCallRequest {
   call: StepToolCall;
@@ -23,6 +23,10 @@ export interface ToolCallRequest {
   onAsk?: (requestID: string) => void;
   /** Awaited before a permission request is published (the agent loop announces its step first). */
   beforeAsk?: () => Promise<void>;
+  /** The session's todo list, for `todoread`. */
+  todos?: ToolContext['todos'];
+  /** The subagent runner, for `task`. */
+  subtask?: ToolContext['subtask'];
 }
 
 export interface ToolCallError {
@@ -109,6 +113,8 @@ export class ToolRunner {
         directory: request.directory,
         signal: request.signal,
         allowExternal,
+        ...(request.todos ? { todos: request.todos } : {}),
+        ...(request.subtask ? { subtask: request.subtask } : {}),
       });
       return { status: 'completed', input: call.input, result, rules };
     } catch (error) {

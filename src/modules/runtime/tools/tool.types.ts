@@ -1,9 +1,16 @@
+import type { SubtaskResult, TaskInput } from './task.tool';
+import type { Todo } from './todo.tools';
+
 /** What a tool call needs from the loop: the location it works in and the signal that interrupts it. */
 export interface ToolContext {
   directory: string;
   signal: AbortSignal;
   /** Set by the loop once `external_directory` was allowed for this call; tools refuse outside paths otherwise. */
   allowExternal?: boolean;
+  /** The session's todo list (`todoread`), read from its transcript. */
+  todos?: () => Promise<Todo[]>;
+  /** Runs a subagent in a child session (`task`). */
+  subtask?: (input: TaskInput) => Promise<SubtaskResult>;
 }
 
 /** One permission question a call raises: `edit` on `src/a.ts`, `external_directory` on `/etc/*`, ... */

@@ -64,5 +64,10 @@ export class RevertStageDto {
   messageID!: string;
 
   @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  partID?: string;
+
+  @IsOptional()
   files?: unknown;
 }

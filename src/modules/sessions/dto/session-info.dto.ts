@@ -38,6 +38,14 @@ export class SessionLocationDto {
   directory!: string;
 }
 
+/** A staged revert: the messages from `messageID` on are hidden and their file changes undone. */
+export class SessionRevertDto {
+  messageID!: string;
+  partID?: string;
+  /** The files as they were when the revert was staged (an unrevert restores them). */
+  snapshot?: string;
+}
+
 /** `Session.Info`: optional members are omitted, never null. */
 export class SessionInfoDto implements SessionInfo {
   /** `ses_…` */
@@ -57,6 +65,7 @@ export class SessionInfoDto implements SessionInfo {
   subpath?: string;
   metadata?: Record<string, unknown>;
   permissions?: PermissionRuleDto[];
+  revert?: SessionRevertDto;
 }
 
 export class SessionResponseDto {

@@ -1,0 +1,65 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestApp, TestApp } from '../../helpers/test-app';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { scriptedProject } from '../prompt/helpers';
+import { opencodeEnv, Tui } from './helpers';
+
+jest.setTimeout(180_000);
+
+const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'opencode');
+function keep(name: string, screen: string): void {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, `${name}.txt`), screen);
+}
+
+describe("the released TUI's @file and !cmd against Outpost's agent", () => {
+  let t: TestApp;
+  let model: ScriptedModelServer;
+  let project: string;
+  let tui: Tui | undefined;
+
+  beforeAll(async () => {
+    model = await ScriptedModelServer.start();
+    project = scriptedProject(model, {
+      'src/greet.ts': 'export const greet = (name: string) => `Hi ${name}`;\n',
+    });
+    t = await createTestApp({ env: { OUTPOST_DEFAULT_DIRECTORY: project } });
+  });
+  afterEach(async () => {
+    await tui?.stop();
+    tui = undefined;
+  });
+  afterAll(async () => {
+    await t.close();
+    await model.close();
+  });
+
+  it('an @file mention reaches the model with the file content', async () => {
+    tui = new Tui(['attach', t.url, '--dir', project], opencodeEnv(), project);
+    await tui.waitFor('Ask anything');
+    tui.type('@greet');
+    await tui.waitFor('src/greet.ts');
+    tui.type('\t');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    tui.type(' what does it do?');
+    await tui.waitFor('what does it do?');
+    model.script({ text: 'It greets someone by name.' });
+    tui.type('\r');
+    keep('tui-file-answer', await tui.waitFor('It greets someone by name.'));
+    const sent = JSON.stringify(model.requests.at(-1)!.body.messages);
+    expect(sent).toContain('Called the Read tool with the following input');
+    expect(sent).toContain('export const greet = (name: string) =>');
+  });
+
+  it('!cmd runs in the location and the TUI shows its output', async () => {
+    tui = new Tui(['attach', t.url, '--dir', project], opencodeEnv(), project);
+    await tui.waitFor('Ask anything');
+    tui.type('!');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    tui.type('echo shell-says-$((40+2))');
+    await tui.waitFor('echo shell-says-');
+    tui.type('\r');
+    keep('tui-shell', await tui.waitFor('shell-says-42'));
+  });
+});
