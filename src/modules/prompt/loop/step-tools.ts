@@ -13,7 +13,7 @@ import { SessionsService } from '../../sessions/sessions.service';
 import { Snapshots } from '../snapshots/snapshots.service';
 import { StepSnapshot } from '../snapshots/step-snapshot';
 import { Subagents } from '../subagents/subagents.service';
-import type { RunContext } from './agent-loop.service';
+import type { RunContext } from './run-context';
 import { AssistantRecorder } from './assistant-recorder';
 
 export const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };

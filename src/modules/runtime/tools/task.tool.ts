@@ -1,17 +1,8 @@
 import { ToolError } from './tool.errors';
 import { Tool } from './tool.types';
+import type { TaskInput } from './task-todo.types';
 
-export interface TaskInput {
-  description: string;
-  prompt: string;
-  subagent_type: string;
-}
-
-/** What a subtask answered: its child session and the subagent's last text. */
-export interface SubtaskResult {
-  sessionID: string;
-  text: string;
-}
+export type { SubtaskResult, TaskInput } from './task-todo.types';
 
 /**
  * `task`: hands a piece of work to a subagent, which runs in a child session of its own (visible to clients)

@@ -1,16 +1,9 @@
 import { ToolError } from './tool.errors';
 import { Tool } from './tool.types';
+import { Todo, TODO_PRIORITIES, TODO_STATUSES } from './task-todo.types';
 
-export const TODO_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
-export const TODO_PRIORITIES = ['high', 'medium', 'low'] as const;
-
-/** One entry of a session's todo list, as opencode's clients draw it. */
-export interface Todo {
-  id: string;
-  content: string;
-  status: (typeof TODO_STATUSES)[number];
-  priority: (typeof TODO_PRIORITIES)[number];
-}
+export { TODO_PRIORITIES, TODO_STATUSES } from './task-todo.types';
+export type { Todo } from './task-todo.types';
 
 export interface TodoWriteInput {
   todos: unknown[];

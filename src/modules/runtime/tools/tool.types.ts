@@ -1,5 +1,4 @@
-import type { SubtaskResult, TaskInput } from './task.tool';
-import type { Todo } from './todo.tools';
+import type { SubtaskResult, TaskInput, Todo } from './task-todo.types';
 
 /** What a tool call needs from the loop: the location it works in and the signal that interrupts it. */
 export interface ToolContext {
