@@ -40,9 +40,14 @@ export function watch(page: Page, origin: string): string[] {
   return problems;
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The whole page, or (`window: true`) only what the window shows, e.g. to see what sits under a sticky bar. */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { window?: boolean } = {},
+): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: !options.window });
   return path;
 }

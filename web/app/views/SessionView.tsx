@@ -1,8 +1,9 @@
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { ApiError, at, client, ok } from '../api';
 import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
+import { useFollowLatest } from '../follow';
 import { formatCost, formatCount, totalTokens } from '../format';
 import { rememberLocation, useKnownLocations } from '../locations';
 import { navigate } from '../router';
@@ -149,19 +150,15 @@ export function SessionView({ id }: { id: string }) {
     [id],
   );
 
-  // Keep the newest message in view while it streams, unless the reader has scrolled up.
-  const end = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
-  useEffect(() => {
-    const onScroll = () => {
-      following.current = innerHeight + scrollY >= document.documentElement.scrollHeight - 120;
-    };
-    addEventListener('scroll', onScroll, { passive: true });
-    return () => removeEventListener('scroll', onScroll);
-  }, []);
-  useLayoutEffect(() => {
-    if (following.current) end.current?.scrollIntoView({ block: 'end' });
-  }, [messages, permissions]);
+  const [content, setContent] = useState<HTMLElement | null>(null);
+  const { following, jump } = useFollowLatest(content);
+  const jumpToLatest = () => {
+    jump();
+    // Keyboard users land where the latest thing asks for them: the waiting approval, else the prompt.
+    const target =
+      document.querySelector<HTMLElement>('.approval') ?? document.querySelector<HTMLElement>('#prompt');
+    target?.focus({ preventScroll: true });
+  };
 
   if (missing) {
     return (
@@ -188,7 +185,7 @@ export function SessionView({ id }: { id: string }) {
 
   const state = permissions.length > 0 ? 'waiting' : running ? 'running' : 'idle';
   return (
-    <section class="session" aria-labelledby="session-title">
+    <section class="session" aria-labelledby="session-title" ref={setContent}>
       <header class="session-head">
         <div class="session-heading">
           <h1 id="session-title">{session.title || 'Untitled session'}</h1>
@@ -262,8 +259,14 @@ export function SessionView({ id }: { id: string }) {
         <Transcript messages={messages} onFork={(messageID) => setDialog({ fork: messageID })} />
       )}
       <Approvals sessionID={id} requests={permissions} />
-      <div ref={end} />
-      <PromptBox session={session} running={running} />
+      <div class="prompt-dock">
+        {!following && (
+          <button type="button" class="jump-latest secondary small" onClick={jumpToLatest}>
+            {permissions.length > 0 ? 'An approval is waiting · Jump to latest ↓' : 'Jump to latest ↓'}
+          </button>
+        )}
+        <PromptBox session={session} running={running} />
+      </div>
       {dialog === 'rename' && (
         <RenameDialog session={session} onClose={() => setDialog(null)} onDone={refreshInfo} />
       )}
