@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, screenshot, watch } from '../../helpers/browser';
+import { launchBrowser, screenshot } from '../../helpers/browser';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { basic, createTestApp, TestApp } from '../../helpers/test-app';
+import { createTestApp, TestApp } from '../../helpers/test-app';
 import { api, Api, pollUntil, providerConfig } from '../prompt/helpers';
+import { DESKTOP, hasFocus, PHONE, signedInPage } from './helpers';
 
 /** An answer long enough to fill several screens. */
 const LONG_ANSWER = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`).join('\n\n');
@@ -22,10 +23,6 @@ async function reachable(page: Page, target: Locator): Promise<boolean> {
     },
     [box.x + box.width / 2, box.y + box.height / 2],
   );
-}
-
-function hasFocus(target: Locator): Promise<boolean> {
-  return target.evaluate((element) => element === element.ownerDocument.activeElement);
 }
 
 describe('a waiting approval stays on screen (Debian chromium through playwright-core)', () => {
@@ -52,7 +49,7 @@ describe('a waiting approval stays on screen (Debian chromium through playwright
   });
 
   /** A session with a long answer in it, opened in a signed-in page of the given width. */
-  async function longSession(width: number, height: number, options: { isMobile?: boolean } = {}) {
+  async function longSession(width: number, height: number) {
     const sessionID = await a.createSession(project, { title: `Long at ${width}` });
     server.script({ text: LONG_ANSWER, usage: { input: 10, output: 10 } });
     expect((await a.prompt(sessionID, { text: 'Say a lot' })).status).toBe(200);
@@ -60,15 +57,7 @@ describe('a waiting approval stays on screen (Debian chromium through playwright
       const last = (await a.messages(sessionID)).at(-1);
       return last?.type === 'assistant' && last.time.completed !== undefined;
     });
-    const pairing = await t.http.post('/api/pair').set('authorization', basic());
-    const context = await browser.newContext({
-      viewport: { width, height },
-      ...(options.isMobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-    });
-    const page = await context.newPage();
-    const problems = watch(page, t.url);
-    await page.goto(pairing.body.url);
-    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    const { page, context, problems } = await signedInPage(browser, t, { width, height });
     await page.goto(`${t.url}/#/session/${sessionID}`);
     await page.getByText('Line 80 of a long answer.').waitFor();
     return { page, context, problems, sessionID };
@@ -92,7 +81,7 @@ describe('a waiting approval stays on screen (Debian chromium through playwright
   }
 
   it('at 1280 × 800: the Allow button of an approval after a long transcript is inside the window and not under the prompt box; scrolling up offers "Jump to latest", which brings it back and focuses it', async () => {
-    const { page, context, problems, sessionID } = await longSession(1280, 800);
+    const { page, context, problems, sessionID } = await longSession(DESKTOP.width, DESKTOP.height);
     const approval = await askForEdit(page);
     const allow = approval.getByRole('button', { name: 'Allow once' });
     await pollUntil('the Allow button on screen', () => reachable(page, allow));
@@ -124,7 +113,7 @@ describe('a waiting approval stays on screen (Debian chromium through playwright
   });
 
   it('at 390 px on a phone, keyboard only: the approval is on screen, Deny… opens the reason field with the focus in it, Enter sends the reason', async () => {
-    const { page, context, problems, sessionID } = await longSession(390, 844, { isMobile: true });
+    const { page, context, problems, sessionID } = await longSession(PHONE.width, PHONE.height);
     const approval = await askForEdit(page);
     const deny = approval.getByRole('button', { name: 'Deny…' });
     await pollUntil('the Deny button on screen', () => reachable(page, deny));
