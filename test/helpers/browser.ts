@@ -22,7 +22,8 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * What a page did that it must not: requests to any other origin, Content-Security-Policy refusals, script errors.
+ * What a page did that it must not: requests to any other origin, Content-Security-Policy refusals, script errors,
+ * a 404 for anything but an API call (a missing script, stylesheet or icon; an API's 404 can be the answer).
  * The list is checked at the end of a test (it must stay empty).
  */
 export function watch(page: Page, origin: string): string[] {
@@ -37,6 +38,12 @@ export function watch(page: Page, origin: string): string[] {
     if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    const kind = response.request().resourceType();
+    if (response.status() === 404 && kind !== 'fetch' && kind !== 'xhr') {
+      problems.push(`404 for ${kind} ${response.url()}`);
+    }
+  });
   return problems;
 }
 

@@ -60,6 +60,9 @@ tr{border-bottom:1px solid #ddd;padding:.35rem 0}td{border:0;display:flex;gap:.7
 td[data-label]::before{content:attr(data-label);flex:0 0 7.5rem;font-weight:600;color:#555}td>*{min-width:0}
 td button,td form{margin-top:.25rem}}`;
 
+/** The icon every page links to (browsers also ask for `/favicon.ico` on their own: the same file). */
+export const FAVICON = '/web/favicon.svg';
+
 export interface PageOptions {
   title: string;
   /** The signed-in person's email, shown in the header with a sign-out button. */
@@ -84,7 +87,7 @@ export function page(options: PageOptions, body: Html): string {
   const notice = options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : html``;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(options.title)} · Outpost</title><style>${STYLE}</style></head>
+<title>${escape(options.title)} · Outpost</title><link rel="icon" href="${FAVICON}" type="image/svg+xml"><style>${STYLE}</style></head>
 <body${options.wide ? ' class="wide"' : ''}><header>${nav.value}</header><main><h1>${escape(options.title)}</h1>${error.value}${notice.value}${body.value}</main></body></html>`;
 }
 
