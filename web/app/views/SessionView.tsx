@@ -4,7 +4,7 @@ import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
 import { useFollowLatest } from '../follow';
-import { formatCost, formatCount, totalTokens } from '../format';
+import { formatCost, formatCount, shortPath, totalTokens } from '../format';
 import { rememberLocation, useKnownLocations } from '../locations';
 import { navigate } from '../router';
 import { downloadExport } from '../transfer';
@@ -94,6 +94,10 @@ export function SessionView({ id }: { id: string }) {
   };
 
   useEffect(() => void load(), [id]);
+  // The tab says which session it is; titles arrive later than the session (the agent names it).
+  useEffect(() => {
+    document.title = session ? `${session.title || 'Untitled session'} · Outpost` : 'Outpost';
+  }, [session?.title]);
   useResync(() => void load(), [id]);
 
   /** What an event of this session changes on the page. */
@@ -190,7 +194,9 @@ export function SessionView({ id }: { id: string }) {
         <div class="session-heading">
           <h1 id="session-title">{session.title || 'Untitled session'}</h1>
           <p class="muted small">
-            <span title="Project directory">{session.location.directory}</span>
+            <span title={session.location.directory} data-testid="session-directory">
+              {shortPath(session.location.directory)}
+            </span>
             {session.parentID && (
               <>
                 {' · '}
