@@ -23,7 +23,7 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * What a page did that it must not: requests to any other origin, Content-Security-Policy refusals, script errors,
- * a 404 for anything but an API call (a missing script, stylesheet or icon; an API's 404 can be the answer).
+ * a 404 for a script, stylesheet, image or icon (an API call's or a page's 404 can be the answer a test wants).
  * The list is checked at the end of a test (it must stay empty).
  */
 export function watch(page: Page, origin: string): string[] {
@@ -40,7 +40,7 @@ export function watch(page: Page, origin: string): string[] {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('response', (response) => {
     const kind = response.request().resourceType();
-    if (response.status() === 404 && kind !== 'fetch' && kind !== 'xhr') {
+    if (response.status() === 404 && !['fetch', 'xhr', 'document'].includes(kind)) {
       problems.push(`404 for ${kind} ${response.url()}`);
     }
   });

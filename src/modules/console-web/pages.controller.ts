@@ -124,7 +124,7 @@ export class PagesController {
       response,
       person,
       200,
-      { title: 'Your console', notice: notices[notice ?? ''] },
+      { title: 'Your console', notice: notices[notice ?? ''], wide: true },
       (csrf) => html`${consoleNav('overview')}${homeBody(csrf, workspaces, devices)}`,
     );
   }

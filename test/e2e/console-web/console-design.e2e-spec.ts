@@ -1,0 +1,126 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { accessibilityProblems } from '../../helpers/axe';
+import { launchBrowser, watch } from '../../helpers/browser';
+import { Person, signup } from '../../helpers/console';
+import { createTestApp, TestApp } from '../../helpers/test-app';
+
+const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-design');
+const DOCS = join(__dirname, '..', '..', '..', 'docs');
+
+/** The page background of each scheme (web/shared/style.css). */
+const BACKGROUND = { light: 'rgb(246, 247, 249)', dark: 'rgb(20, 22, 28)' };
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+/** Every console page, by who sees it: a signed-out visitor, the owner, the person invited. */
+const SIGNED_OUT = ['/console/login', '/console/signup', '/console/no-such-page'];
+const OWNER = [
+  '/console',
+  '/console/keys',
+  '/console/members',
+  '/console/budgets',
+  '/console/usage',
+  '/console/settings',
+  '/console/audit',
+  '/console/devices',
+  '/console/device',
+];
+
+describe('one design for the console, light and dark, and no serious accessibility violation (Debian chromium)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Person;
+  let invited: Person;
+  let invitePath: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    browser = await launchBrowser();
+    owner = await signup(t, 'owner@example.com');
+    invited = await signup(t, 'invited@example.com');
+    const invite = await owner.post(`/console/api/orgs/${owner.org}/invites`, {
+      email: invited.email,
+      role: 'member',
+    });
+    expect(invite.status).toBe(201);
+    invitePath = new URL(String(invite.body.url)).pathname;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(scheme: 'light' | 'dark', size: keyof typeof SIZES, person?: Person) {
+    const context: BrowserContext = await browser.newContext({
+      viewport: SIZES[size],
+      colorScheme: scheme,
+      ...(size === 'phone' ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+    });
+    if (person) {
+      const [name, value] = person.cookie.split('=');
+      await context.addCookies([{ name, value, url: t.url }]);
+    }
+    const page = await context.newPage();
+    return { context, page, problems: watch(page, t.url) };
+  }
+
+  /** Loads the page, then checks it wears the shared stylesheet in the scheme asked for and passes axe. */
+  async function check(page: Page, path: string, scheme: 'light' | 'dark'): Promise<string[]> {
+    await page.goto(`${t.url}${path}`);
+    await page.waitForLoadState('networkidle');
+    await page.locator('main h1').first().waitFor();
+    const sheets = (await page.evaluate(
+      '[...document.styleSheets].map((sheet) => new URL(sheet.href ?? "inline:", location.href).pathname)',
+    )) as string[];
+    expect({ path, sheets }).toEqual({ path, sheets: ['/web/style.css'] });
+    const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+    expect({ path, background }).toEqual({ path, background: BACKGROUND[scheme] });
+    return (await accessibilityProblems(page)).map((problem) => `${path} (${scheme}): ${problem}`);
+  }
+
+  async function shot(page: Page, name: string, docs = false) {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const path = join(ARTIFACTS, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    if (docs) copyFileSync(path, join(DOCS, `${name}.png`));
+  }
+
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const size of ['desktop', 'phone'] as const) {
+      it(`${scheme}, ${size}: every console page (server-rendered and app) uses the one stylesheet and passes axe`, async () => {
+        const found: string[] = [];
+        const visitor = await open(scheme, size);
+        for (const path of SIGNED_OUT) {
+          found.push(...(await check(visitor.page, path, scheme)));
+          const name = path.split('/').pop();
+          const docs = (name === 'login' && size === 'desktop') || (name === 'signup' && size === 'phone');
+          await shot(visitor.page, `console-${name}-${scheme}-${size}`, docs && scheme === 'light');
+        }
+        expect(visitor.problems).toEqual([]);
+        await visitor.context.close();
+
+        const signedIn = await open(scheme, size, owner);
+        for (const path of OWNER) {
+          found.push(...(await check(signedIn.page, path, scheme)));
+          const name = path.split('/').pop() || 'overview';
+          await shot(
+            signedIn.page,
+            `console-${name}-${scheme}-${size}`,
+            name === 'keys' && size === 'desktop',
+          );
+        }
+        expect(signedIn.problems).toEqual([]);
+        await signedIn.context.close();
+
+        const guest = await open(scheme, size, invited);
+        found.push(...(await check(guest.page, invitePath, scheme)));
+        await shot(guest.page, `console-invite-${scheme}-${size}`);
+        expect(guest.problems).toEqual([]);
+        await guest.context.close();
+
+        expect(found).toEqual([]);
+      });
+    }
+  }
+});
