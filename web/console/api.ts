@@ -49,10 +49,17 @@ export const inOrg = (org: string) => ({ header: { 'x-org-id': org } });
 
 export const isAdmin = (role: Role) => role === 'owner' || role === 'admin';
 
-/** Micro-cents (decimal string) as dollars. */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/**
+ * Micro-cents (decimal string) as dollars: `$1,250.00`. Spend below a cent says so, instead of a `$0.00` that
+ * contradicts the bar beside it.
+ */
 export function dollars(microCents: string | null | undefined): string {
   if (microCents === null || microCents === undefined) return 'no limit';
-  return `$${(Number(BigInt(microCents)) / 100_000_000).toFixed(2)}`;
+  const value = Number(BigInt(microCents)) / 100_000_000;
+  if (value > 0 && value < 0.01) return 'less than $0.01';
+  return usd.format(value);
 }
 
 export const microToNumber = (microCents: string) => Number(BigInt(microCents)) / 100_000_000;

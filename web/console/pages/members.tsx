@@ -5,18 +5,26 @@ import { ConfirmButton, ErrorText, Loading, Notice, ShownOnce, useAction, useLoa
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
-function RoleSelect(props: { member: Schemas['MemberDto']; mine: Role; onChange: (role: Role) => void }) {
+const withArticle = (role: Role) => `${role === 'admin' ? 'an' : 'a'} ${role}`;
+
+/**
+ * A member's role: choosing another only asks (a stray arrow key on a focused select must not change anyone's
+ * rights); the change happens on "Change role".
+ */
+function RoleSelect(props: {
+  member: Schemas['MemberDto'];
+  mine: Role;
+  onChange: (role: Role) => Promise<unknown>;
+}) {
   const id = `role-${props.member.user_id}`;
+  const [chosen, setChosen] = useState<Role>(props.member.role);
+  const asking = chosen !== props.member.role;
   return (
     <>
       <label for={id} class="sr">
         Role of {props.member.name}
       </label>
-      <select
-        id={id}
-        value={props.member.role}
-        onChange={(e) => props.onChange(e.currentTarget.value as Role)}
-      >
+      <select id={id} value={chosen} onChange={(e) => setChosen(e.currentTarget.value as Role)}>
         {ROLES.filter(
           (role) => role !== 'owner' || props.mine === 'owner' || props.member.role === 'owner',
         ).map((role) => (
@@ -25,6 +33,19 @@ function RoleSelect(props: { member: Schemas['MemberDto']; mine: Role; onChange:
           </option>
         ))}
       </select>
+      {asking ? (
+        <span role="group" aria-label={`Confirm the role of ${props.member.name}`} class="confirm-role">
+          <span class="small">
+            Make {props.member.name} {withArticle(chosen)}?{' '}
+          </span>
+          <button type="button" onClick={() => void props.onChange(chosen)}>
+            Change role
+          </button>{' '}
+          <button type="button" class="secondary" onClick={() => setChosen(props.member.role)}>
+            Cancel
+          </button>
+        </span>
+      ) : null}
     </>
   );
 }
@@ -171,7 +192,7 @@ export function MembersPage({ workspace, me }: PageProps) {
             body: { role },
           }),
         );
-        setNotice(`${member.name} is now ${role === 'admin' ? 'an' : 'a'} ${role}.`);
+        setNotice(`${member.name} is now ${withArticle(role)}.`);
       } finally {
         members.reload();
       }
