@@ -298,6 +298,7 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
   const [error, setError] = useState('');
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [models, setModels] = useState<ModelView[]>([]);
+  const [modelsLoaded, setModelsLoaded] = useState(false);
   const directory = session.location.directory;
 
   useEffect(() => {
@@ -306,7 +307,8 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
       .catch(() => setAgents([]));
     void ok(client.GET('/api/model', at(directory)))
       .then((r) => setModels(r.data))
-      .catch(() => setModels([]));
+      .catch(() => setModels([]))
+      .finally(() => setModelsLoaded(true));
   }, [directory]);
 
   const send = async () => {
@@ -373,6 +375,11 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
       {error && (
         <p class="error" role="alert">
           {error}
+        </p>
+      )}
+      {modelsLoaded && models.length === 0 && !session.model && (
+        <p class="muted small" data-testid="no-model">
+          No model here yet: <a href="#/models">add one on the Models page</a>, or sign in to a console there.
         </p>
       )}
       <div class="prompt-controls">
