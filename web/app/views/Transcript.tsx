@@ -37,7 +37,7 @@ function Message({ message, onFork }: { message: SessionMessageInfo; onFork: (me
             type="button"
             class="link small"
             onClick={() => onFork(message.id)}
-            aria-label="Fork the session before this message"
+            aria-label="Fork from here, before this message"
           >
             Fork from here
           </button>
