@@ -35,7 +35,9 @@ export function describe(entry: Entry, nameOf: NameOf): string {
     case 'workspace.created':
       return `Created the workspace ${quoted(d.name)}`;
     case 'member.invited':
-      return `Invited ${str(d.email)} as ${withArticle(d.role)}`;
+      return `Invited ${str(d.email)} as ${withArticle(d.role)}${
+        d.replaced_earlier_link ? '; the earlier invitation link no longer works' : ''
+      }`;
     case 'member.joined':
       return `${target} joined as ${withArticle(d.role)}`;
     case 'member.role_changed':

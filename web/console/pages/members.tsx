@@ -57,11 +57,16 @@ function Invitations({ org, role }: { org: string; role: Role }) {
   );
   const [email, setEmail] = useState('');
   const [inviteRole, setInviteRole] = useState<Role>('member');
-  const [link, setLink] = useState<{ email: string; url: string }>();
+  const [link, setLink] = useState<{ email: string; url: string; replaced: boolean }>();
   const action = useAction();
   return (
     <section aria-labelledby="invite">
       <h2 id="invite">Invite someone</h2>
+      {link?.replaced ? (
+        <p class="notice" role="status">
+          {link.email} had an invitation already: the earlier link no longer works; send this one.
+        </p>
+      ) : null}
       {link ? (
         <ShownOnce
           title={`Invitation for ${link.email}`}
@@ -81,7 +86,7 @@ function Invitations({ org, role }: { org: string; role: Role }) {
                 body: { email: email.trim(), role: inviteRole },
               }),
             );
-            setLink({ email: email.trim(), url: invite.url });
+            setLink({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
             setEmail('');
             pending.reload();
           });
