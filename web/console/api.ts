@@ -12,6 +12,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The field a 400 is about (`providers.team.settings.baseURL`), so the form can say it next to the field. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -36,7 +38,12 @@ export async function call<T>(request: Promise<Result<T>>): Promise<T> {
     if (response.status === 401) {
       throw new ApiError(401, 'You are signed out. Reload the page to sign in again.');
     }
-    throw new ApiError(response.status, errorMessage(response.status, result.error));
+    const field = (result.error as { field?: unknown } | undefined)?.field;
+    throw new ApiError(
+      response.status,
+      errorMessage(response.status, result.error),
+      typeof field === 'string' ? field : undefined,
+    );
   }
   return result.data as T;
 }

@@ -297,10 +297,11 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     await shot(page, '11-usage');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Providers and models' }).waitFor();
+    await page.getByText('Advanced: policies as JSON').click();
     await page
       .getByLabel('Policies (JSON)')
       .fill('[{"action":"provider.use","effect":"maybe","resource":"*"}]');
-    await page.getByRole('button', { name: 'Save policies' }).click();
+    await page.getByRole('button', { name: 'Save policies as JSON' }).click();
     const alert = page.getByRole('region', { name: 'Policies' }).getByRole('alert');
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/effect/);

@@ -119,7 +119,8 @@ describe('usage and budgets pages show what the gateway recorded', () => {
     let spent = '0';
     for (let i = 0; i < 100 && spent === '0'; i++) {
       const usage = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=member`);
-      spent = usage.body.data?.find((row: { key: string }) => row.key === sa.body.id)?.spent_micro_cents ?? '0';
+      spent =
+        usage.body.data?.find((row: { key: string }) => row.key === sa.body.id)?.spent_micro_cents ?? '0';
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(Number(spent)).toBeGreaterThan(0);
