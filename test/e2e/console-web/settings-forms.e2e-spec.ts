@@ -150,4 +150,39 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('at 1280 px: a connection added with prices, its prices edited and its key rotated in the same form', async () => {
+    const { context, page, problems } = await settings({ width: 1280, height: 900 });
+    const section = page.getByRole('region', { name: 'Bring-your-own-key connections' });
+    await section.getByRole('button', { name: 'Add a connection' }).click();
+    const form = section.getByRole('form', { name: 'Add a connection' });
+    await form.getByLabel('Name', { exact: true }).first().fill('Own OpenAI');
+    await form.getByLabel('Base URL').fill('https://api.example.com/v1');
+    await form.getByLabel('API key (write-only)').fill('sk-first-key-000000001111');
+    const model = form.getByRole('group', { name: 'Connection model 1' });
+    await model.getByLabel('Model id').fill('gpt-x');
+    await model.getByLabel('Input $').fill('2');
+    await model.getByLabel('Output $').fill('8');
+    await form.getByRole('button', { name: 'Add connection' }).click();
+    await section.getByText('Own OpenAI was saved.').waitFor();
+    const row = section.getByRole('row', { name: /Own OpenAI/ });
+    await row.getByText('$2 in / $8 out per million tokens').waitFor();
+    await row.getByText('…1111').waitFor();
+
+    await row.getByRole('button', { name: 'Edit connection Own OpenAI' }).click();
+    const edit = section.getByRole('form', { name: 'Edit Own OpenAI' });
+    await edit.getByRole('group', { name: 'Connection model 1' }).getByLabel('Output $').fill('6');
+    await edit.getByLabel('New API key (empty keeps …1111)').fill('sk-second-key-00000002222');
+    await edit.getByRole('button', { name: 'Save connection' }).click();
+    await section.getByText('Own OpenAI was saved. Its new key is in use; the old one is gone.').waitFor();
+    await row.getByText('$2 in / $6 out per million tokens').waitFor();
+    await row.getByText('…2222').waitFor();
+    const listed = await owner.get(`/console/api/orgs/${owner.org}/connections`);
+    expect(listed.body[0].models['gpt-x']).toMatchObject({ prices: { input: 2, output: 6 } });
+    expect(JSON.stringify(listed.body)).not.toContain('sk-second-key');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await shot(page, 'settings-connections-desktop');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
