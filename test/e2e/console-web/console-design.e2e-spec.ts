@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../helpers/axe';
@@ -7,7 +7,6 @@ import { Person, signup } from '../../helpers/console';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-design');
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
 
 /** The page background of each scheme (web/shared/style.css). */
 const BACKGROUND = { light: 'rgb(246, 247, 249)', dark: 'rgb(20, 22, 28)' };
@@ -79,11 +78,10 @@ describe('one design for the console, light and dark, and no serious accessibili
     return (await accessibilityProblems(page)).map((problem) => `${path} (${scheme}): ${problem}`);
   }
 
-  async function shot(page: Page, name: string, docs = false) {
+  // Written to test/artifacts (git-ignored); the README's pictures in docs/ are copies of some.
+  async function shot(page: Page, name: string) {
     mkdirSync(ARTIFACTS, { recursive: true });
-    const path = join(ARTIFACTS, `${name}.png`);
-    await page.screenshot({ path, fullPage: true });
-    if (docs) copyFileSync(path, join(DOCS, `${name}.png`));
+    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   }
 
   for (const scheme of ['light', 'dark'] as const) {
@@ -93,9 +91,7 @@ describe('one design for the console, light and dark, and no serious accessibili
         const visitor = await open(scheme, size);
         for (const path of SIGNED_OUT) {
           found.push(...(await check(visitor.page, path, scheme)));
-          const name = path.split('/').pop();
-          const docs = (name === 'login' && size === 'desktop') || (name === 'signup' && size === 'phone');
-          await shot(visitor.page, `console-${name}-${scheme}-${size}`, docs && scheme === 'light');
+          await shot(visitor.page, `console-${path.split('/').pop()}-${scheme}-${size}`);
         }
         expect(visitor.problems).toEqual([]);
         await visitor.context.close();
@@ -104,11 +100,7 @@ describe('one design for the console, light and dark, and no serious accessibili
         for (const path of OWNER) {
           found.push(...(await check(signedIn.page, path, scheme)));
           const name = path.split('/').pop() || 'overview';
-          await shot(
-            signedIn.page,
-            `console-${name}-${scheme}-${size}`,
-            name === 'keys' && size === 'desktop',
-          );
+          await shot(signedIn.page, `console-${name}-${scheme}-${size}`);
         }
         expect(signedIn.problems).toEqual([]);
         await signedIn.context.close();

@@ -1,5 +1,3 @@
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../helpers/axe';
 import { launchBrowser, screenshot } from '../../helpers/browser';
@@ -9,7 +7,6 @@ import { createTestApp, TestApp } from '../../helpers/test-app';
 import { api, Api, pollUntil, providerConfig } from '../prompt/helpers';
 import { DESKTOP, PHONE, signedInPage } from './helpers';
 
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
 const BACKGROUND = { light: 'rgb(246, 247, 249)', dark: 'rgb(20, 22, 28)' };
 
 describe('every page of the web app, light and dark, passes axe-core (Debian chromium)', () => {
@@ -86,9 +83,7 @@ describe('every page of the web app, light and dark, passes axe-core (Debian chr
         await page.getByRole('article').filter({ hasText: 'wants to change a file' }).waitFor();
         await page.locator('.markdown strong').first().waitFor();
         found.push(...(await audit(page, 'session', scheme)));
-        const name = `web-app-session-${scheme}-${size}`;
-        const shot = await screenshot(page, name, { window: true });
-        if (size === 'desktop' || scheme === 'dark') copyFileSync(shot, join(DOCS, `${name}.png`));
+        await screenshot(page, `web-app-session-${scheme}-${size}`, { window: true });
 
         await page.goto(`${t.url}/#/models`);
         await page.getByRole('heading', { name: 'Models', exact: true }).waitFor();
