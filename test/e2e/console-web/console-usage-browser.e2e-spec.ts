@@ -139,4 +139,39 @@ describe('usage and budgets pages show what the gateway recorded', () => {
     expect(await budgetRow.innerText()).not.toContain('$0.00');
     await context.close();
   });
+
+  it('usage through a connection is named by the connection, not by its conn_… id', async () => {
+    const created = await owner.post(`/console/api/orgs/${owner.org}/connections`, {
+      name: 'Own upstream',
+      base_url: upstream.baseURL,
+      schema: 'openai-chat',
+      auth: { mode: 'bearer', credential: 'byok-usage-credential' },
+      models: { ok: { name: 'OK', prices: { input: 1, output: 1 } } },
+    });
+    expect(created.status).toBe(201);
+    const { key } = await serviceAccountKey(owner, owner.org, 'inference');
+    upstream.script({ text: 'hi', usage: { input: 1000, output: 1000 } });
+    const res = await fetch(`${t.url}/inference/custom/${created.body.id}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    let modelKeys: string[] = [];
+    for (let i = 0; i < 100 && !modelKeys.some((k) => k.startsWith(created.body.id)); i++) {
+      const usage = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=model`);
+      modelKeys = (usage.body.data ?? []).map((row: { key: string }) => row.key);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(modelKeys).toContain(`${created.body.id}/ok`);
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.addCookies([{ name: 'outpost_console', value: owner.cookie.split('=')[1], url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/console/usage?org=${owner.org}`);
+    await page.getByRole('img', { name: 'Spend per day this month' }).waitFor();
+    await page.getByRole('cell', { name: 'Own upstream / ok' }).waitFor();
+    expect(await page.locator('main').innerText()).not.toMatch(/conn_|key_/);
+    await context.close();
+  });
 });
