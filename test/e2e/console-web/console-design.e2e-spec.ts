@@ -115,4 +115,36 @@ describe('one design for the console, light and dark, and no serious accessibili
       });
     }
   }
+
+  it.each(['desktop', 'phone'] as const)(
+    'keyboard only on a %s: Tab from the top reaches the sign-in fields in order, each with a visible focus ring; Enter signs in',
+    async (size) => {
+      const { context, page, problems } = await open('dark', size);
+      await page.goto(`${t.url}/console/login?next=/console/keys`);
+      const order: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        await page.keyboard.press('Tab');
+        const focused = (await page.evaluate(`(() => {
+          const e = document.activeElement;
+          const style = getComputedStyle(e);
+          return [e.id || e.textContent.trim(), style.outlineStyle, style.outlineWidth];
+        })()`)) as [string, string, string];
+        expect({ element: focused[0], outline: focused[1] }).toEqual({
+          element: focused[0],
+          outline: 'solid',
+        });
+        order.push(focused[0]);
+      }
+      expect(order).toEqual(['Outpost', 'email', 'password', 'Sign in']);
+      await page.locator('#email').focus();
+      await page.keyboard.type('owner@example.com');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('correct horse battery');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/console\/keys/);
+      await page.getByRole('heading', { name: 'Keys' }).waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 });
