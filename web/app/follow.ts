@@ -3,6 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 /** How close to the bottom still counts as "at the latest" (a wheel notch is about 100 px). */
 const NEAR_BOTTOM_PX = 48;
 
+/** How long after a fold is opened or closed a change of size is taken as the fold's. */
+const TOGGLE_GRACE_MS = 300;
+
 function atBottom(): boolean {
   return innerHeight + scrollY >= document.documentElement.scrollHeight - NEAR_BOTTOM_PX;
 }
@@ -42,9 +45,24 @@ export function useFollowLatest(content: HTMLElement | null): { following: boole
   useEffect(() => {
     if (!content || !following) return;
     scrollToBottom();
-    const observer = new ResizeObserver(() => scrollToBottom());
+    // A reader who opens or closes a fold (reasoning, a tool's output) keeps their place: that growth is theirs,
+    // not new content. If it pushed the end out of sight, the page stops following (and offers the way back).
+    // (A click on a summary comes before the layout; the `toggle` event may come after the observer's turn.)
+    let toggledAt = -Infinity;
+    const onClick = (event: Event) => {
+      if (!(event.target as Element).closest?.('summary')) return;
+      toggledAt = performance.now();
+      requestAnimationFrame(() => requestAnimationFrame(() => setFollowing(atBottom())));
+    };
+    const observer = new ResizeObserver(() => {
+      if (performance.now() - toggledAt > TOGGLE_GRACE_MS) scrollToBottom();
+    });
     observer.observe(content);
-    return () => observer.disconnect();
+    content.addEventListener('click', onClick, true);
+    return () => {
+      observer.disconnect();
+      content.removeEventListener('click', onClick, true);
+    };
   }, [content, following]);
 
   const jump = () => {

@@ -40,7 +40,11 @@ describe('a waiting approval stays on screen (Debian chromium through playwright
     const config = providerConfig(server, {
       permissions: [{ action: 'edit', resource: '*', effect: 'ask' }],
     });
-    project = projectDir({ 'outpost.json': config, 'hello.txt': 'Hello, world\n' });
+    project = projectDir({
+      'outpost.json': config,
+      'hello.txt': 'Hello, world\n',
+      'big.txt': Array.from({ length: 120 }, (_, i) => `line ${i + 1}`).join('\n'),
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -141,6 +145,24 @@ describe('a waiting approval stays on screen (Debian chromium through playwright
       return tool?.state.status === 'error' && JSON.stringify(tool.state.error).includes('Keep the world');
     });
     expect(readFileSync(join(project, 'hello.txt'), 'utf8')).toBe(before);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("opening a fold near the bottom (a tool's output) keeps the reader's place instead of jumping to the end", async () => {
+    const { page, context, problems, sessionID } = await longSession(DESKTOP.width, DESKTOP.height);
+    server.script({ toolCalls: [{ name: 'read', input: { filePath: 'big.txt' } }] }, { text: 'Read it.' });
+    expect((await a.prompt(sessionID, { text: 'Read big.txt' })).status).toBe(200);
+    await page.getByText('Read it.', { exact: true }).waitFor();
+    const summary = page.locator('.tool-output summary').last();
+    await pollUntil('the fold on screen', () => reachable(page, summary));
+    const before = (await summary.boundingBox())!.y;
+    await summary.click();
+    await page.locator('.tool-output[open]').last().waitFor();
+    await page.waitForTimeout(400);
+    expect(Math.abs((await summary.boundingBox())!.y - before)).toBeLessThan(3);
+    // The end is out of sight now: the way back is offered.
+    await page.getByRole('button', { name: 'Jump to latest ↓' }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
