@@ -99,6 +99,10 @@ describe('one design for the console, light and dark, and no serious accessibili
         const signedIn = await open(scheme, size, owner);
         for (const path of OWNER) {
           found.push(...(await check(signedIn.page, path, scheme)));
+          // Workspaces and people by name: no raw ids on the page.
+          expect({ path, ids: await signedIn.page.locator('main').innerText() }).not.toMatchObject({
+            ids: expect.stringMatching(/\b(org|usr|sa|conn|key)_[0-9A-Z]{10}/),
+          });
           const name = path.split('/').pop() || 'overview';
           await shot(signedIn.page, `console-${name}-${scheme}-${size}`);
         }
