@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../helpers/axe';
 import { launchBrowser, watch } from '../../helpers/browser';
-import { Person, signup } from '../../helpers/console';
+import { Person, serviceAccountKey, signup } from '../../helpers/console';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-design');
@@ -37,6 +37,8 @@ describe('one design for the console, light and dark, and no serious accessibili
     t = await createTestApp();
     browser = await launchBrowser();
     owner = await signup(t, 'owner@example.com');
+    // A service account with a key, so the keys, budgets and audit pages have names to show (not ids).
+    await serviceAccountKey(owner, owner.org, 'inference');
     invited = await signup(t, 'invited@example.com');
     const invite = await owner.post(`/console/api/orgs/${owner.org}/invites`, {
       email: invited.email,
