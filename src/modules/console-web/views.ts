@@ -94,7 +94,7 @@ export function approvalForm(
       ${csrfField(csrf)}<input type="hidden" name="user_code" value="${pending.userCode}" />
       ${chooser}
       <button type="submit" name="action" value="approve">Approve</button>
-      <button type="submit" name="action" value="deny">Deny</button>
+      <button type="submit" name="action" value="deny" class="secondary">Deny</button>
     </form>
     <h2>Not the same code?</h2>
     ${codeForm(csrf)}`;

@@ -4,6 +4,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../helpers/axe';
 import { launchBrowser, watch } from '../../helpers/browser';
 import { Person, serviceAccountKey, signup } from '../../helpers/console';
+import { requestCode } from '../../helpers/device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-design');
@@ -46,6 +47,9 @@ describe('one design for the console, light and dark, and no serious accessibili
     });
     expect(invite.status).toBe(201);
     invitePath = new URL(String(invite.body.url)).pathname;
+    // A device sign-in waiting for approval: the page that asks the person to approve it.
+    const code = await requestCode(t);
+    OWNER.push(`/console/device?user_code=${encodeURIComponent(code.user_code)}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -105,7 +109,7 @@ describe('one design for the console, light and dark, and no serious accessibili
           expect({ path, ids: await signedIn.page.locator('main').innerText() }).not.toMatchObject({
             ids: expect.stringMatching(/\b(org|usr|sa|conn|key)_[0-9A-Z]{10}/),
           });
-          const name = path.split('/').pop() || 'overview';
+          const name = path.split('/').pop()!.replace(/\?.*/, '-approve') || 'overview';
           await shot(signedIn.page, `console-${name}-${scheme}-${size}`);
         }
         expect(signedIn.problems).toEqual([]);
