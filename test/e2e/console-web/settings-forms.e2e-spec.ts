@@ -118,6 +118,10 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
       type: 'remote',
       url: 'https://docs.example.com/mcp',
     });
+    // The JSON view of the providers holds what the form saved.
+    await page.getByText('Advanced: providers as JSON').click();
+    const json = JSON.parse(await page.getByLabel('Providers (JSON)').inputValue());
+    expect(json.team.models.large).toMatchObject({ cost: { input: 3, output: 15 } });
     await shot(page, 'settings-forms-desktop');
     expect(problems).toEqual([]);
     await context.close();

@@ -39,6 +39,18 @@ export function SettingsPage({ workspace }: PageProps) {
               providers={providers}
               editable={admin}
               onSave={(next) => save({ providers: next })}
+              advanced={
+                <AdvancedJson
+                  key={`providers-json-${org}-${version}`}
+                  id="providers-json"
+                  title="Providers"
+                  save="Save providers as JSON"
+                  help='{ "<id>": { "name", "env": ["KEY_VARIABLE"], "package": "aisdk:…", "settings": { "baseURL" }, "headers", "models": { "<model>": { "name", "cost", "limit" } } } }; keys only as {env:NAME}.'
+                  value={providers}
+                  editable={admin}
+                  onSave={(next) => saveJson({ providers: next as Providers })}
+                />
+              }
             />
             <section class="panel" aria-labelledby="policies">
               <h2 id="policies">Policies</h2>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { describedBy, FieldError, useFormAction } from '../../field-errors';
 import { ConfirmButton, Notice } from '../../ui';
@@ -82,6 +83,8 @@ export function ProvidersSection(props: {
   providers: Providers;
   editable: boolean;
   onSave: (providers: Providers) => Promise<unknown>;
+  /** The JSON view, for what the form does not show (headers, variants, body). */
+  advanced?: ComponentChildren;
 }) {
   const [editing, setEditing] = useState<Draft | null>(null);
   const [isNew, setIsNew] = useState(false);
@@ -186,6 +189,7 @@ export function ProvidersSection(props: {
           }}
         />
       ) : null}
+      {props.advanced}
     </section>
   );
 }
