@@ -1,5 +1,5 @@
-/* Builds Outpost's web pages: every web/<entry>/main.tsx becomes dist/web/<entry>/main.js; web/shared/style.css is
- * copied to dist/web/style.css. One bundle per entry, no request to any other origin at run time. */
+/* Builds Outpost's web pages: every web/<entry>/main.tsx becomes dist/web/<entry>/main.js; web/shared/style.css and
+ * favicon.svg are copied to dist/web. One bundle per entry, no request to any other origin at run time. */
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ await build({
   logLevel: 'warning',
 });
 copyFileSync(join(web, 'shared', 'style.css'), join(out, 'style.css'));
+copyFileSync(join(web, 'shared', 'favicon.svg'), join(out, 'favicon.svg'));
 console.log(`web: built ${entries.join(', ') || 'no entry'} into dist/web`);
 // The end of `npm run build`: `npm start` rebuilds only when a source is newer than this.
 writeFileSync(join(root, 'dist', '.build-stamp'), `${new Date().toISOString()}\n`);

@@ -8,6 +8,8 @@ commands:
   serve     start the server (what \`npm start\` runs)
   pair      print a single-use pairing link and QR code for a new client (asks the running server)
   console   console administration: \`outpost console create-user --email <email> --password-stdin\`
+  login     sign this instance in to a console: \`outpost login <console url>\` (device sign-in)
+  logout    sign this instance out of its console
 
 options:
   -h, --help      this help (also \`outpost <command> --help\`)

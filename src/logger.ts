@@ -19,16 +19,26 @@ export function createLogger(level: string, format: LogFormat = 'auto'): Logger 
   const options = { level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
   const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
   if (!readable) return pino(options);
-  return pino(
-    options,
-    pretty({
-      sync: true,
-      colorize: process.stdout.isTTY === true,
-      translateTime: 'SYS:HH:MM:ss',
-      ignore: 'pid,hostname,reqId,context',
-      messageFormat: '{if context}[{context}] {end}{msg}',
-    }),
+  return forReading(
+    pino(
+      options,
+      pretty({
+        sync: true,
+        colorize: process.stdout.isTTY === true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,reqId,context',
+        messageFormat: '{if context}[{context}] {end}{msg}',
+      }),
+    ),
   );
+}
+
+/** Loggers whose lines a person reads on a terminal (and their request-line children). */
+const READ_BY_PEOPLE = new WeakSet<Logger>();
+
+function forReading(logger: Logger): Logger {
+  READ_BY_PEOPLE.add(logger);
+  return logger;
 }
 
 /** Nest's own start-up chatter (every route mapped, every module initialised) is for debugging. */
@@ -64,26 +74,35 @@ export interface FinishedRequest {
  * on this machine; the gateway logs one line per model call).
  */
 export function requestLineLogger(logger: Logger): Logger {
-  return logger.child({}, { redact: { paths: [] } });
+  const lines = logger.child({}, { redact: { paths: [] } });
+  return READ_BY_PEOPLE.has(logger) ? forReading(lines) : lines;
 }
 
 /**
  * One line per finished request (written with `requestLineLogger`): `info` when it succeeded, `warn` for a client error, `error` for ours.
  * Only the method, the path with its secrets redacted, the status and the time are logged, never headers.
+ * On a terminal the line is just `GET /api/session 200 3ms`, so the start-up banner and the one-time password
+ * are not buried under request objects; the object follows it only at `debug`. JSON lines always carry it.
  */
 export function logRequest(logger: Logger, done: FinishedRequest): void {
   observeRequest(done.route, done.method, done.status, done.ms / 1000);
   const level: Level = done.status >= 500 ? 'error' : done.status >= 400 ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  logger[level](
-    {
-      reqId: done.id,
-      req: { method: done.method, url: redactUrl(done.url), remoteAddress: done.ip },
-      res: { statusCode: done.status },
-      responseTime: Math.round(done.ms),
-    },
-    'request completed',
-  );
+  const url = redactUrl(done.url);
+  const ms = Math.round(done.ms);
+  const fields = {
+    reqId: done.id,
+    req: { method: done.method, url, remoteAddress: done.ip },
+    res: { statusCode: done.status },
+    responseTime: ms,
+  };
+  if (!READ_BY_PEOPLE.has(logger)) {
+    logger[level](fields, 'request completed');
+    return;
+  }
+  const line = `${done.method} ${url} ${done.status} ${ms}ms`;
+  if (logger.isLevelEnabled('debug')) logger[level](fields, line);
+  else logger[level]({ reqId: done.id }, line);
 }
 
 /** `logRequest` for the requests Fastify routes. */

@@ -26,6 +26,7 @@ import { ConnectionsModule } from './modules/connections/connections.module';
 import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
 import { OpencodeV1Module } from './modules/opencode-v1/opencode-v1.module';
 import { SessionHistoryModule } from './modules/session-history/session-history.module';
+import { ProviderSetupModule } from './modules/provider-setup/provider-setup.module';
 
 /**
  * The domain modules of each surface. `OUTPOST_SURFACES` picks which ones a process serves;
@@ -49,6 +50,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     LocationCatalogModule,
     OpencodeV1Module,
     SessionHistoryModule,
+    ProviderSetupModule,
   ],
   console: [
     IdentityModule,

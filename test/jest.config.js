@@ -9,8 +9,6 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
-  // jest cannot require content-disposition 3, an ES module that @fastify/static loads for reply.download().
-  moduleNameMapper: { '^content-disposition$': '<rootDir>/test/helpers/content-disposition.cjs' },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60_000,

@@ -22,7 +22,8 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * What a page did that it must not: requests to any other origin, Content-Security-Policy refusals, script errors.
+ * What a page did that it must not: requests to any other origin, Content-Security-Policy refusals, script errors,
+ * a 404 for a script, stylesheet, image or icon (an API call's or a page's 404 can be the answer a test wants).
  * The list is checked at the end of a test (it must stay empty).
  */
 export function watch(page: Page, origin: string): string[] {
@@ -37,12 +38,23 @@ export function watch(page: Page, origin: string): string[] {
     if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    const kind = response.request().resourceType();
+    if (response.status() === 404 && !['fetch', 'xhr', 'document'].includes(kind)) {
+      problems.push(`404 for ${kind} ${response.url()}`);
+    }
+  });
   return problems;
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The whole page, or (`window: true`) only what the window shows, e.g. to see what sits under a sticky bar. */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { window?: boolean } = {},
+): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: !options.window });
   return path;
 }

@@ -4,6 +4,7 @@ import { feed, useFeedState } from './events';
 import { href, useRoute } from './router';
 import { SessionView } from './views/SessionView';
 import { SessionsView } from './views/SessionsView';
+import { ModelsView } from './views/ModelsView';
 import { ServerView } from './views/ServerView';
 import { SignIn } from './views/SignIn';
 
@@ -68,7 +69,9 @@ function Shell() {
         ? 'Server · Outpost'
         : route.name === 'sessions'
           ? 'Sessions · Outpost'
-          : 'Outpost';
+          : route.name === 'models'
+            ? 'Models · Outpost'
+            : 'Outpost';
   }, [route]);
   const signOut = async () => {
     await postAuth('/auth/sign-out').catch(() => undefined);
@@ -87,6 +90,9 @@ function Shell() {
           <a href={href({ name: 'sessions' })} aria-current={route.name === 'sessions' ? 'page' : undefined}>
             Sessions
           </a>
+          <a href={href({ name: 'models' })} aria-current={route.name === 'models' ? 'page' : undefined}>
+            Models
+          </a>
           <a href={href({ name: 'server' })} aria-current={route.name === 'server' ? 'page' : undefined}>
             Server
           </a>
@@ -102,6 +108,7 @@ function Shell() {
         {route.name === 'sessions' && <SessionsView />}
         {route.name === 'session' && <SessionView key={route.id} id={route.id} />}
         {route.name === 'server' && <ServerView />}
+        {route.name === 'models' && <ModelsView />}
         {route.name === 'not-found' && (
           <div class="panel">
             <h1>Nothing here</h1>

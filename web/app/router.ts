@@ -8,12 +8,14 @@ export type Route =
   | { name: 'sessions' }
   | { name: 'session'; id: string }
   | { name: 'server' }
+  | { name: 'models' }
   | { name: 'not-found'; hash: string };
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/';
   if (path === '/' || path === '/sessions') return { name: 'sessions' };
   if (path === '/server') return { name: 'server' };
+  if (path === '/models') return { name: 'models' };
   const session = /^\/session\/(ses_[0-9A-Za-z]+)$/.exec(path);
   if (session) return { name: 'session', id: session[1] };
   return { name: 'not-found', hash: path };
@@ -27,6 +29,8 @@ export function href(route: Route): string {
       return `#/session/${route.id}`;
     case 'server':
       return '#/server';
+    case 'models':
+      return '#/models';
     default:
       return '#/';
   }

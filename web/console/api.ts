@@ -12,6 +12,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The field a 400 is about (`providers.team.settings.baseURL`), so the form can say it next to the field. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -36,7 +38,12 @@ export async function call<T>(request: Promise<Result<T>>): Promise<T> {
     if (response.status === 401) {
       throw new ApiError(401, 'You are signed out. Reload the page to sign in again.');
     }
-    throw new ApiError(response.status, errorMessage(response.status, result.error));
+    const field = (result.error as { field?: unknown } | undefined)?.field;
+    throw new ApiError(
+      response.status,
+      errorMessage(response.status, result.error),
+      typeof field === 'string' ? field : undefined,
+    );
   }
   return result.data as T;
 }
@@ -49,10 +56,17 @@ export const inOrg = (org: string) => ({ header: { 'x-org-id': org } });
 
 export const isAdmin = (role: Role) => role === 'owner' || role === 'admin';
 
-/** Micro-cents (decimal string) as dollars. */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/**
+ * Micro-cents (decimal string) as dollars: `$1,250.00`. Spend below a cent says so, instead of a `$0.00` that
+ * contradicts the bar beside it.
+ */
 export function dollars(microCents: string | null | undefined): string {
   if (microCents === null || microCents === undefined) return 'no limit';
-  return `$${(Number(BigInt(microCents)) / 100_000_000).toFixed(2)}`;
+  const value = Number(BigInt(microCents)) / 100_000_000;
+  if (value > 0 && value < 0.01) return 'less than $0.01';
+  return usd.format(value);
 }
 
 export const microToNumber = (microCents: string) => Number(BigInt(microCents)) / 100_000_000;

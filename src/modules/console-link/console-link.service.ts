@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { unwatchFile, watchFile } from 'node:fs';
+import { join } from 'node:path';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { wildcardMatch } from '../../common/text/wildcard';
 import { parseConfigDocument } from '../location-config/config-validation';
@@ -8,6 +10,7 @@ import { ConsoleCallError, refreshTokens } from './console-client';
 import { consoleLinkConfig, ConsoleLinkConfig } from './console-link.config';
 import {
   ConsoleLink,
+  LINK_FILE,
   readLink,
   readSavedConfig,
   SavedConfig,
@@ -17,6 +20,8 @@ import {
 
 /** The `{env:NAME}` the console's providers take their key from: the device access token, held in memory. */
 export const CONSOLE_TOKEN = 'OUTPOST_CONSOLE_TOKEN';
+/** How often the link file is looked at for a login or logout of another process. */
+const LINK_FILE_CHECK_MS = 1000;
 /** Refresh the access token when less than this is left of it. */
 const REFRESH_BEFORE_MS = 5 * 60_000;
 
@@ -71,10 +76,20 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
     await this.poll();
     this.timer = setInterval(() => void this.poll(), this.settings.pollMs);
     this.timer.unref();
+    // `outpost login` and `outpost logout` (other processes) write console.json: a look every second picks
+    // them up within seconds instead of at the next poll. fs.watchFile also sees the file appear.
+    watchFile(this.linkFile, { interval: LINK_FILE_CHECK_MS, persistent: false }, this.onLinkFileChange);
   }
 
   onApplicationShutdown(): void {
     clearInterval(this.timer);
+    unwatchFile(this.linkFile, this.onLinkFileChange);
+  }
+
+  private readonly onLinkFileChange = () => void this.poll();
+
+  private get linkFile(): string {
+    return join(this.app.dataDir, LINK_FILE);
   }
 
   status(): LinkStatus {

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { writePrivateFile } from '../../common/fs/private-file';
 import { join } from 'node:path';
 
 /** What `outpost login` keeps in `$OUTPOST_DATA_DIR/console.json` (mode 0600). */
@@ -21,12 +22,7 @@ export const LINK_FILE = 'console.json';
 /** The last workspace config that came from the console, so an outage changes nothing. */
 export const CONFIG_FILE = 'console-config.json';
 
-function writePrivate(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, file);
-}
+const writePrivate = writePrivateFile;
 
 export function readLink(dataDir: string): ConsoleLink | null {
   const file = join(dataDir, LINK_FILE);

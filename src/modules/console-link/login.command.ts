@@ -26,7 +26,7 @@ async function login(consoleUrl: string, dataDir: string): Promise<void> {
     throw error;
   }
   process.stdout.write(
-    `Signed in to ${consoleUrl}${signedIn.orgId ? `, workspace ${signedIn.orgId}` : ''}. A running server picks it up within a minute.\n`,
+    `Signed in to ${consoleUrl}${signedIn.orgId ? `, workspace ${signedIn.orgId}` : ''}. A running server picks it up within seconds.\n`,
   );
 }
 

@@ -124,7 +124,7 @@ export class PagesController {
       response,
       person,
       200,
-      { title: 'Your console', notice: notices[notice ?? ''] },
+      { title: 'Your console', notice: notices[notice ?? ''], wide: true },
       (csrf) => html`${consoleNav('overview')}${homeBody(csrf, workspaces, devices)}`,
     );
   }
@@ -194,7 +194,14 @@ export class PagesController {
       </p>`;
       return this.send(response, 200, page({ title: 'Create an account', error }, signIn));
     }
-    this.send(response, 200, page({ title: 'Create an account' }, signupForm(csrf, target, token)));
+    // From an invitation: its email, filled in (the sign-up accepts the invitation only for that email).
+    const invited = token ? await this.invites.describe(token) : undefined;
+    const notice = invited ? `Create an account to join ${invited.workspace} as ${invited.role}.` : undefined;
+    this.send(
+      response,
+      200,
+      page({ title: 'Create an account', notice }, signupForm(csrf, target, token, invited?.email ?? '')),
+    );
   }
 
   @Post('signup')
@@ -349,7 +356,15 @@ export class PagesController {
   @Get('invites/:token')
   async invitePage(@Req() request: HttpRequest, @Res() response: HttpReply, @Param('token') token: string) {
     const person = await this.person(request);
-    if (!person) return this.toLogin(request, response);
+    // Someone without an account who opens their invitation lands on creating one (the email filled in);
+    // with an account, on signing in. Either way they come back here.
+    if (!person) {
+      const invite = await this.invites.describe(token);
+      const next = encodeURIComponent(request.originalUrl);
+      if (invite && !(await this.identity.hasAccount(invite.email)))
+        return response.redirect(`/console/signup?next=${next}`, 303);
+      return response.redirect(`/console/login?next=${next}`, 303);
+    }
     const invite = await this.invites.describe(token);
     if (!invite) {
       return this.render(

@@ -94,7 +94,7 @@ export function approvalForm(
       ${csrfField(csrf)}<input type="hidden" name="user_code" value="${pending.userCode}" />
       ${chooser}
       <button type="submit" name="action" value="approve">Approve</button>
-      <button type="submit" name="action" value="deny">Deny</button>
+      <button type="submit" name="action" value="deny" class="secondary">Deny</button>
     </form>
     <h2>Not the same code?</h2>
     ${codeForm(csrf)}`;
@@ -108,14 +108,20 @@ export interface DeviceSessionView {
   lastUsedAt: Date | null;
 }
 
+/** A time as `YYYY-MM-DD HH:MM UTC`, the same for every reader (as the console app shows it). */
+function readableTime(time: Date): string {
+  const iso = time.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
 export function homeBody(csrf: string, workspaces: WorkspaceWithRole[], devices: DeviceSessionView[]): Html {
   const rows = devices.map(
     (device) =>
       html`<tr>
-        <td>${device.clientId}</td>
-        <td>${device.workspace}</td>
-        <td>${device.createdAt.toISOString()}</td>
-        <td>${device.lastUsedAt?.toISOString() ?? 'never'}</td>
+        <td data-label="Client">${device.clientId}</td>
+        <td data-label="Workspace">${device.workspace}</td>
+        <td data-label="Signed in">${readableTime(device.createdAt)}</td>
+        <td data-label="Last used">${device.lastUsedAt ? readableTime(device.lastUsedAt) : 'never'}</td>
         <td>
           <form method="post" action="/console/sessions/${device.id}/revoke">
             ${csrfField(csrf)}
@@ -131,7 +137,15 @@ export function homeBody(csrf: string, workspaces: WorkspaceWithRole[], devices:
   );
   return html`<h2>Your workspaces</h2>
     <ul>
-      ${workspaces.map((workspace) => html`<li>${workspace.name} <small>(${workspace.role}, ${workspace.id})</small></li>`)}
+      ${workspaces.map(
+        (workspace) =>
+          html`<li>
+            <a href="/console/keys?org=${workspace.id}">${workspace.name}</a>
+            <span class="muted small"
+              >you are ${workspace.role === 'admin' ? 'an' : 'a'} ${workspace.role}</span
+            >
+          </li>`,
+      )}
     </ul>
     <h2>Devices signed in</h2>
     ${

@@ -14,9 +14,10 @@ const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
   map: 'application/json; charset=utf-8',
+  svg: 'image/svg+xml',
 };
 
-/** The built web pages' scripts and stylesheets, served from this origin (the pages make no other request). */
+/** The built web pages' scripts, stylesheets and icon, served from this origin (the pages make no other request). */
 @ApiExcludeController()
 @Public()
 @Controller('web')
@@ -42,4 +43,15 @@ async function send(reply: HttpReply, path: string): Promise<void> {
   const type = TYPES[path.slice(path.lastIndexOf('.') + 1)];
   // Revalidated on every load, so a rebuilt server never runs yesterday's script.
   void reply.header('content-type', type).header('cache-control', 'no-cache').send(body);
+}
+
+/** `/favicon.ico`, which browsers request on a first load whatever the page links: the same SVG icon. */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class FaviconController {
+  @Get('favicon.ico')
+  favicon(@Res() reply: HttpReply): Promise<void> {
+    return send(reply, 'favicon.svg');
+  }
 }

@@ -1,4 +1,4 @@
-import { escape } from '../console-web/html';
+import { escape, FAVICON } from '../console-web/html';
 
 /** The web app's stylesheet (the shared look and the app's own rules, bundled by `npm run build`). */
 export const APP_STYLESHEET = '/web/app/main.css';
@@ -10,7 +10,7 @@ export const APP_STYLESHEET = '/web/app/main.css';
 export function webPage(title: string, body: string, script?: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)}</title><link rel="stylesheet" href="${APP_STYLESHEET}">
+<title>${escape(title)}</title><link rel="icon" href="${FAVICON}" type="image/svg+xml"><link rel="stylesheet" href="${APP_STYLESHEET}">
 ${script ? `<script type="module" src="${escape(script)}"></script>` : ''}</head>
 <body>${body}</body></html>
 `;

@@ -91,6 +91,14 @@ export class IdentityService {
     });
   }
 
+  /**
+   * Whether an account has this email. Only asked for the email of a valid invitation, by whoever holds its link,
+   * to send them to sign-up or sign-in.
+   */
+  async hasAccount(emailInput: string): Promise<boolean> {
+    return this.db.getRepository(UserEntity).existsBy({ email: normalizeEmail(emailInput) });
+  }
+
   /** The same 401 for a wrong email and a wrong password; 429 past the limits per address and per account. */
   async login(emailInput: string, password: string, sourceAddress: string): Promise<string> {
     const email = normalizeEmail(emailInput);

@@ -31,7 +31,7 @@ export class InvitesController {
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Req() request: HttpRequest,
   ): Promise<InviteCreatedDto> {
-    const { invite, token } = await this.invites.create(
+    const { invite, token, replaced } = await this.invites.create(
       principal,
       actorOf(principal),
       org,
@@ -43,6 +43,7 @@ export class InvitesController {
       id: invite.id,
       url: `${base}/console/invites/${token}`,
       expires_at: invite.expiresAt.toISOString(),
+      replaced_earlier: replaced,
     };
   }
 

@@ -38,7 +38,7 @@ export class InvitesService {
     workspaceId: string,
     emailInput: string,
     role: Role,
-  ): Promise<{ invite: InviteEntity; token: string }> {
+  ): Promise<{ invite: InviteEntity; token: string; replaced: boolean }> {
     if (role === 'owner' && principal.role !== 'owner') {
       throw new ConsoleForbiddenError('Only owners can invite owners');
     }
@@ -57,6 +57,7 @@ export class InvitesService {
       acceptedAt: null,
       revokedAt: null,
     };
+    let replaced = false;
     await this.db.transaction(async (manager) => {
       const [existing] = (await manager.query(
         `SELECT 1 FROM membership m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND u.email = $2`,
@@ -65,20 +66,22 @@ export class InvitesService {
       // Inviting a member again would at best do nothing and at worst change their role (opencode#43922).
       if (existing)
         throw new ConsoleConflictError(`${email} is already a member of this workspace`, 'member');
-      await manager.update(
+      // An earlier link to the same email stops working: one open invitation per person, and the log says so.
+      const earlier = await manager.update(
         InviteEntity,
         { workspaceId, email, acceptedAt: IsNull(), revokedAt: IsNull() },
         { revokedAt: new Date(now) },
       );
+      replaced = (earlier.affected ?? 0) > 0;
       await manager.insert(InviteEntity, invite);
       await this.audit.record(manager, actor, {
         workspaceId,
         action: 'member.invited',
         target: { type: 'invite', id: invite.id },
-        details: { email, role },
+        details: { email, role, ...(replaced ? { replaced_earlier_link: true } : {}) },
       });
     });
-    return { invite, token };
+    return { invite, token, replaced };
   }
 
   listPending(workspaceId: string): Promise<InviteEntity[]> {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,46 +7,7 @@ import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { api, EventLog } from '../prompt/helpers';
-
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
-
-/** `outpost login <url>` as a user runs it; resolves with its output once it printed the code, and its exit. */
-function runLogin(dataDir: string, consoleUrl: string) {
-  const child = spawn(process.execPath, [CLI, 'login', consoleUrl], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, OUTPOST_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const code = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const found = /shows the code (\S+)/.exec(output);
-      if (found) {
-        clearInterval(timer);
-        resolve(found[1]);
-      }
-    }, 50);
-    child.on('exit', () => {
-      clearInterval(timer);
-      reject(new Error(`outpost login exited: ${output}`));
-    });
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, exited, output: () => output };
-}
-
-/** Runs `outpost <args>` to the end. */
-function runCli(dataDir: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, OUTPOST_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
-}
+import { runCli, runLogin } from './cli';
 
 /**
  * Two real processes on loopback: a console with its gateway (and a scripted upstream model behind it), and an

@@ -202,8 +202,26 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     expect(await page.getByRole('row', { name: /bob@example.com/ }).count()).toBe(1);
   });
 
+  it('a role changes only after a confirmation: an arrow key on the select only asks', async () => {
+    const bobRole = page.getByLabel('Role of Bob');
+    await bobRole.focus();
+    await page.keyboard.press('ArrowUp');
+    const confirm = page.getByRole('group', { name: 'Confirm the role of Bob' });
+    await confirm.waitFor();
+    expect(await confirm.innerText()).toContain('Make Bob an admin?');
+    const members = await (await page.request.get(`${t.url}/console/api/orgs/${org}/members`)).json();
+    expect(members.find((m: { name: string }) => m.name === 'Bob').role).toBe('member');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await bobRole.inputValue()).toBe('member');
+  });
+
   it('the last owner cannot be demoted: the API says why, in words', async () => {
     await page.getByLabel('Role of Alice').selectOption('admin');
+    await page
+      .getByRole('group', { name: 'Confirm the role of Alice' })
+      .getByRole('button', { name: 'Change role' })
+      .click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/owner/i);
@@ -222,6 +240,16 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     await page.getByLabel('Monthly limit of Bob').fill('a lot');
     await bobRow.getByRole('button', { name: 'Set' }).click();
     await bobRow.getByText('Enter an amount in US dollars').waitFor();
+    // A third decimal is refused with a sentence, next to the field it is about.
+    await page.getByLabel('Monthly limit of Bob').fill('12.345');
+    await bobRow.getByRole('button', { name: 'Set' }).click();
+    const error = bobRow.getByText(
+      'Enter an amount in US dollars with at most two decimals, e.g. 50 or 12.50.',
+    );
+    await error.waitFor();
+    expect(await page.getByLabel('Monthly limit of Bob').getAttribute('aria-describedby')).toBe(
+      await error.getAttribute('id'),
+    );
     await shot(page, '09-budgets');
     await noRawJson(page);
   });
@@ -242,6 +270,10 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     ]) {
       expect(table).toContain(action);
     }
+    // Each entry says what changed, with names and dollars.
+    expect(table).toContain('Set Bob’s budget to $25.00 a month');
+    expect(table).toContain('Invited bob@example.com as a member');
+    expect(table).not.toMatch(/micro|usr_|sa_[0-9A-Z]/);
     await shot(page, '10-audit');
     // The filter offers every action the console records (device approvals included), and nothing else.
     const offered = await page.getByLabel('Action').locator('option').allTextContents();
@@ -265,10 +297,11 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
     await shot(page, '11-usage');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Providers and models' }).waitFor();
+    await page.getByText('Advanced: policies as JSON').click();
     await page
       .getByLabel('Policies (JSON)')
       .fill('[{"action":"provider.use","effect":"maybe","resource":"*"}]');
-    await page.getByRole('button', { name: 'Save policies' }).click();
+    await page.getByRole('button', { name: 'Save policies as JSON' }).click();
     const alert = page.getByRole('region', { name: 'Policies' }).getByRole('alert');
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/effect/);

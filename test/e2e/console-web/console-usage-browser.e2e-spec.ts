@@ -102,4 +102,76 @@ describe('usage and budgets pages show what the gateway recorded', () => {
     expect(outside).toEqual([]);
     await context.close();
   });
+
+  it('spend below a cent says so, on the usage and budgets pages, instead of $0.00', async () => {
+    const sa = await owner.post(`/console/api/orgs/${owner.org}/service-accounts`, { name: 'tiny' });
+    const created = await owner.post(`/console/api/orgs/${owner.org}/service-accounts/${sa.body.id}/keys`, {
+      name: 'sip',
+      permission: 'inference',
+    });
+    upstream.script({ text: 'hi', usage: { input: 100, output: 0 } });
+    const res = await fetch(`${t.url}/inference/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: bearer(created.body.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'scripted/small', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    let spent = '0';
+    for (let i = 0; i < 100 && spent === '0'; i++) {
+      const usage = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=member`);
+      spent =
+        usage.body.data?.find((row: { key: string }) => row.key === sa.body.id)?.spent_micro_cents ?? '0';
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(Number(spent)).toBeGreaterThan(0);
+    expect(Number(spent)).toBeLessThan(1_000_000);
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.addCookies([{ name: 'outpost_console', value: owner.cookie.split('=')[1], url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/console/usage?org=${owner.org}`);
+    await page.getByRole('img', { name: 'Spend per day this month' }).waitFor();
+    const usageRow = page.getByRole('row', { name: /tiny/ }).first();
+    expect(await usageRow.innerText()).toContain('less than $0.01');
+    await page.goto(`${t.url}/console/budgets?org=${owner.org}`);
+    const budgetRow = page.getByRole('row', { name: /tiny/ });
+    await budgetRow.getByText('less than $0.01').waitFor();
+    expect(await budgetRow.innerText()).not.toContain('$0.00');
+    await context.close();
+  });
+
+  it('usage through a connection is named by the connection, not by its conn_… id', async () => {
+    const created = await owner.post(`/console/api/orgs/${owner.org}/connections`, {
+      name: 'Own upstream',
+      base_url: upstream.baseURL,
+      schema: 'openai-chat',
+      auth: { mode: 'bearer', credential: 'byok-usage-credential' },
+      models: { ok: { name: 'OK', prices: { input: 1, output: 1 } } },
+    });
+    expect(created.status).toBe(201);
+    const { key } = await serviceAccountKey(owner, owner.org, 'inference');
+    upstream.script({ text: 'hi', usage: { input: 1000, output: 1000 } });
+    const res = await fetch(`${t.url}/inference/custom/${created.body.id}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    let modelKeys: string[] = [];
+    for (let i = 0; i < 100 && !modelKeys.some((k) => k.startsWith(created.body.id)); i++) {
+      const usage = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=model`);
+      modelKeys = (usage.body.data ?? []).map((row: { key: string }) => row.key);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(modelKeys).toContain(`${created.body.id}/ok`);
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.addCookies([{ name: 'outpost_console', value: owner.cookie.split('=')[1], url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/console/usage?org=${owner.org}`);
+    await page.getByRole('img', { name: 'Spend per day this month' }).waitFor();
+    await page.getByRole('cell', { name: 'Own upstream / ok' }).waitFor();
+    expect(await page.locator('main').innerText()).not.toMatch(/conn_|key_/);
+    await context.close();
+  });
 });

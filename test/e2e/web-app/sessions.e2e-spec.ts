@@ -103,7 +103,7 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
 
     // Fork before the second question: the copy has the first exchange only.
     const second = transcript.getByRole('listitem').filter({ hasText: 'second question' });
-    await second.getByRole('button', { name: 'Fork the session before this message' }).click();
+    await second.getByRole('button', { name: 'Fork from here, before this message' }).click();
     await page
       .getByRole('dialog', { name: 'Fork the session' })
       .getByRole('button', { name: 'Fork' })

@@ -92,7 +92,9 @@ describe('the instance web app at / (Debian chromium through playwright-core)', 
     await approval.waitFor({ state: 'detached' });
 
     // The answer streams onto the page while the model still holds its end back.
-    const answer = page.locator('.message-assistant .text', { hasText: 'The greeting now says Outpost.' });
+    const answer = page.locator('.message-assistant .markdown', {
+      hasText: 'The greeting now says Outpost.',
+    });
     await answer.waitFor();
     await expect(page.getByTestId('session-state').textContent()).resolves.toBe('Running');
     const transcript = page.getByRole('list', { name: 'Transcript' });
@@ -146,7 +148,9 @@ describe('the instance web app at / (Debian chromium through playwright-core)', 
     await screenshot(page, 'phone-sessions');
 
     await page.getByRole('link', { name: /Greeting/ }).click();
-    await page.locator('.message-assistant .text', { hasText: 'The greeting now says Outpost.' }).waitFor();
+    await page
+      .locator('.message-assistant .markdown', { hasText: 'The greeting now says Outpost.' })
+      .waitFor();
     await expectFits(page);
     await screenshot(page, 'phone-session');
 

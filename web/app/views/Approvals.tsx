@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, client, ok } from '../api';
 import type { Json, PermissionRequest } from '../types';
 import { ToolInput } from './Transcript';
@@ -27,6 +27,11 @@ function Approval({ sessionID, request }: { sessionID: string; request: Permissi
   const [error, setError] = useState('');
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
+  const reasonField = useRef<HTMLInputElement>(null);
+  // `autoFocus` only works on page load; the reason field opens later, on Deny…, and has the focus as it shows.
+  useLayoutEffect(() => {
+    if (denying) reasonField.current?.focus();
+  }, [denying]);
   const meta = request.metadata as { tool?: string; input?: Record<string, Json> };
   const reply = async (answer: 'once' | 'always' | 'reject') => {
     setBusy(true);
@@ -48,7 +53,7 @@ function Approval({ sessionID, request }: { sessionID: string; request: Permissi
   };
   const heading = `${meta.tool ?? 'A tool'} wants to ${ACTION_WORDS[request.permission] ?? request.permission}`;
   return (
-    <article class="approval panel" aria-labelledby={`${request.id}-title`}>
+    <article class="approval panel" aria-labelledby={`${request.id}-title`} tabIndex={-1}>
       <h2 id={`${request.id}-title`}>{heading}</h2>
       <ul class="patterns">
         {request.patterns.map((pattern) => (
@@ -71,8 +76,8 @@ function Approval({ sessionID, request }: { sessionID: string; request: Permissi
             type="text"
             value={reason}
             onInput={(event) => setReason(event.currentTarget.value)}
+            ref={reasonField}
             onKeyDown={(event) => event.key === 'Enter' && void reply('reject')}
-            autoFocus
           />
         </div>
       )}

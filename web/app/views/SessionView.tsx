@@ -1,11 +1,8 @@
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { ApiError, at, client, ok } from '../api';
-import { Dialog, DialogActions } from '../components/Dialog';
-import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
-import { formatCost, formatCount, totalTokens } from '../format';
-import { rememberLocation, useKnownLocations } from '../locations';
-import { navigate } from '../router';
+import { useFollowLatest } from '../follow';
+import { formatCost, formatCount, shortPath, totalTokens } from '../format';
 import { downloadExport } from '../transfer';
 import { transcriptReducer } from '../transcript';
 import type {
@@ -18,6 +15,7 @@ import type {
   SessionMessageInfo,
 } from '../types';
 import { Approvals } from './Approvals';
+import { DeleteDialog, ForkDialog, MoveDialog, RenameDialog } from './SessionDialogs';
 import { Transcript } from './Transcript';
 
 const MESSAGE_PAGE = 200;
@@ -93,6 +91,10 @@ export function SessionView({ id }: { id: string }) {
   };
 
   useEffect(() => void load(), [id]);
+  // The tab says which session it is; titles arrive later than the session (the agent names it).
+  useEffect(() => {
+    document.title = session ? `${session.title || 'Untitled session'} · Outpost` : 'Outpost';
+  }, [session?.title]);
   useResync(() => void load(), [id]);
 
   /** What an event of this session changes on the page. */
@@ -149,19 +151,15 @@ export function SessionView({ id }: { id: string }) {
     [id],
   );
 
-  // Keep the newest message in view while it streams, unless the reader has scrolled up.
-  const end = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
-  useEffect(() => {
-    const onScroll = () => {
-      following.current = innerHeight + scrollY >= document.documentElement.scrollHeight - 120;
-    };
-    addEventListener('scroll', onScroll, { passive: true });
-    return () => removeEventListener('scroll', onScroll);
-  }, []);
-  useLayoutEffect(() => {
-    if (following.current) end.current?.scrollIntoView({ block: 'end' });
-  }, [messages, permissions]);
+  const [content, setContent] = useState<HTMLElement | null>(null);
+  const { following, jump } = useFollowLatest(content);
+  const jumpToLatest = () => {
+    jump();
+    // Keyboard users land where the latest thing asks for them: the waiting approval, else the prompt.
+    const target =
+      document.querySelector<HTMLElement>('.approval') ?? document.querySelector<HTMLElement>('#prompt');
+    target?.focus({ preventScroll: true });
+  };
 
   if (missing) {
     return (
@@ -188,12 +186,14 @@ export function SessionView({ id }: { id: string }) {
 
   const state = permissions.length > 0 ? 'waiting' : running ? 'running' : 'idle';
   return (
-    <section class="session" aria-labelledby="session-title">
+    <section class="session" aria-labelledby="session-title" ref={setContent}>
       <header class="session-head">
         <div class="session-heading">
           <h1 id="session-title">{session.title || 'Untitled session'}</h1>
           <p class="muted small">
-            <span title="Project directory">{session.location.directory}</span>
+            <span title={session.location.directory} data-testid="session-directory">
+              {shortPath(session.location.directory)}
+            </span>
             {session.parentID && (
               <>
                 {' · '}
@@ -262,8 +262,14 @@ export function SessionView({ id }: { id: string }) {
         <Transcript messages={messages} onFork={(messageID) => setDialog({ fork: messageID })} />
       )}
       <Approvals sessionID={id} requests={permissions} />
-      <div ref={end} />
-      <PromptBox session={session} running={running} />
+      <div class="prompt-dock">
+        {!following && (
+          <button type="button" class="jump-latest secondary small" onClick={jumpToLatest}>
+            {permissions.length > 0 ? 'An approval is waiting · Jump to latest ↓' : 'Jump to latest ↓'}
+          </button>
+        )}
+        <PromptBox session={session} running={running} />
+      </div>
       {dialog === 'rename' && (
         <RenameDialog session={session} onClose={() => setDialog(null)} onDone={refreshInfo} />
       )}
@@ -289,6 +295,7 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
   const [error, setError] = useState('');
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [models, setModels] = useState<ModelView[]>([]);
+  const [modelsLoaded, setModelsLoaded] = useState(false);
   const directory = session.location.directory;
 
   useEffect(() => {
@@ -297,7 +304,8 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
       .catch(() => setAgents([]));
     void ok(client.GET('/api/model', at(directory)))
       .then((r) => setModels(r.data))
-      .catch(() => setModels([]));
+      .catch(() => setModels([]))
+      .finally(() => setModelsLoaded(true));
   }, [directory]);
 
   const send = async () => {
@@ -366,6 +374,11 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
           {error}
         </p>
       )}
+      {modelsLoaded && models.length === 0 && !session.model && (
+        <p class="muted small" data-testid="no-model">
+          No model here yet: <a href="#/models">add one on the Models page</a>, or sign in to a console there.
+        </p>
+      )}
       <div class="prompt-controls">
         <label class="inline">
           <span>Agent</span>
@@ -409,215 +422,5 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
         </button>
       </div>
     </form>
-  );
-}
-
-function useAction(onClose: () => void) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError('');
-    try {
-      await work();
-      onClose();
-    } catch (failure) {
-      setError((failure as ApiError).message);
-      setBusy(false);
-    }
-  };
-  const shown = error ? (
-    <p class="error" role="alert">
-      {error}
-    </p>
-  ) : null;
-  return { busy, run, shown };
-}
-
-function RenameDialog({
-  session,
-  onClose,
-  onDone,
-}: {
-  session: SessionInfo;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const [title, setTitle] = useState(session.title);
-  const { busy, run, shown } = useAction(onClose);
-  return (
-    <Dialog title="Rename the session" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void run(async () => {
-            await ok(
-              client.PATCH('/api/session/{sessionID}', { ...of(session.id), body: { title: title.trim() } }),
-            );
-            onDone();
-          });
-        }}
-      >
-        <label for="rename-title">Title</label>
-        <input
-          id="rename-title"
-          type="text"
-          required
-          value={title}
-          onInput={(e) => setTitle(e.currentTarget.value)}
-        />
-        {shown}
-        <DialogActions action="Rename" disabled={busy || !title.trim()} onCancel={onClose} />
-      </form>
-    </Dialog>
-  );
-}
-
-function MoveDialog({
-  session,
-  onClose,
-  onDone,
-}: {
-  session: SessionInfo;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const known = useKnownLocations().filter((d) => d !== session.location.directory);
-  const [directory, setDirectory] = useState('');
-  const { busy, run, shown } = useAction(onClose);
-  return (
-    <Dialog title="Move the session" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void run(async () => {
-            await ok(
-              client.POST('/api/session/{sessionID}/move', { ...of(session.id), body: { directory } }),
-            );
-            rememberLocation(directory);
-            onDone();
-          });
-        }}
-      >
-        <p class="muted">
-          Now in {session.location.directory}. The next turn of the agent works in the new directory.
-        </p>
-        <LocationChooser
-          id="move-directory"
-          label="New directory"
-          known={known}
-          value={directory}
-          onChange={setDirectory}
-        />
-        {shown}
-        <DialogActions action="Move" disabled={busy || !directory.startsWith('/')} onCancel={onClose} />
-      </form>
-    </Dialog>
-  );
-}
-
-function DeleteDialog({ session, onClose }: { session: SessionInfo; onClose: () => void }) {
-  const [children, setChildren] = useState<SessionInfo[] | null>(null);
-  const { busy, run, shown } = useAction(onClose);
-  useEffect(() => {
-    void ok(client.GET('/api/session', { params: { query: { parentID: session.id, limit: '100' } } }))
-      .then((r) => setChildren(r.data))
-      .catch(() => setChildren([]));
-  }, [session.id]);
-  return (
-    <Dialog title="Delete the session?" onClose={onClose}>
-      <p>
-        “{session.title || 'Untitled session'}” and its whole transcript will be deleted. This cannot be
-        undone.
-      </p>
-      {children === null ? (
-        <p class="muted">Looking for child sessions…</p>
-      ) : children.length > 0 ? (
-        <>
-          <p>
-            <strong>
-              {children.length === 1 ? 'Its child session is' : `Its ${children.length} child sessions are`}{' '}
-              deleted too:
-            </strong>
-          </p>
-          <ul>
-            {children.map((child) => (
-              <li key={child.id}>{child.title || child.id}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {shown}
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          disabled={busy || children === null}
-          onClick={() =>
-            void run(async () => {
-              await ok(client.DELETE('/api/session/{sessionID}', of(session.id)));
-              navigate({ name: 'sessions' });
-            })
-          }
-        >
-          {children && children.length > 0 ? `Delete ${children.length + 1} sessions` : 'Delete'}
-        </button>
-        <button type="button" class="secondary" onClick={onClose} autoFocus>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
-  );
-}
-
-function ForkDialog({
-  session,
-  messages,
-  before,
-  onClose,
-}: {
-  session: SessionInfo;
-  messages: SessionMessageInfo[];
-  before: string | null;
-  onClose: () => void;
-}) {
-  const prompts = messages.filter(
-    (m): m is Extract<SessionMessageInfo, { type: 'user' }> => m.type === 'user',
-  );
-  const [choice, setChoice] = useState(before ?? '');
-  const { busy, run, shown } = useAction(() => undefined);
-  return (
-    <Dialog title="Fork the session" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void run(async () => {
-            const forked = await ok(
-              client.POST('/api/session/{sessionID}/fork', {
-                ...of(session.id),
-                body: choice ? { before: choice } : {},
-              }),
-            );
-            onClose();
-            navigate({ name: 'session', id: forked.data.id });
-          });
-        }}
-      >
-        <p class="muted">
-          A new session starts with a copy of this one’s history up to the point you choose.
-        </p>
-        <label for="fork-before">Copy the history</label>
-        <select id="fork-before" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
-          <option value="">All of it</option>
-          {prompts.map((m) => (
-            <option key={m.id} value={m.id}>
-              Before “{m.text.length > 60 ? `${m.text.slice(0, 57)}…` : m.text}”
-            </option>
-          ))}
-        </select>
-        {shown}
-        <DialogActions action="Fork" disabled={busy} onCancel={onClose} />
-      </form>
-    </Dialog>
   );
 }

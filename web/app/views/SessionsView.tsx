@@ -196,7 +196,14 @@ export function SessionsView() {
       </ul>
       {!loading && items.length === 0 && !error && (
         <p class="muted empty">
-          {search || directory || project ? 'No session matches.' : 'No sessions yet. Start one.'}
+          {search || directory || project ? (
+            'No session matches.'
+          ) : (
+            <>
+              No sessions yet. Start one; the agent needs a model:{' '}
+              <a href="#/models">add one on the Models page</a>.
+            </>
+          )}
         </p>
       )}
       <div ref={sentinel} class="list-end">

@@ -1,4 +1,5 @@
 import { Diff } from '../components/Diff';
+import { Markdown } from '../components/Markdown';
 import { formatCost, formatCount, totalTokens } from '../format';
 import type { AssistantContent, AssistantMessage, Json, SessionMessageInfo, ToolState } from '../types';
 
@@ -36,7 +37,7 @@ function Message({ message, onFork }: { message: SessionMessageInfo; onFork: (me
             type="button"
             class="link small"
             onClick={() => onFork(message.id)}
-            aria-label="Fork the session before this message"
+            aria-label="Fork from here, before this message"
           >
             Fork from here
           </button>
@@ -120,12 +121,12 @@ function Assistant({ message }: { message: AssistantMessage }) {
 }
 
 function Part({ part }: { part: AssistantContent }) {
-  if (part.type === 'text') return <p class="text">{part.text}</p>;
+  if (part.type === 'text') return <Markdown text={part.text} />;
   if (part.type === 'reasoning') {
     return (
       <details class="reasoning">
         <summary>Reasoning</summary>
-        <p class="text">{part.text}</p>
+        <Markdown text={part.text} />
       </details>
     );
   }

@@ -1,23 +1,11 @@
 import { useState } from 'preact/hooks';
 import { AUDIT_ACTIONS } from '../../../src/modules/audit/audit-actions';
 import { api, call, isAdmin, type Schemas, when } from '../api';
+import { describe } from '../audit-words';
 import type { PageProps } from '../main';
 import { ErrorText, Loading, useAction, useLoad } from '../ui';
 
 type Entry = Schemas['AuditEntryDto'];
-
-/** What a detail may show: names, roles, permissions, amounts; never anything that looks like a secret. */
-function detailText(details: Record<string, unknown>): string {
-  return Object.entries(details)
-    .filter(
-      ([key, value]) =>
-        !/secret|token|credential|password|key_value|hash/i.test(key) &&
-        value !== null &&
-        typeof value !== 'object',
-    )
-    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`)
-    .join(', ');
-}
 
 export function AuditPage({ workspace }: PageProps) {
   const org = workspace.id;
@@ -28,15 +16,17 @@ export function AuditPage({ workspace }: PageProps) {
   const filter = { ...(actor ? { actor } : {}), ...(action ? { action } : {}) };
   const first = useLoad(async () => {
     setOlder(undefined);
-    const [page, members] = await Promise.all([
+    const [page, members, connections] = await Promise.all([
       call(
         api.GET('/console/api/orgs/{org}/audit', {
           params: { path: { org }, query: { limit: 50, ...filter } },
         }),
       ),
       call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
+      // Names of connections, for entries about one; the log reads without them.
+      call(api.GET('/console/api/orgs/{org}/connections', { params: { path: { org } } })).catch(() => []),
     ]);
-    return { page, members };
+    return { page, members, connections };
   }, [org, actor, action]);
   if (!isAdmin(workspace.role))
     return <p class="muted">Only owners and admins of {workspace.name} read its audit log.</p>;
@@ -67,8 +57,12 @@ export function AuditPage({ workspace }: PageProps) {
         </div>
       </div>
       <Loading state={first}>
-        {({ page, members }) => {
-          const names = new Map(members.map((member) => [member.user_id, member.name]));
+        {({ page, members, connections }) => {
+          const names = new Map<string, string>([
+            ...members.map((member): [string, string] => [member.user_id, member.name]),
+            ...connections.map((connection): [string, string] => [connection.id, connection.name]),
+          ]);
+          const nameOf = (id: string) => names.get(id);
           const who = (entry: Entry) =>
             entry.actor.type === 'system'
               ? 'Outpost'
@@ -89,9 +83,8 @@ export function AuditPage({ workspace }: PageProps) {
                     <tr>
                       <th scope="col">When</th>
                       <th scope="col">Actor</th>
+                      <th scope="col">What happened</th>
                       <th scope="col">Action</th>
-                      <th scope="col">Target</th>
-                      <th scope="col">Details</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -99,15 +92,14 @@ export function AuditPage({ workspace }: PageProps) {
                       <tr key={entry.id}>
                         <td data-label="When">{when(entry.time)}</td>
                         <td data-label="Actor">{who(entry)}</td>
+                        <td data-label="What happened">
+                          {describe(entry, nameOf)}
+                          {entry.source_address ? (
+                            <div class="muted small">from {entry.source_address}</div>
+                          ) : null}
+                        </td>
                         <td data-label="Action">
-                          <code>{entry.action}</code>
-                        </td>
-                        <td data-label="Target">
-                          {entry.target.type} {names.get(entry.target.id) ?? entry.target.id}
-                        </td>
-                        <td data-label="Details" class="small">
-                          {detailText(entry.details)}
-                          {entry.source_address ? <div class="muted">from {entry.source_address}</div> : null}
+                          <code class="small">{entry.action}</code>
                         </td>
                       </tr>
                     ))}

@@ -3,10 +3,10 @@ import { api, call, day, dollars, inOrg, isAdmin, microToNumber, type Schemas } 
 import type { PageProps } from '../main';
 import { Bar, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
 
-/** Dollars typed by a person: a number with at most two decimals. */
+/** Dollars typed by a person: a number with at most two decimals ("$1,250.50" is fine too). */
 function parseDollars(text: string): number | undefined {
-  const value = Number(text.trim());
-  return text.trim() !== '' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  const plain = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  return /^\d+(\.\d{1,2})?$/.test(plain) ? Number(plain) : undefined;
 }
 
 function LimitForm(props: {
@@ -24,7 +24,8 @@ function LimitForm(props: {
       onSubmit={async (event) => {
         event.preventDefault();
         const value = parseDollars(text);
-        if (value === undefined) return setInvalid('Enter an amount in US dollars, e.g. 50 or 12.50.');
+        if (value === undefined)
+          return setInvalid('Enter an amount in US dollars with at most two decimals, e.g. 50 or 12.50.');
         setInvalid(undefined);
         await props.onSet(value);
         setText('');
@@ -40,6 +41,8 @@ function LimitForm(props: {
           placeholder="USD"
           value={text}
           onInput={(e) => setText(e.currentTarget.value)}
+          aria-invalid={invalid ? true : undefined}
+          aria-describedby={invalid ? `${props.id}-error` : undefined}
         />
       </div>
       <button type="submit">Set</button>
@@ -48,7 +51,11 @@ function LimitForm(props: {
           {props.clearLabel}
         </button>
       ) : null}
-      <ErrorText message={invalid} />
+      {invalid ? (
+        <p class="error" role="alert" id={`${props.id}-error`}>
+          {invalid}
+        </p>
+      ) : null}
     </form>
   );
 }

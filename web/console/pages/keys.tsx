@@ -228,9 +228,14 @@ function ServiceAccount(props: {
   return (
     <section class="panel" aria-labelledby={`sa-${account.id}`}>
       <h3 id={`sa-${account.id}`}>{account.name}</h3>
-      <p class="muted small">
-        Service account <code>{account.id}</code>, added {day(account.created_at)}.
-      </p>
+      <div class="muted small">
+        Service account, added {day(account.created_at)}.{' '}
+        {/* The id is for the API (budgets name members by it), not for reading. */}
+        <details class="inline-details">
+          <summary>API id</summary>
+          <code>{account.id}</code>
+        </details>
+      </div>
       <Loading state={keys}>
         {(list) => (
           <CredentialRows

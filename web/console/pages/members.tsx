@@ -5,18 +5,26 @@ import { ConfirmButton, ErrorText, Loading, Notice, ShownOnce, useAction, useLoa
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
-function RoleSelect(props: { member: Schemas['MemberDto']; mine: Role; onChange: (role: Role) => void }) {
+const withArticle = (role: Role) => `${role === 'admin' ? 'an' : 'a'} ${role}`;
+
+/**
+ * A member's role: choosing another only asks (a stray arrow key on a focused select must not change anyone's
+ * rights); the change happens on "Change role".
+ */
+function RoleSelect(props: {
+  member: Schemas['MemberDto'];
+  mine: Role;
+  onChange: (role: Role) => Promise<unknown>;
+}) {
   const id = `role-${props.member.user_id}`;
+  const [chosen, setChosen] = useState<Role>(props.member.role);
+  const asking = chosen !== props.member.role;
   return (
     <>
       <label for={id} class="sr">
         Role of {props.member.name}
       </label>
-      <select
-        id={id}
-        value={props.member.role}
-        onChange={(e) => props.onChange(e.currentTarget.value as Role)}
-      >
+      <select id={id} value={chosen} onChange={(e) => setChosen(e.currentTarget.value as Role)}>
         {ROLES.filter(
           (role) => role !== 'owner' || props.mine === 'owner' || props.member.role === 'owner',
         ).map((role) => (
@@ -25,6 +33,19 @@ function RoleSelect(props: { member: Schemas['MemberDto']; mine: Role; onChange:
           </option>
         ))}
       </select>
+      {asking ? (
+        <span role="group" aria-label={`Confirm the role of ${props.member.name}`} class="confirm-role">
+          <span class="small">
+            Make {props.member.name} {withArticle(chosen)}?{' '}
+          </span>
+          <button type="button" onClick={() => void props.onChange(chosen)}>
+            Change role
+          </button>{' '}
+          <button type="button" class="secondary" onClick={() => setChosen(props.member.role)}>
+            Cancel
+          </button>
+        </span>
+      ) : null}
     </>
   );
 }
@@ -36,11 +57,16 @@ function Invitations({ org, role }: { org: string; role: Role }) {
   );
   const [email, setEmail] = useState('');
   const [inviteRole, setInviteRole] = useState<Role>('member');
-  const [link, setLink] = useState<{ email: string; url: string }>();
+  const [link, setLink] = useState<{ email: string; url: string; replaced: boolean }>();
   const action = useAction();
   return (
     <section aria-labelledby="invite">
       <h2 id="invite">Invite someone</h2>
+      {link?.replaced ? (
+        <p class="notice" role="status">
+          {link.email} had an invitation already: the earlier link no longer works; send this one.
+        </p>
+      ) : null}
       {link ? (
         <ShownOnce
           title={`Invitation for ${link.email}`}
@@ -60,7 +86,7 @@ function Invitations({ org, role }: { org: string; role: Role }) {
                 body: { email: email.trim(), role: inviteRole },
               }),
             );
-            setLink({ email: email.trim(), url: invite.url });
+            setLink({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
             setEmail('');
             pending.reload();
           });
@@ -171,7 +197,7 @@ export function MembersPage({ workspace, me }: PageProps) {
             body: { role },
           }),
         );
-        setNotice(`${member.name} is now ${role === 'admin' ? 'an' : 'a'} ${role}.`);
+        setNotice(`${member.name} is now ${withArticle(role)}.`);
       } finally {
         members.reload();
       }

@@ -123,13 +123,16 @@ export function UsagePage({ workspace }: PageProps) {
           params: { path: { org }, query: { group_by, from, to: next.toISOString() } },
         }),
       ).then((r) => r.data);
-    const [days, members, keys, models, people, accounts] = await Promise.all([
+    const [days, members, keys, models, people, accounts, personal, connections] = await Promise.all([
       report('day'),
       report('member'),
       report('key'),
       report('model'),
       call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
       call(api.GET('/console/api/orgs/{org}/service-accounts', { params: { path: { org } } })),
+      // Names only: the page reads without them.
+      call(api.GET('/console/api/orgs/{org}/keys', { params: { path: { org } } })).catch(() => []),
+      call(api.GET('/console/api/orgs/{org}/connections', { params: { path: { org } } })).catch(() => []),
     ]);
     // Key ids as "account / key name", for the keys that spent.
     const keyNames = new Map<string, string>();
@@ -144,8 +147,10 @@ export function UsagePage({ workspace }: PageProps) {
         ),
       );
       for (const [id, name] of lists.flat()) keyNames.set(id, name);
+      for (const key of personal) keyNames.set(key.id, `your key ${key.name}`);
     }
-    return { days, members, keys, models, people, keyNames };
+    const connectionNames = new Map(connections.map((connection) => [connection.id, connection.name]));
+    return { days, members, keys, models, people, keyNames, connectionNames };
   }, [org, month]);
   if (!isAdmin(workspace.role))
     return <p class="muted">Only owners and admins of {workspace.name} see its usage.</p>;
@@ -163,7 +168,7 @@ export function UsagePage({ workspace }: PageProps) {
         </div>
       </div>
       <Loading state={state}>
-        {({ days, members, keys, models, people, keyNames }) => {
+        {({ days, members, keys, models, people, keyNames, connectionNames }) => {
           const names = new Map(people.map((person) => [person.user_id, person.name]));
           return (
             <>
@@ -175,10 +180,23 @@ export function UsagePage({ workspace }: PageProps) {
               <UsageTable
                 rows={keys}
                 caption="Key"
-                name={(key) => (key === 'session' ? 'console sign-in' : (keyNames.get(key) ?? key))}
+                name={(key) =>
+                  key === 'session'
+                    ? 'console sign-in'
+                    : (keyNames.get(key) ?? `a key no longer listed (…${key.slice(-4)})`)
+                }
               />
               <h2>By model</h2>
-              <UsageTable rows={models} caption="Model" name={(key) => key} />
+              <UsageTable
+                rows={models}
+                caption="Model"
+                // A connection's models are `<connection id>/<model>`: named by the connection.
+                name={(key) => {
+                  const [head, ...rest] = key.split('/');
+                  const connection = connectionNames.get(head);
+                  return connection ? `${connection} / ${rest.join('/')}` : key;
+                }}
+              />
             </>
           );
         }}

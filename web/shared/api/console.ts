@@ -812,6 +812,8 @@ export interface components {
       /** @description The link to send to the person; it carries the invitation token (shown once). */
       url: string;
       expires_at: string;
+      /** @description An earlier, unused invitation of the same email existed: its link no longer works. */
+      replaced_earlier: boolean;
     };
     InviteDto: {
       id: string;

@@ -541,7 +541,8 @@ export interface paths {
     /** The providers of a location */
     get: operations['provider.list'];
     put?: never;
-    post?: never;
+    /** Add a provider for every location: written into the global outpost.json, its key kept in the data folder */
+    post: operations['provider.add'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1572,6 +1573,36 @@ export interface components {
       messageID: string;
       partID?: string;
       files?: Record<string, never>;
+    };
+    AddProviderDto: {
+      /**
+       * @description OpenAI, Anthropic, or any server that speaks OpenAI's chat API (then `baseURL` is needed).
+       * @enum {string}
+       */
+      kind: 'openai' | 'anthropic' | 'openai-compatible';
+      /** @description The provider's id in config and in model references (`<id>/<model>`), e.g. `openai` or `local-llm`. */
+      id: string;
+      /** @description A name for people; defaults to the id. */
+      name?: string;
+      /**
+       * Format: uri
+       * @description The API root, e.g. `http://127.0.0.1:11434/v1`; required for `openai-compatible`.
+       */
+      baseURL?: string;
+      /** @description The provider's API key. Stored in the data folder (mode 0600), never in a config file, never returned. */
+      apiKey: string;
+      /** @description The model ids to offer, e.g. `gpt-4.1` or `claude-sonnet-4-5`. */
+      models: string[];
+    };
+    AddedProviderDto: {
+      id: string;
+      /** @description The AI SDK package that drives it. */
+      package: string;
+      models: string[];
+      /** @description What outpost.json holds instead of the key, e.g. `{env:OUTPOST_KEY_OPENAI}`. */
+      keyReference: string;
+      /** @description The config file the provider was written into. */
+      configFile: string;
     };
     PendingLoginDto: {
       console: string;
@@ -3375,6 +3406,56 @@ export interface operations {
       };
       /** @description UnauthorizedError */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'provider.add': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddProviderDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AddedProviderDto'];
+        };
+      };
+      /** @description InvalidRequestError: a field is missing or malformed; the message names it */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description ConflictError: the global outpost.json is not a JSON object */
+      409: {
         headers: {
           [name: string]: unknown;
         };

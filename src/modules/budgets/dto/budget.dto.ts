@@ -1,6 +1,10 @@
 import { IsNumber, Matches, Max, Min, ValidateIf } from 'class-validator';
 
 const MAX_DOLLARS = 1_000_000_000;
+/** The messages say what to type (class-validator's defaults name decimal places and constraints). */
+const AMOUNT = { message: 'must be an amount in US dollars with at most two decimals, e.g. 12.34' };
+const NOT_NEGATIVE = { message: 'must not be negative' };
+const AT_MOST = { message: 'must be at most $1,000,000,000' };
 
 /** The member a budget belongs to: a person's `usr_…` id or a service account's `sa_…` id. */
 export class MemberParamsDto {
@@ -12,27 +16,27 @@ export class MemberParamsDto {
 
 export class SetMemberBudgetDto {
   /** US dollars per UTC calendar month, at most two decimals, e.g. 75.25. */
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(MAX_DOLLARS)
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, AMOUNT)
+  @Min(0, NOT_NEGATIVE)
+  @Max(MAX_DOLLARS, AT_MOST)
   budget_dollars!: number;
 }
 
 export class SetDefaultBudgetDto {
   /** US dollars per UTC calendar month for members without their own budget; null: unlimited. */
   @ValidateIf((body: SetDefaultBudgetDto) => body.budget_dollars !== null)
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(MAX_DOLLARS)
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, AMOUNT)
+  @Min(0, NOT_NEGATIVE)
+  @Max(MAX_DOLLARS, AT_MOST)
   budget_dollars!: number | null;
 }
 
 export class SetWorkspaceBudgetDto {
   /** US dollars per UTC calendar month for the whole workspace, all members together; null: unlimited. */
   @ValidateIf((body: SetWorkspaceBudgetDto) => body.budget_dollars !== null)
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(MAX_DOLLARS)
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, AMOUNT)
+  @Min(0, NOT_NEGATIVE)
+  @Max(MAX_DOLLARS, AT_MOST)
   budget_dollars!: number | null;
 }
 

@@ -2,7 +2,7 @@ import { Matches } from 'class-validator';
 
 /** `/web/<file>`: a built file at the top of dist/web (the shared stylesheet). */
 export class WebFileParamsDto {
-  @Matches(/^[a-z0-9][a-z0-9-]*\.(js|css|map)$/, { message: 'file must name a built web file' })
+  @Matches(/^[a-z0-9][a-z0-9-]*\.(js|css|map|svg)$/, { message: 'file must name a built web file' })
   file!: string;
 }
 

@@ -16,6 +16,8 @@ export class InviteCreatedDto {
   /** The link to send to the person; it carries the invitation token (shown once). */
   url!: string;
   expires_at!: string;
+  /** An earlier, unused invitation of the same email existed: its link no longer works. */
+  replaced_earlier!: boolean;
 }
 
 export class InviteDto {

@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { applyEdits, modify, parse, ParseError } from 'jsonc-parser';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConflictError } from '../../common/errors';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
+import type { ProviderConfig, ProviderPackage } from '../runtime/providers/provider-config';
+import { AddedProviderDto, AddProviderDto, ProviderKind } from './dto/add-provider.dto';
+import { keyName, readKeys, writeKey } from './provider-keys.store';
+
+const PACKAGES: Record<ProviderKind, ProviderPackage> = {
+  openai: 'aisdk:@ai-sdk/openai',
+  anthropic: 'aisdk:@ai-sdk/anthropic',
+  'openai-compatible': 'aisdk:@ai-sdk/openai-compatible',
+};
+
+/**
+ * Providers added from the web app's Models page: the provider goes into the global `outpost.json` (every
+ * location reads it) with its key as a `{env:OUTPOST_KEY_<ID>}` reference; the key itself goes into the data
+ * folder (mode 0600), and this source answers the reference from there.
+ */
+@Injectable()
+export class ProviderSetupService implements ConfigSource {
+  private keys: Record<string, string>;
+
+  constructor(
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    private readonly configs: LocationConfigService,
+  ) {
+    this.keys = readKeys(app.dataDir);
+    configs.addSource(this);
+  }
+
+  layer(): undefined {
+    return undefined;
+  }
+
+  allows(): boolean {
+    return true;
+  }
+
+  secret(name: string): string | undefined {
+    return Object.hasOwn(this.keys, name) ? this.keys[name] : undefined;
+  }
+
+  add(body: AddProviderDto): AddedProviderDto {
+    const reference = keyName(body.id);
+    const provider: ProviderConfig = {
+      name: body.name?.trim() || body.id,
+      package: PACKAGES[body.kind],
+      settings: { ...(body.baseURL ? { baseURL: body.baseURL } : {}), apiKey: `{env:${reference}}` },
+      models: Object.fromEntries(body.models.map((id) => [id, { name: id }])),
+    };
+    // The key first: the reference resolves from the moment the config names it.
+    writeKey(this.app.dataDir, reference, body.apiKey);
+    this.keys = readKeys(this.app.dataDir);
+    const configFile = this.writeProvider(body.id, provider);
+    this.configs.forget();
+    return {
+      id: body.id,
+      package: provider.package,
+      models: body.models,
+      keyReference: `{env:${reference}}`,
+      configFile,
+    };
+  }
+
+  /** Sets `provider.<id>` in the global outpost.json, keeping the rest of the file (comments too) as it was. */
+  private writeProvider(id: string, provider: ProviderConfig): string {
+    const dir = this.configs.globalDir;
+    const file = join(dir, 'outpost.json');
+    mkdirSync(dir, { recursive: true });
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '{}\n';
+    const errors: ParseError[] = [];
+    const current = parse(text, errors, { allowTrailingComma: true }) as unknown;
+    if (errors.length > 0 || current === null || typeof current !== 'object' || Array.isArray(current)) {
+      throw new ConflictError(`${file} is not a JSON object; fix it, then add the provider again`, 'config');
+    }
+    const edits = modify(text, ['provider', id], provider, {
+      formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
+    });
+    writeFileSync(file, applyEdits(text, edits));
+    return file;
+  }
+}

@@ -1,0 +1,230 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, at, client, ok } from '../api';
+import { shortPath } from '../format';
+import { useKnownLocations } from '../locations';
+import type { ModelView } from '../types';
+import { ConsoleLink } from './ConsoleLink';
+
+type Kind = 'openai' | 'anthropic' | 'openai-compatible';
+
+/** What the form starts with for each kind: a provider id and a model to offer. */
+const DEFAULTS: Record<Kind, { label: string; id: string; models: string }> = {
+  openai: { label: 'OpenAI', id: 'openai', models: 'gpt-4.1' },
+  anthropic: { label: 'Anthropic', id: 'anthropic', models: 'claude-sonnet-4-5' },
+  'openai-compatible': { label: 'OpenAI-compatible (base URL)', id: 'local', models: '' },
+};
+
+/**
+ * The models each known location sees (its config's providers), a form to add a provider for every location (its
+ * key kept in the data folder), and, as the other way to get models, signing in to a console.
+ */
+export function ModelsView() {
+  const known = useKnownLocations();
+  const [tick, setTick] = useState(0);
+  return (
+    <section class="models-page" aria-labelledby="models-title">
+      <h1 id="models-title">Models</h1>
+      <p class="muted">
+        The agent needs a model. Add a provider with your own key below, or sign in to a console to use your
+        workspace’s models.
+      </p>
+      <Locations directories={known} tick={tick} />
+      <AddProvider onAdded={() => setTick((t) => t + 1)} />
+      <div class="panel">
+        <h2>Or sign in to a console</h2>
+        <ConsoleLink />
+      </div>
+    </section>
+  );
+}
+
+function Locations({ directories, tick }: { directories: string[]; tick: number }) {
+  if (directories.length === 0) return <p class="muted">Loading the locations…</p>;
+  return (
+    <div class="panel">
+      <h2>What each location sees</h2>
+      {directories.map((directory) => (
+        <LocationModels key={directory} directory={directory} tick={tick} />
+      ))}
+    </div>
+  );
+}
+
+function LocationModels({ directory, tick }: { directory: string; tick: number }) {
+  const [models, setModels] = useState<ModelView[] | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    void ok(client.GET('/api/model', at(directory)))
+      .then((r) => setModels(r.data))
+      .catch((failure: ApiError) => setError(failure.message));
+  }, [directory, tick]);
+  const byProvider = new Map<string, ModelView[]>();
+  for (const model of models ?? [])
+    byProvider.set(model.providerID, [...(byProvider.get(model.providerID) ?? []), model]);
+  return (
+    <section class="location-models" aria-label={`Models in ${directory}`}>
+      <h3 title={directory}>{shortPath(directory)}</h3>
+      {error ? (
+        <p class="error">{error}</p>
+      ) : models === null ? (
+        <p class="muted">Loading…</p>
+      ) : models.length === 0 ? (
+        <p class="muted" data-testid="no-models">
+          No model here yet: add a provider below, or sign in to a console.
+        </p>
+      ) : (
+        <ul>
+          {[...byProvider].map(([provider, list]) => (
+            <li key={provider}>
+              <strong>{provider}</strong>: {list.map((m) => m.name).join(', ')}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AddProvider({ onAdded }: { onAdded: () => void }) {
+  const [kind, setKind] = useState<Kind>('openai');
+  const [id, setId] = useState(DEFAULTS.openai.id);
+  const [baseURL, setBaseURL] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [models, setModels] = useState(DEFAULTS.openai.models);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; field?: string }>();
+  const [done, setDone] = useState('');
+
+  const choose = (next: Kind) => {
+    setKind(next);
+    setId(DEFAULTS[next].id);
+    setModels(DEFAULTS[next].models);
+  };
+  const fieldError = (field: string) =>
+    error?.field === field ? (
+      <p class="error" role="alert" id={`provider-${field}-error`}>
+        {error.message}
+      </p>
+    ) : null;
+  const described = (field: string) =>
+    error?.field === field
+      ? { 'aria-invalid': true as const, 'aria-describedby': `provider-${field}-error` }
+      : {};
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setDone('');
+    try {
+      const added = await ok(
+        client.POST('/api/provider', {
+          body: {
+            kind,
+            id: id.trim(),
+            apiKey,
+            models: models
+              .split(/[\s,]+/)
+              .map((m) => m.trim())
+              .filter(Boolean),
+            ...(kind === 'openai-compatible' || baseURL.trim() ? { baseURL: baseURL.trim() } : {}),
+          },
+        }),
+      );
+      setApiKey('');
+      setDone(
+        `Added ${added.id} with ${added.models.join(', ')}. Its key is kept in the data folder; ${added.configFile} refers to it as ${added.keyReference}.`,
+      );
+      onAdded();
+    } catch (failure) {
+      const { message, body } = failure as ApiError;
+      // The 400 names the field the message is about; the message goes next to it.
+      const named = body as { field?: unknown; data?: { field?: unknown } } | undefined;
+      const field = named?.field ?? named?.data?.field;
+      setError({ message, field: typeof field === 'string' ? field : undefined });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    // noValidate: the server checks every field and its words stand next to the field, in one style.
+    <form
+      class="panel"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="add-provider-title"
+    >
+      <h2 id="add-provider-title">Add a provider</h2>
+      <p class="muted small">
+        For every location. The key is stored in the server’s data folder, readable only by the server’s user;
+        it is never written into a config file and never shown again.
+      </p>
+      <label for="provider-kind">Provider</label>
+      <select id="provider-kind" value={kind} onChange={(e) => choose(e.currentTarget.value as Kind)}>
+        {(Object.keys(DEFAULTS) as Kind[]).map((k) => (
+          <option key={k} value={k}>
+            {DEFAULTS[k].label}
+          </option>
+        ))}
+      </select>
+      <label for="provider-id">Provider id</label>
+      <input
+        id="provider-id"
+        type="text"
+        value={id}
+        onInput={(e) => setId(e.currentTarget.value)}
+        {...described('id')}
+      />
+      {fieldError('id')}
+      {kind === 'openai-compatible' && (
+        <>
+          <label for="provider-baseURL">Base URL</label>
+          <input
+            id="provider-baseURL"
+            type="url"
+            placeholder="http://127.0.0.1:11434/v1"
+            value={baseURL}
+            onInput={(e) => setBaseURL(e.currentTarget.value)}
+            {...described('baseURL')}
+          />
+          {fieldError('baseURL')}
+        </>
+      )}
+      <label for="provider-apiKey">API key</label>
+      <input
+        id="provider-apiKey"
+        type="password"
+        autoComplete="off"
+        value={apiKey}
+        onInput={(e) => setApiKey(e.currentTarget.value)}
+        {...described('apiKey')}
+      />
+      {fieldError('apiKey')}
+      <label for="provider-models">Models (ids, separated by commas)</label>
+      <input
+        id="provider-models"
+        type="text"
+        value={models}
+        onInput={(e) => setModels(e.currentTarget.value)}
+        {...described('models')}
+      />
+      {fieldError('models')}
+      {error && !['id', 'baseURL', 'apiKey', 'models'].includes(error.field ?? '') && (
+        <p class="error" role="alert">
+          {error.message}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Adding…' : 'Add provider'}
+        </button>
+      </div>
+      {done && (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      )}
+    </form>
+  );
+}

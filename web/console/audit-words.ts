@@ -1,0 +1,108 @@
+import type { AuditAction } from '../../src/modules/audit/audit-actions';
+import { day, dollars, type Schemas } from './api';
+
+type Entry = Schemas['AuditEntryDto'];
+type Details = Record<string, unknown>;
+
+/** Looks up a person's or service account's name by id. */
+export type NameOf = (id: string) => string | undefined;
+
+const str = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
+const quoted = (value: unknown) => (str(value) ? `“${str(value)}”` : '');
+const withArticle = (role: unknown) => `${str(role) === 'admin' ? 'an' : 'a'} ${str(role)}`;
+const limit = (details: Details) =>
+  details.limit_micro_cents == null ? 'no limit' : `${dollars(str(details.limit_micro_cents))} a month`;
+const keysRevoked = (details: Details) => {
+  const count = Number(details.revoked_keys ?? 0);
+  return count > 0 ? `; ${count} ${count === 1 ? 'key' : 'keys'} revoked` : '';
+};
+const list = (value: unknown) => (Array.isArray(value) ? value.map(str).join(', ') : str(value));
+
+/** What an entry is about, by name: a member's name, a key's or connection's name; an id only when nothing else is known. */
+export function targetName(entry: Entry, nameOf: NameOf): string {
+  const details = entry.details as Details;
+  return (
+    nameOf(entry.target.id) ??
+    (str(details.name) || `${entry.target.type.replace(/_/g, ' ')} ${entry.target.id}`)
+  );
+}
+
+/** One sentence per entry, saying what changed: "Set Bob’s budget to $500.00 a month". */
+export function describe(entry: Entry, nameOf: NameOf): string {
+  const d = entry.details as Details;
+  const target = targetName(entry, nameOf);
+  switch (entry.action as AuditAction) {
+    case 'workspace.created':
+      return `Created the workspace ${quoted(d.name)}`;
+    case 'member.invited':
+      return `Invited ${str(d.email)} as ${withArticle(d.role)}${
+        d.replaced_earlier_link ? '; the earlier invitation link no longer works' : ''
+      }`;
+    case 'member.joined':
+      return `${target} joined as ${withArticle(d.role)}`;
+    case 'member.role_changed':
+      return `Changed ${target}’s role from ${str(d.from)} to ${str(d.to)}`;
+    case 'member.removed':
+      return `Removed ${target} (${str(d.role)})${keysRevoked(d)}`;
+    case 'invite.revoked':
+      return `Revoked the invitation${d.email ? ` of ${str(d.email)}` : ''}`;
+    case 'service_account.created':
+      return `Added the service account ${quoted(d.name)}`;
+    case 'service_account.renamed':
+      return `Renamed the service account ${quoted(d.previous_name)} to ${quoted(d.name)}`;
+    case 'service_account.deleted':
+      return `Removed the service account ${target}${keysRevoked(d)}`;
+    case 'key.created': {
+      const owner = d.owner ? nameOf(str(d.owner)) : undefined;
+      const expires = d.expires_at ? `, expiring ${day(str(d.expires_at))}` : '';
+      return `Created the key ${quoted(d.name)}${owner ? ` for ${owner}` : ''} (${permission(d.permission)}${expires})`;
+    }
+    case 'key.revoked':
+      return `Revoked the key ${quoted(d.name) || target}`;
+    case 'token.created':
+      return `Created the user token ${quoted(d.name)}${d.expires_at ? `, expiring ${day(str(d.expires_at))}` : ''}`;
+    case 'token.revoked':
+      return `Revoked the user token ${quoted(d.name) || target}`;
+    case 'budget.member_set':
+      return `Set ${target}’s budget to ${limit(d)}`;
+    case 'budget.member_cleared':
+      return `Removed ${target}’s own budget (the workspace default applies)`;
+    case 'budget.default_set':
+      return `Set the default budget of members to ${limit(d)}`;
+    case 'budget.workspace_set':
+      return `Set the workspace’s budget to ${limit(d)}`;
+    case 'config.updated':
+      return `Changed the settings${d.changed ? `: ${list(d.changed)}` : ''}`;
+    case 'connection.created':
+      return `Added the connection ${quoted(d.name)}${d.base_url ? ` to ${str(d.base_url)}` : ''}${
+        Array.isArray(d.models) && d.models.length ? ` with ${list(d.models)}` : ''
+      }`;
+    case 'connection.updated':
+      return `Changed the connection ${quoted(d.name) || target}${changedFields(d)}`;
+    case 'connection.deleted':
+      return `Removed the connection ${quoted(d.name) || target}`;
+    case 'device.approved':
+      return `Approved a sign-in of ${str(d.client_id) || 'a device'}`;
+    case 'device.denied':
+      return `Denied a sign-in of ${str(d.client_id) || 'a device'}`;
+    case 'device.signed_in':
+      return `Signed in ${str(d.client_id) || 'a device'}`;
+    case 'device.signed_out':
+      return `Signed out ${str(d.client_id) || 'a device'}`;
+    case 'device.refresh_reused':
+      return `A used sign-in of ${str(d.client_id) || 'a device'} was presented again; its sessions were ended`;
+    default:
+      return `${entry.action.replace(/[._]/g, ' ')} ${target}`;
+  }
+}
+
+function permission(value: unknown): string {
+  return value === 'inference' ? 'inference only' : value === 'all' ? 'full access' : str(value);
+}
+
+/** "; changed: name, base URL" for an update whose details list what changed. */
+function changedFields(d: Details): string {
+  const changed = d.changed ?? Object.keys(d).filter((key) => key !== 'name');
+  const names = (Array.isArray(changed) ? changed : [changed]).map((key) => str(key).replace(/_/g, ' '));
+  return names.length ? ` (${names.join(', ')})` : '';
+}

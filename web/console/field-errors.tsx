@@ -1,0 +1,70 @@
+import { useState } from 'preact/hooks';
+import { ApiError, wordsOf } from './api';
+
+export interface FormError {
+  message: string;
+  /** The path the server named (`providers.team.settings.baseURL`), or none. */
+  field?: string;
+}
+
+/**
+ * An action whose refusal goes next to the field it is about: `at(path)` gives the message for the input at that
+ * path (and the ids that tie it to the input), `rest` the message no input shows.
+ */
+export function useFormAction(paths: string[]) {
+  const [error, setError] = useState<FormError>();
+  const [busy, setBusy] = useState(false);
+  const owner = (field?: string) =>
+    field === undefined
+      ? undefined
+      : // The deepest path the form shows that the field is, or is inside.
+        [...paths]
+          .sort((a, b) => b.length - a.length)
+          .find((path) => field === path || field.startsWith(`${path}.`));
+  const run = async (action: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      return true;
+    } catch (failure) {
+      setError({
+        message: sentence(wordsOf(failure)),
+        field: failure instanceof ApiError ? failure.field : undefined,
+      });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  const shownAt = owner(error?.field);
+  return {
+    busy,
+    run,
+    /** Client-side refusal of one field, in the same place the server's would go. */
+    refuse: (field: string, message: string) => setError({ field, message }),
+    error,
+    at: (path: string) => (error && shownAt === path ? error.message : undefined),
+    rest: error && shownAt === undefined ? error.message : undefined,
+  };
+}
+
+/** "providers.team.settings.baseURL: must be an http(s) URL" → "Must be an http(s) URL (providers.team.settings.baseURL)." */
+function sentence(message: string): string {
+  const match = /^([\w.@:/+-]+): (.+)$/.exec(message);
+  if (!match) return message;
+  const words = match[2].charAt(0).toUpperCase() + match[2].slice(1);
+  return `${words.replace(/\.$/, '')} (${match[1]}).`;
+}
+
+/** The message under an input, tied to it by `aria-describedby` (see `describedBy`). */
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p class="error" role="alert" id={`${id}-error`}>
+      {message}
+    </p>
+  ) : null;
+}
+
+export const describedBy = (id: string, message?: string) =>
+  message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
