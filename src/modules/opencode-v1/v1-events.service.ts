@@ -10,12 +10,11 @@ import {
   v1MessageInfo,
   v1Parts,
   v1Permission,
-  v1CompactionMessages,
   v1Session,
-  v1ShellMessages,
   v1StepFinish,
   v1StepStart,
 } from './v1-shapes';
+import { v1CompactionMessages, v1ShellMessages } from './v1-turn-shapes';
 
 /** v1's event envelope: `{ id, type, properties }`. */
 export interface V1Event {
@@ -85,6 +84,8 @@ export class V1EventsService implements OnModuleDestroy {
 
   @OnEvent(PUBLISHED_EVENT)
   deliver(event: OutpostEvent): void {
+    // Nobody listens: nothing to translate (a stream opened later gets each message's parts in full).
+    if (this.streams.size === 0) return;
     const translated = this.translate(event);
     if (translated.length === 0) return;
     const directory = event.location?.directory;

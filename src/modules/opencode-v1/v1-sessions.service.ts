@@ -18,7 +18,8 @@ import { SessionsService } from '../sessions/sessions.service';
 import { SessionsPage } from '../sessions/session.types';
 import { V1CommandDto } from './dto/v1-misc.dto';
 import { V1CreateSessionDto, V1ListSessionsQueryDto, V1PromptDto, V1ShellDto } from './dto/v1-session.dto';
-import { fromV1Rule, v1Messages, v1Permission, v1Session, v1ShellMessages } from './v1-shapes';
+import { fromV1Rule, v1Messages, v1Permission, v1Session } from './v1-shapes';
+import { v1ShellMessages } from './v1-turn-shapes';
 
 /**
  * v1 sessions on Outpost's sessions: create, list, get, update, delete, the transcript as v1 messages with parts,

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -62,4 +62,46 @@ describe("the released TUI's @file and !cmd against Outpost's agent", () => {
     tui.type('\r');
     keep('tui-shell', await tui.waitFor('shell-says-42'));
   });
+
+  it('/undo puts an edit back, ctrl+x r brings it back, ctrl+x c (compact) shows a compaction', async () => {
+    tui = new Tui(['attach', t.url, '--dir', project], opencodeEnv(), project);
+    await tui.waitFor('Ask anything');
+    model.script(
+      {
+        toolCalls: [
+          { name: 'edit', input: { filePath: 'src/greet.ts', oldString: 'Hi', newString: 'Hello' } },
+        ],
+      },
+      { text: 'Changed the greeting.' },
+    );
+    tui.type('change the greeting');
+    await tui.waitFor('change the greeting');
+    tui.type('\r');
+    await tui.waitFor('Changed the greeting.');
+    expect(readFileSync(join(project, 'src/greet.ts'), 'utf8')).toContain('Hello');
+
+    tui.type('/undo');
+    await tui.waitFor('/undo');
+    tui.type('\r');
+    await waitUntil(() => readFileSync(join(project, 'src/greet.ts'), 'utf8').includes('`Hi '));
+    keep('tui-undo', tui.screen());
+
+    // The TUI puts the undone prompt back into the input: redo and compact by their keys (ctrl+x r, ctrl+x c).
+    await tui.waitFor('1 message reverted');
+    tui.type('\x18r');
+    await waitUntil(() => readFileSync(join(project, 'src/greet.ts'), 'utf8').includes('Hello'));
+
+    model.script({ text: 'SUMMARY: the greeting was changed.' });
+    tui.type('\x18c');
+    keep('tui-compact', await tui.waitFor('Compaction'));
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('Provide a detailed summary');
+  });
 });
+
+async function waitUntil(done: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('gave up waiting');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
