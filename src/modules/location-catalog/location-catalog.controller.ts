@@ -82,6 +82,16 @@ export class LocationCatalogController {
 
   @Get('integration/:integrationID')
   @ApiOperation({ operationId: 'integration.get', summary: 'One integration (Outpost has none: 404)' })
+  @ApiOkResponse({
+    description: 'The shape opencode answers with; Outpost has no integrations, so it always answers 404',
+    schema: {
+      type: 'object',
+      properties: {
+        location: { type: 'object' },
+        data: { type: 'object', properties: { id: { type: 'string' } } },
+      },
+    },
+  })
   @ApiErrorResponse(404, 'IntegrationNotFoundError', 'no such integration')
   async integration(@Param() params: IntegrationParamsDto, @Query() query: LocationQueryDto): Promise<never> {
     await this.locations.resolve(query.location?.directory);

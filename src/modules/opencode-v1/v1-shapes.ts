@@ -10,11 +10,14 @@ import type {
   AssistantContent,
   AssistantMessage,
   SessionMessageInfo,
-  UserMessage,
 } from '../sessions/session-message.types';
-import type { SessionInfo, Tokens } from '../sessions/session.types';
+import type { SessionInfo } from '../sessions/session.types';
 
+import { partID, v1MessageInfo, v1Tokens } from './v1-message-info';
 import { v1CompactionMessages, v1ShellMessages } from './v1-turn-shapes';
+
+export { contentIndex, partID, v1AssistantInfo, v1MessageInfo } from './v1-message-info';
+export type { V1Context } from './v1-message-info';
 
 export const V1_VERSION = '1.18.33';
 
@@ -67,69 +70,6 @@ export function v1Session(info: SessionInfo) {
 }
 
 export type V1Session = ReturnType<typeof v1Session>;
-
-/** Part ids sort in the order of the message's parts: step start, content, step finish. */
-export function partID(messageID: string, slot: number | 'start' | 'finish'): string {
-  const n = slot === 'start' ? 0 : slot === 'finish' ? 9999 : slot + 1;
-  return `prt_${messageID.slice(4)}${String(n).padStart(4, '0')}`;
-}
-
-/** Which content part a part id names (undefined for step parts and foreign ids). */
-export function contentIndex(messageID: string, id: string): number | undefined {
-  const prefix = `prt_${messageID.slice(4)}`;
-  if (!id.startsWith(prefix)) return undefined;
-  const n = Number(id.slice(prefix.length));
-  return Number.isInteger(n) && n > 0 && n < 9999 ? n - 1 : undefined;
-}
-
-const v1Tokens = (tokens?: Tokens) => {
-  const t = tokens ?? { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
-  return { total: t.input + t.output + t.reasoning, ...t };
-};
-
-export interface V1Context {
-  sessionID: string;
-  directory: string;
-  /** The user message an assistant message answers. */
-  parentID?: string;
-}
-
-export function v1MessageInfo(message: SessionMessageInfo, ctx: V1Context, agent = 'build') {
-  if (message.type === 'assistant') return v1AssistantInfo(message, ctx);
-  const user = message as UserMessage;
-  return {
-    id: user.id,
-    sessionID: ctx.sessionID,
-    role: 'user' as const,
-    time: { created: user.time.created },
-    agent,
-    ...(message.metadata?.model
-      ? { model: message.metadata.model as unknown as { providerID: string; modelID: string } }
-      : {}),
-  };
-}
-
-export function v1AssistantInfo(message: AssistantMessage, ctx: V1Context) {
-  return {
-    id: message.id,
-    sessionID: ctx.sessionID,
-    role: 'assistant' as const,
-    parentID: ctx.parentID ?? '',
-    mode: message.agent,
-    agent: message.agent,
-    path: { cwd: ctx.directory, root: ctx.directory },
-    cost: message.cost ?? 0,
-    tokens: v1Tokens(message.tokens),
-    modelID: message.model.id,
-    providerID: message.model.providerID,
-    time: {
-      created: message.time.created,
-      ...(message.time.completed ? { completed: message.time.completed } : {}),
-    },
-    ...(message.finish ? { finish: message.finish } : {}),
-    ...(message.error ? { error: { name: 'UnknownError', data: { message: message.error.message } } } : {}),
-  };
-}
 
 const base = (message: SessionMessageInfo, sessionID: string, slot: Parameters<typeof partID>[1]) => ({
   id: partID(message.id, slot),

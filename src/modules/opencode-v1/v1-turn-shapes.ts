@@ -3,7 +3,7 @@
  * assistant message that answers it.
  */
 import type { CompactionMessage, ShellMessage } from '../sessions/session-message.types';
-import { partID, v1AssistantInfo, V1Context } from './v1-shapes';
+import { partID, v1AssistantInfo, V1Context } from './v1-message-info';
 
 /**
  * A command the person ran (`shell`) as opencode shows it: a user message with a synthetic text, answered by an

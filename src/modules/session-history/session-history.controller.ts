@@ -1,5 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '../../common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
@@ -230,7 +236,10 @@ export class SessionHistoryController {
     operationId: 'fs.read',
     summary: "A file of the location, as it is (the path follows '/read/')",
   })
-  @ApiOkResponse({ description: 'The file', content: { 'application/octet-stream': {} } })
+  @ApiOkResponse({
+    description: 'The file, with its content type',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiErrorResponse(400, 'InvalidRequestError', 'the path leads outside the location, or is not a file')
   @ApiErrorResponse(404, 'LocationNotFoundError', 'no such location')
   async read(
@@ -246,6 +255,17 @@ export class SessionHistoryController {
 
   @Post('pty')
   @ApiOperation({ operationId: 'pty.create', summary: 'Start a pseudo-terminal (Outpost runs none: 501)' })
+  @ApiCreatedResponse({
+    description:
+      'The shape opencode answers with; Outpost runs no pseudo-terminals, so it always answers 501',
+    schema: {
+      type: 'object',
+      properties: {
+        location: { type: 'object' },
+        data: { type: 'object', properties: { id: { type: 'string' } } },
+      },
+    },
+  })
   @ApiErrorResponse(501, 'NotSupportedError', 'Outpost runs no pseudo-terminals')
   async createPty(@Query() query: LocationQueryDto): Promise<never> {
     await this.locations.resolve(query.location?.directory);

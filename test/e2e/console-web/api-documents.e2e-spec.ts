@@ -23,6 +23,8 @@ const BODILESS = new Set([
   'server.pair',
   'location.reload',
   'session.interrupt',
+  'session.wait',
+  'pty.create',
   'auth.logout',
   'invite.accept',
   'consoleLink.signOut',

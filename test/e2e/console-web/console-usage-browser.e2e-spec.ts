@@ -34,7 +34,12 @@ describe('usage and budgets pages show what the gateway recorded', () => {
   beforeAll(async () => {
     upstream = await ScriptedModelServer.start();
     t = await createTestApp({
-      env: { OUTPOST_GATEWAY_CONFIG: catalogue(upstream), SCRIPTED_OPENAI_KEY: 'sk-upstream-0000' },
+      env: {
+        OUTPOST_GATEWAY_CONFIG: catalogue(upstream),
+        SCRIPTED_OPENAI_KEY: 'sk-upstream-0000',
+        // The connection's scripted upstream listens on loopback, which connections may not reach by default.
+        OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
+      },
     });
     owner = await signup(t, 'owner@example.com');
     browser = await chromium.launch({

@@ -3528,11 +3528,19 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The shape opencode answers with; Outpost has no integrations, so it always answers 404 */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            location?: Record<string, never>;
+            data?: {
+              id?: string;
+            };
+          };
+        };
       };
       /** @description InvalidRequestError */
       400: {
@@ -4514,13 +4522,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file */
+      /** @description The file, with its content type */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': unknown;
+          'application/octet-stream': string;
         };
       };
       /** @description InvalidRequestError: the path leads outside the location, or is not a file */
@@ -4632,11 +4640,19 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The shape opencode answers with; Outpost runs no pseudo-terminals, so it always answers 501 */
       201: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            location?: Record<string, never>;
+            data?: {
+              id?: string;
+            };
+          };
+        };
       };
       /** @description InvalidRequestError */
       400: {
