@@ -49,3 +49,30 @@ export function ulidId(prefix: string, now = Date.now()): string {
   for (let i = 0; i < 16; i++) random += CROCKFORD[bytes[i] % 32];
   return `${prefix}_${time}${random}`;
 }
+
+/** Crockford base32 of `value`, `length` characters (the lowest digits). */
+function crockford(value: number, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    out = CROCKFORD[value % 32] + out;
+    value = Math.floor(value / 32);
+  }
+  return out;
+}
+
+/**
+ * ULID-shaped ids for rows written by the thousand (the gateway's request log): 10 characters of time, 8 random
+ * characters drawn once per process, then an 8-character counter, so ids of one process sort in the order they
+ * were made and no call pays for randomness (`ulidId`'s randomBytes per id showed in bench:gateway's profile).
+ */
+export class SequentialUlids {
+  private readonly node = crockford(randomInt(2 ** 40), 8);
+  private counter = 0;
+
+  constructor(private readonly prefix: string) {}
+
+  next(now = Date.now()): string {
+    this.counter = (this.counter + 1) % 32 ** 8;
+    return `${this.prefix}_${crockford(now, 10)}${this.node}${crockford(this.counter, 8)}`;
+  }
+}

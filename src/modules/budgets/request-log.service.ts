@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
-import { ulidId } from '../../common/ids';
+import { SequentialUlids } from '../../common/ids';
 import { poolQuery } from '../../database/pool-query';
 import { RequestLogEntity } from './request-log.entity';
 import { requestLogConfig, RequestLogConfig } from './request-log.config';
@@ -38,6 +38,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   private timer?: NodeJS.Timeout;
   private pruner?: NodeJS.Timeout;
   private flushing = Promise.resolve();
+  private readonly ids = new SequentialUlids('rql');
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -49,7 +50,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     const now = this.clock.now();
     this.pending.push({
       ...entry,
-      id: ulidId('rql', now),
+      id: this.ids.next(now),
       costMicroCents: entry.costMicroCents.toString(),
       createdAt: new Date(now).toISOString(),
     });
