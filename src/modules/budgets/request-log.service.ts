@@ -81,29 +81,18 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     limit: number,
     cursor?: string,
   ): Promise<RequestLogEntity[]> {
-    const params: unknown[] = [workspaceId];
-    const where = ['workspace_id = $1'];
-    const add = (clause: (at: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(clause(`$${params.length}`));
-    };
-    if (cursor) add((at) => `id < ${at}`, cursor);
-    if (filter.memberId) add((at) => `member_id = ${at}`, filter.memberId);
-    if (filter.keyId) add((at) => `key_id = ${at}`, filter.keyId);
-    if (filter.model) add((at) => `(model = ${at} OR served_by = ${at})`, filter.model);
-    if (filter.status !== undefined) add((at) => `status = ${at}`, filter.status);
-    if (filter.from) add((at) => `created_at >= ${at}`, filter.from);
-    if (filter.to) add((at) => `created_at < ${at}`, filter.to);
-    return this.db
+    const query = this.db
       .getRepository(RequestLogEntity)
       .createQueryBuilder('r')
-      .where(
-        where.join(' AND ').replace(/\$(\d+)/g, ':p$1'),
-        Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v])),
-      )
-      .orderBy('r.id', 'DESC')
-      .limit(limit)
-      .getMany();
+      .where('r.workspace_id = :workspaceId', { workspaceId });
+    if (cursor) query.andWhere('r.id < :cursor', { cursor });
+    if (filter.memberId) query.andWhere('r.member_id = :memberId', { memberId: filter.memberId });
+    if (filter.keyId) query.andWhere('r.key_id = :keyId', { keyId: filter.keyId });
+    if (filter.model) query.andWhere('(r.model = :model OR r.served_by = :model)', { model: filter.model });
+    if (filter.status !== undefined) query.andWhere('r.status = :status', { status: filter.status });
+    if (filter.from) query.andWhere('r.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('r.created_at < :to', { to: filter.to });
+    return query.orderBy('r.id', 'DESC').limit(limit).getMany();
   }
 
   /** Removes what is older than the retention period; answers how many rows went. */
