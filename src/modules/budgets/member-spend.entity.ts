@@ -1,8 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * What a member spent in `month` (the first day of a UTC calendar month), kept up to date by the same
- * statement that records each usage row, so reading budgets never sums the usage table.
+ * What a member spent in `month` (the first day of a UTC calendar month), kept up to date by the same statement
+ * that records each usage row, so reading budgets never sums the usage table. A key's spend is kept here too, under
+ * its `key_…` id, for the key's own budget (KeyBudgets).
  */
 @Entity('member_spend')
 export class MemberSpendEntity {
