@@ -1,3 +1,4 @@
+import { answerOther, OtherEndpoint, otherEndpoint } from './scripted-endpoints';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
@@ -47,7 +48,7 @@ export interface ScriptedError {
 
 export type ScriptedTurn = ScriptedAnswer | { error: ScriptedError };
 
-type Protocol = 'openai' | 'responses' | 'anthropic';
+type Protocol = 'openai' | 'responses' | 'anthropic' | OtherEndpoint;
 
 export interface RecordedRequest {
   protocol: Protocol;
@@ -136,13 +137,15 @@ export class ScriptedModelServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? '').split('?')[0];
-    const protocol: Protocol | null = path.endsWith('/chat/completions')
-      ? 'openai'
-      : path.endsWith('/responses')
-        ? 'responses'
-        : path.endsWith('/messages')
-          ? 'anthropic'
-          : null;
+    const protocol: Protocol | null = otherEndpoint(path)
+      ? otherEndpoint(path)
+      : path.endsWith('/chat/completions')
+        ? 'openai'
+        : path.endsWith('/responses')
+          ? 'responses'
+          : path.endsWith('/messages')
+            ? 'anthropic'
+            : null;
     if (req.method !== 'POST' || !protocol) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;
@@ -174,6 +177,10 @@ export class ScriptedModelServer {
       return;
     }
     if (turn.delayMs) await sleep(turn.delayMs);
+    if (protocol === 'embeddings' || protocol === 'completions' || protocol === 'count_tokens') {
+      await answerOther(res, protocol, turn, (body ?? {}) as Record<string, unknown>);
+      return;
+    }
     if (body?.stream !== true && (body?.stream === false || this.answerUnstreamed)) {
       if (turn.until && !(await released(res, turn.until))) return;
       answerWhole(res, protocol, turn, typeof body?.model === 'string' ? body.model : 'scripted');
@@ -274,7 +281,7 @@ function sleep(ms: number): Promise<void> {
 function sendError(res: ServerResponse, protocol: Protocol, error: ScriptedError): void {
   const message = error.message ?? `scripted error ${error.status}`;
   const body =
-    protocol !== 'anthropic'
+    protocol !== 'anthropic' && protocol !== 'count_tokens'
       ? {
           error: { message, type: error.status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null },
         }

@@ -5,6 +5,7 @@ import { KeyBudgets } from '../budgets/key-budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { CatalogueModel, gatewayConfig, GatewayConfig } from './gateway.config';
 import { BudgetRefusal, UserLimitError, WorkspaceLimitError } from './gateway.errors';
+import { InferenceRequest } from './inference-request';
 import { costOf, NO_USAGE } from './usage';
 
 /** What a call holds against each budget until it settles (0 where no limit applies). */
@@ -42,24 +43,29 @@ export class CallBudgets {
   ) {}
 
   /**
-   * `model`: the dearest model that may serve; `maxOutput`: the least of theirs; `maxTokens`: what the caller
-   * asked for. A call without an output limit gets one while a budget applies (the least of the model's, the
-   * operator's default and what the budgets afford), so its spend can never pass its hold.
+   * `model`: the dearest model that may serve; `maxOutput`: the least of theirs; `request`: what the caller asked
+   * for (an embedding holds its input's cost only, a token count nothing). A call without an output limit gets one
+   * while a budget applies (the least of the model's, the operator's default and what the budgets afford), so its
+   * spend can never pass its hold.
    */
   async hold(
     principal: ConsolePrincipal,
     model: CatalogueModel,
     maxOutput: number,
     inputTokens: number,
-    maxTokens: number | undefined,
+    request: Pick<InferenceRequest, 'maxTokens' | 'pays'>,
   ): Promise<Held> {
+    const { maxTokens, pays } = request;
+    if (pays === 'nothing') return { holds: { member: 0n, workspace: 0n, key: 0n } };
+    const output = pays === 'output';
     const workspaceId = principal.workspaceId!;
     const memberId = principal.serviceAccountId ?? principal.userId!;
     const keyLimit = principal.controls?.monthlyBudgetMicroCents ?? null;
     const room = () => this.room(principal, keyLimit);
-    let outputTokens = maxTokens ?? Math.min(maxOutput, model.maxOutput);
+    let outputTokens = output ? (maxTokens ?? Math.min(maxOutput, model.maxOutput)) : 0;
     let limit: number | undefined;
     if (
+      output &&
       maxTokens === undefined &&
       (keyLimit !== null || (await this.budgets.limited(workspaceId, memberId)))
     ) {
@@ -68,12 +74,15 @@ export class CallBudgets {
     }
     const worst = costOf(model, { ...NO_USAGE, input: inputTokens, output: outputTokens });
     const refuse = async (by?: Headroom) => {
-      const tokens =
-        outputTokens > 0 ? outputTokens : (maxTokens ?? Math.min(maxOutput, this.config.defaultMaxTokens));
+      const tokens = !output
+        ? 0
+        : outputTokens > 0
+          ? outputTokens
+          : (maxTokens ?? Math.min(maxOutput, this.config.defaultMaxTokens));
       const most = costOf(model, { ...NO_USAGE, input: inputTokens, output: tokens });
       return refusal(by ?? (await room()), most, tokens);
     };
-    if (outputTokens <= 0) throw await refuse();
+    if (output && outputTokens <= 0) throw await refuse();
     let key = 0n;
     if (keyLimit !== null) {
       if (!(await this.keys.hold(workspaceId, principal.credentialId, keyLimit, worst)))

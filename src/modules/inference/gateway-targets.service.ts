@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../connections/connections.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
-import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
+import { CallSchema, CatalogueModel, gatewayConfig, GatewayConfig, SERVED_BY } from './gateway.config';
 import { InvalidInferenceRequestError, ModelNotFoundError } from './gateway.errors';
 import { MAX_OUTPUT_TOKENS, SCHEMA_PATHS } from './inference-request';
 import { DeploymentHealth } from './deployment-health';
@@ -17,7 +17,7 @@ export interface UpstreamTarget {
   /** What policies name: the catalogue's provider id, or the connection's id. */
   provider: string;
   baseUrl: string;
-  schema: UpstreamSchema;
+  schema: CallSchema;
   /** The credentials to try, in order (a catalogue provider may have several; they rotate). */
   credentials: string[];
   /** Of a catalogue provider: its id, for a key that must sit out. */
@@ -43,6 +43,16 @@ export interface Plan {
   fallbackAt: number;
 }
 
+/** An embedding model off the chat routes, and a chat model off the embeddings route (`kind` in the catalogue). */
+function checkKind(model: CatalogueModel, schema: CallSchema): void {
+  if (!model.kind || (model.kind === 'embedding') === (schema === 'openai-embeddings')) return;
+  const what =
+    model.kind === 'embedding'
+      ? 'an embedding model, served at the /inference/openai/v1/embeddings route'
+      : 'a chat model, not served for embeddings';
+  throw new InvalidInferenceRequestError('model', `"${model.id}" is ${what}`);
+}
+
 /**
  * What a model id in a call names: a model of the operator's catalogue, or a model of one of the workspace's own
  * connections (`conn_…/<model>`, as `GET /inference/v1/models` lists them), with its provider and prices.
@@ -57,7 +67,7 @@ export class GatewayTargets {
   ) {}
 
   /** The plan of a call on a catalogue route: a route's deployments and fallbacks, or the one model named. */
-  async plan(workspaceId: string, modelId: string, schema: UpstreamSchema): Promise<Plan> {
+  async plan(workspaceId: string, modelId: string, schema: CallSchema): Promise<Plan> {
     const route = this.config.catalogue.routes.get(modelId);
     if (!route) return { targets: [await this.forRoute(workspaceId, modelId, schema)], fallbackAt: 1 };
     const deployments = this.health.order(route.deployments);
@@ -74,7 +84,7 @@ export class GatewayTargets {
   forRoute(
     workspaceId: string,
     modelId: string,
-    schema: UpstreamSchema,
+    schema: CallSchema,
   ): UpstreamTarget | Promise<UpstreamTarget> {
     const connection = /^(conn_[A-Za-z0-9]+)\/(.+)$/.exec(modelId);
     if (connection) return this.connectionTarget(workspaceId, connection[1], connection[2], schema);
@@ -140,20 +150,21 @@ export class GatewayTargets {
   }
 
   /** The catalogue's provider of a model, which must speak the route's schema. */
-  catalogueTarget(modelId: string, schema: UpstreamSchema): UpstreamTarget {
+  catalogueTarget(modelId: string, schema: CallSchema): UpstreamTarget {
     const model = this.model(modelId);
     const provider = this.config.catalogue.providers.get(model.provider)!;
-    if (provider.schema !== schema) {
+    if (!SERVED_BY[schema].includes(provider.schema)) {
       const route = `/inference/${provider.schema === 'anthropic' ? 'anthropic' : 'openai'}/v1${SCHEMA_PATHS[provider.schema]}`;
       throw new InvalidInferenceRequestError('model', `"${model.id}" is served at the ${route} route`);
     }
+    checkKind(model, schema);
     return {
       provider: provider.id,
       baseUrl: provider.baseUrl,
       schema,
       credentials: this.health.keys(provider.id, provider.credentials),
       keyPool: { provider: provider.id, keys: provider.credentials },
-      credentialHeader: schema === 'anthropic' ? 'x-api-key' : null,
+      credentialHeader: provider.schema === 'anthropic' ? 'x-api-key' : null,
       model,
       label: `provider "${provider.id}"`,
       guarded: false,
@@ -165,10 +176,10 @@ export class GatewayTargets {
     workspaceId: string,
     connectionId: string,
     modelId: string,
-    schema: UpstreamSchema,
+    schema: CallSchema,
   ): Promise<UpstreamTarget> {
     const connection = await this.connections.forInference(workspaceId, connectionId);
-    if (connection.schema !== schema) {
+    if (!SERVED_BY[schema].includes(connection.schema)) {
       const route = `/inference/custom/${connection.id}${SCHEMA_PATHS[connection.schema]}`;
       throw new InvalidInferenceRequestError('model', `connection "${connection.id}" is served at ${route}`);
     }

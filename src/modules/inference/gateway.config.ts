@@ -7,7 +7,28 @@ import { parseRoutes, Route } from './gateway-routes';
 import { usdToMicroCents } from '../../common/money';
 
 export const SCHEMAS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
+/** The API a provider speaks (its `schema` in the catalogue, or a connection's). */
 export type UpstreamSchema = (typeof SCHEMAS)[number];
+
+/**
+ * The API of one gateway call: a provider's chat API, or one of the other endpoints an API family has (embeddings
+ * and legacy completions of OpenAI's, token counting of Anthropic's), served by providers of that family.
+ */
+export type CallSchema =
+  UpstreamSchema | 'openai-embeddings' | 'openai-completions' | 'anthropic-count-tokens';
+
+/** The providers' schemas that serve each call schema. */
+export const SERVED_BY: Record<CallSchema, readonly UpstreamSchema[]> = {
+  'openai-chat': ['openai-chat'],
+  'openai-responses': ['openai-responses'],
+  anthropic: ['anthropic'],
+  'openai-embeddings': ['openai-chat', 'openai-responses'],
+  'openai-completions': ['openai-chat', 'openai-responses'],
+  'anthropic-count-tokens': ['anthropic'],
+};
+
+/** What a model is for: `embedding` models only on the embeddings route, `chat` ones never there; unset: both. */
+export type ModelKind = 'chat' | 'embedding';
 
 export interface CatalogueModel {
   /** `<provider>/<model>`: what callers put in `model`. */
@@ -19,6 +40,7 @@ export interface CatalogueModel {
   prices: { input: bigint; output: bigint; cacheRead: bigint; cacheWrite: bigint };
   /** Most output tokens a request may ask for; the hold assumes this when `max_tokens` is absent. */
   maxOutput: number;
+  kind?: ModelKind;
 }
 
 export interface CatalogueProvider {
@@ -105,6 +127,8 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
       const maxOutput = model.max_output ?? 32_000;
       if (typeof maxOutput !== 'number' || !Number.isInteger(maxOutput) || maxOutput < 1)
         fail(`${at}.max_output must be a whole number`);
+      if (model.kind !== undefined && model.kind !== 'chat' && model.kind !== 'embedding')
+        fail(`${at}.kind must be chat or embedding`);
       catalogue.models.set(`${id}/${modelId}`, {
         id: `${id}/${modelId}`,
         provider: id,
@@ -116,6 +140,7 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
           cacheWrite: price(prices.cache_write ?? prices.input, `${at}.prices.cache_write`),
         },
         maxOutput,
+        ...(model.kind ? { kind: model.kind as ModelKind } : {}),
       });
     }
   }

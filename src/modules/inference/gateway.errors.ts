@@ -27,8 +27,9 @@ export class UserLimitError extends TaggedError {
       left > 0n
         ? `${whose} has ${dollars(left)} left of ${dollars(limit)}`
         : `${whose} of ${dollars(limit)} is used up`;
+    const output = outputTokens > 0 ? ` (with up to ${outputTokens} output tokens)` : '';
     super(
-      `This request could cost up to ${dollars(worst)} (with up to ${outputTokens} output tokens), and ${remaining} until ${resets}. ` +
+      `This request could cost up to ${dollars(worst)}${output}, and ${remaining} until ${resets}. ` +
         (left > 0n ? 'Lower max_tokens, or ask' : 'Ask') +
         ' a workspace owner or admin to raise the budget.',
       {

@@ -5,7 +5,7 @@ import { writeHead, writeWhole } from '../../common/http/response-head';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
-import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
+import { CatalogueModel, gatewayConfig, GatewayConfig, CallSchema } from './gateway.config';
 import { InvalidInferenceRequestError, ModelError, UpstreamError, UserLimitError } from './gateway.errors';
 import { parseInferenceRequest } from './inference-request';
 import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets.service';
@@ -41,7 +41,7 @@ function withCost(text: string, json: Json, cost: string): string {
 }
 
 /** A call's outcome in the metrics. */
-function countRequest(schema: UpstreamSchema, model: string, outcome: string): void {
+function countRequest(schema: CallSchema, model: string, outcome: string): void {
   gatewayRequests.add({ schema, model, outcome });
 }
 
@@ -58,7 +58,7 @@ function countTokens(model: string, usage: TokenUsage): void {
 
 /** One model call: the route's API `schema`, the caller's request (`text` as it came, when the caller has it). */
 export interface ModelCall {
-  schema: UpstreamSchema;
+  schema: CallSchema;
   body: unknown;
   text?: string;
   principal: ConsolePrincipal;
@@ -90,7 +90,7 @@ const OUTCOMES: Record<number, string> = {
 
 /** A call checked and held, ready to go to its provider. */
 interface Admitted {
-  schema: UpstreamSchema;
+  schema: CallSchema;
   stream: boolean;
   /** The upstreams to try, in order. */
   plan: Plan;
@@ -204,7 +204,7 @@ export class GatewayService {
       providerRequest(schema, body as Json, call.text, target.model.upstreamId, parsed.stream);
     const inputEstimate = Math.ceil(payloadOf(plan.targets[0]).length / 4);
     const held = await this.callBudgets
-      .hold(principal, model, smallest, inputEstimate, parsed.maxTokens)
+      .hold(principal, model, smallest, inputEstimate, parsed)
       .catch((error: unknown) => {
         if (error instanceof UserLimitError) countRequest(schema, named, 'budget_refused');
         throw error;
@@ -220,7 +220,7 @@ export class GatewayService {
       held.holds,
     );
     const usageAdded =
-      schema === 'openai-chat' &&
+      (schema === 'openai-chat' || schema === 'openai-completions') &&
       parsed.stream &&
       (body as { stream_options?: { include_usage?: unknown } }).stream_options?.include_usage !== true;
     return {
@@ -238,12 +238,7 @@ export class GatewayService {
   }
 
   /** The plan's targets the workspace's policies allow and the gateway has a credential for. */
-  private async usable(
-    plan: Plan,
-    workspaceId: string,
-    modelId: string,
-    schema: UpstreamSchema,
-  ): Promise<Plan> {
+  private async usable(plan: Plan, workspaceId: string, modelId: string, schema: CallSchema): Promise<Plan> {
     const targets: UpstreamTarget[] = [];
     let fallbackAt = 0;
     for (const [index, target] of plan.targets.entries()) {
@@ -373,7 +368,7 @@ export class GatewayService {
   }
 
   /** A whole answer: an API answer (a JSON object) gets its `cost`; anything else is passed on as it came. */
-  private async whole(answer: ProviderCall, schema: UpstreamSchema, model: CatalogueModel) {
+  private async whole(answer: ProviderCall, schema: CallSchema, model: CatalogueModel) {
     const text = await answer.text();
     const headers = answer.headers;
     let json: Json | undefined;

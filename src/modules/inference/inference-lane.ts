@@ -7,7 +7,8 @@ import { PlainRequest, requestPath } from '../../common/http/http';
 import { LaneRoute } from '../../common/http/http-lanes';
 import { assertJsonBody } from '../../common/http/json-only';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
-import type { UpstreamSchema } from './gateway.config';
+import type { CallSchema } from './gateway.config';
+import { SCHEMA_PATHS } from './inference-request';
 import { GatewayService, ModelCall } from './gateway.service';
 import { GatewayTargets } from './gateway-targets.service';
 import { inferenceErrorBody } from './inference-error-body';
@@ -15,14 +16,27 @@ import { inferenceErrorBody } from './inference-error-body';
 /** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */
 export const INFERENCE_BODY_LIMIT = 10 * 1024 * 1024;
 
-/** The model calls: the catalogue's OpenAI and Anthropic routes, and a connection's (`custom/{connection}/…`). */
-const MODEL_CALL =
-  /^\/inference\/(?:openai\/v1\/(chat\/completions|responses)|anthropic\/v1\/(messages)|custom\/([^/]+)\/(?:v1\/)?(chat\/completions|responses|messages))\/?$/;
-const SCHEMAS: Record<string, UpstreamSchema> = {
-  'chat/completions': 'openai-chat',
-  responses: 'openai-responses',
-  messages: 'anthropic',
-};
+/** Each call schema's path after the API's `/v1` (`chat/completions`, `messages/count_tokens`, …). */
+const ENDPOINTS = new Map(
+  (Object.entries(SCHEMA_PATHS) as Array<[CallSchema, string]>).map(([schema, path]) => [
+    path.slice(1),
+    schema,
+  ]),
+);
+const alternatives = (anthropic: boolean) =>
+  [...ENDPOINTS]
+    .filter(([, schema]) => schema.startsWith('anthropic') === anthropic)
+    .map(([path]) => path.replace('/', '\\/'))
+    .join('|');
+
+/**
+ * The model calls: the catalogue's OpenAI and Anthropic routes (`openai/v1/embeddings`, `anthropic/v1/messages`, …),
+ * and a connection's (`custom/{connection}/…`, with or without `/v1`), built from SCHEMA_PATHS.
+ */
+const MODEL_CALL = new RegExp(
+  `^/inference/(?:openai/v1/(${alternatives(false)})|anthropic/v1/(${alternatives(true)})|` +
+    `custom/([^/]+)/(?:v1/)?(${alternatives(false)}|${alternatives(true)}))/?$`,
+);
 
 /**
  * A model call's body: JSON as it comes. It is never stored, so unlike the API's bodies (body-parsers.ts) its
@@ -76,7 +90,7 @@ export class InferenceLane {
     const call = MODEL_CALL.exec(requestPath(raw as { url: string }));
     if (!call || !useKeyHeader(raw.headers)) return undefined;
     const [path, openai, anthropic, encodedConnection, custom] = call;
-    const schema = SCHEMAS[openai ?? anthropic ?? custom];
+    const schema = ENDPOINTS.get(openai ?? anthropic ?? custom)!;
     if (encodedConnection === undefined) {
       return {
         route: path.replace(/\/$/, ''),
@@ -101,7 +115,7 @@ export class InferenceLane {
   }
 
   private async serve(
-    schema: UpstreamSchema,
+    schema: CallSchema,
     connection: string | undefined,
     request: PlainRequest,
     raw: IncomingMessage,

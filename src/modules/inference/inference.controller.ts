@@ -6,7 +6,8 @@ import { HttpReply, HttpRequest } from '../../common/http/http';
 import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
-import { GatewayModelListDto } from './dto/gateway-models.dto';
+import { GatewayModelDto, GatewayModelListDto } from './dto/gateway-models.dto';
+import { ModelNotFoundError } from './gateway.errors';
 import { GatewayService } from './gateway.service';
 import { GatewayTargets } from './gateway-targets.service';
 import { INFERENCE_BODY_LIMIT, InferenceLane, useKeyHeader } from './inference-lane';
@@ -91,6 +92,51 @@ export class InferenceController {
     await this.lane.answer({ schema: 'anthropic', body, principal, request }, reply.raw);
   }
 
+  @Post('openai/v1/embeddings')
+  @ModelCall(
+    'OpenAI embeddings',
+    'inference.embeddings',
+    'OpenAI-compatible embeddings, metered on input tokens',
+  )
+  embeddings(
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.lane.answer({ schema: 'openai-embeddings', body, principal, request }, reply.raw);
+  }
+
+  @Post('openai/v1/completions')
+  @ModelCall(
+    'OpenAI completions',
+    'inference.completions',
+    'OpenAI-compatible (legacy) completions, streamed or not',
+  )
+  completions(
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.lane.answer({ schema: 'openai-completions', body, principal, request }, reply.raw);
+  }
+
+  @Post('anthropic/v1/messages/count_tokens')
+  @ModelCall(
+    'Anthropic token count',
+    'inference.countTokens',
+    "The input tokens of a messages request, by the provider's count",
+  )
+  countTokens(
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.lane.answer({ schema: 'anthropic-count-tokens', body, principal, request }, reply.raw);
+  }
+
   @Post('custom/:connection/chat/completions')
   @ModelCall(
     'OpenAI chat completions',
@@ -139,6 +185,52 @@ export class InferenceController {
     return this.lane.answer({ schema: 'anthropic', connection, body, principal, request }, reply.raw);
   }
 
+  @Post('custom/:connection/embeddings')
+  @ModelCall('OpenAI embeddings', 'inference.custom.embeddings', 'Embeddings of a workspace connection')
+  customEmbeddings(
+    @Param('connection') connection: string,
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.lane.answer({ schema: 'openai-embeddings', connection, body, principal, request }, reply.raw);
+  }
+
+  @Post('custom/:connection/completions')
+  @ModelCall('OpenAI completions', 'inference.custom.completions', 'Completions of a workspace connection')
+  customCompletions(
+    @Param('connection') connection: string,
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.lane.answer(
+      { schema: 'openai-completions', connection, body, principal, request },
+      reply.raw,
+    );
+  }
+
+  @Post('custom/:connection/messages/count_tokens')
+  @ModelCall(
+    'Anthropic token count',
+    'inference.custom.countTokens',
+    'Token counts of a workspace connection',
+  )
+  customCountTokens(
+    @Param('connection') connection: string,
+    @Body() body: Record<string, unknown>,
+    @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
+    @Res() reply: HttpReply,
+  ): Promise<void> {
+    return this.lane.answer(
+      { schema: 'anthropic-count-tokens', connection, body, principal, request },
+      reply.raw,
+    );
+  }
+
   @Get('v1/models')
   @Public()
   @ApiOperation({
@@ -157,6 +249,33 @@ export class InferenceController {
   @ApiOkResponse({ type: GatewayModelListDto })
   openaiModels(@Req() request: HttpRequest): Promise<GatewayModelListDto> {
     return this.modelList(request);
+  }
+
+  @Get('openai/v1/models/:model')
+  @Public()
+  @ApiOperation({
+    operationId: 'inference.openai.model',
+    summary: 'One model of the list (a `<provider>/<model>` id is %-encoded: `up%2Fsmall`)',
+  })
+  @ApiOkResponse({ type: GatewayModelDto })
+  async openaiModel(@Param('model') id: string, @Req() request: HttpRequest): Promise<GatewayModelDto> {
+    return modelOf((await this.modelList(request)).data, id);
+  }
+
+  @Get('anthropic/v1/models')
+  @Public()
+  @ApiOperation({ operationId: 'inference.anthropic.models', summary: "The same list in Anthropic's shape" })
+  @ApiOkResponse({ type: GatewayModelListDto })
+  anthropicModels(@Req() request: HttpRequest): Promise<GatewayModelListDto> {
+    return this.modelList(request);
+  }
+
+  @Get('anthropic/v1/models/:model')
+  @Public()
+  @ApiOperation({ operationId: 'inference.anthropic.model', summary: "One model, in Anthropic's shape" })
+  @ApiOkResponse({ type: GatewayModelDto })
+  async anthropicModel(@Param('model') id: string, @Req() request: HttpRequest): Promise<GatewayModelDto> {
+    return modelOf((await this.modelList(request)).data, id);
   }
 
   @Get('custom/:connection/models')
@@ -196,11 +315,22 @@ export class InferenceController {
   }
 }
 
+/** One model of a list by its id (or by its bare id: the first provider's), else the 404 the SDKs expect. */
+function modelOf(models: GatewayModelDto[], id: string): GatewayModelDto {
+  const model =
+    models.find((candidate) => candidate.id === id) ??
+    models.find((candidate) => candidate.id.endsWith(`/${id}`));
+  if (!model) throw new ModelNotFoundError(id);
+  return model;
+}
+
 /** Models in OpenAI's list shape, with the members Anthropic's SDK reads too. */
 function listOf(models: Array<{ id: string; provider: string; name?: string }>): GatewayModelListDto {
   return {
     object: 'list',
     has_more: false,
+    first_id: models[0]?.id ?? null,
+    last_id: models.at(-1)?.id ?? null,
     data: models.map((model) => ({
       id: model.id,
       object: 'model',

@@ -1,5 +1,5 @@
 import { InvalidInferenceRequestError } from './gateway.errors';
-import type { UpstreamSchema } from './gateway.config';
+import type { CallSchema } from './gateway.config';
 
 type Json = Record<string, unknown>;
 
@@ -79,13 +79,13 @@ export function memberSpans(text: string, name: string): Span[] {
  * provider might keep the first), or without its text, the body is serialized again.
  */
 export function providerRequest(
-  schema: UpstreamSchema,
+  schema: CallSchema,
   body: Json,
   text: string | undefined,
   upstreamModel: string,
   stream: boolean,
 ): string {
-  const askUsage = schema === 'openai-chat' && stream;
+  const askUsage = (schema === 'openai-chat' || schema === 'openai-completions') && stream;
   const options = body.stream_options;
   const addUsage = askUsage && (options as Json | undefined)?.include_usage !== true;
   const models = text === undefined ? [] : memberSpans(text, 'model');
@@ -125,7 +125,7 @@ function serialize(payload: Json): string {
  */
 export function withOutputLimit(
   payload: string,
-  schema: UpstreamSchema,
+  schema: CallSchema,
   baseUrl: string,
   tokens: number,
 ): string {

@@ -127,7 +127,7 @@ export class UpstreamSender implements OnApplicationShutdown {
       'content-type': 'application/json',
       [VIA]: via === undefined ? this.nodeId : `${String(via)}, ${this.nodeId}`,
     };
-    if (upstream.schema === 'anthropic') {
+    if (upstream.schema.startsWith('anthropic')) {
       headers['anthropic-version'] = String(request.headers['anthropic-version'] ?? '2023-06-01');
       if (request.headers['anthropic-beta'])
         headers['anthropic-beta'] = String(request.headers['anthropic-beta']);

@@ -1,4 +1,4 @@
-import { CatalogueModel, UpstreamSchema } from './gateway.config';
+import { CatalogueModel, CallSchema } from './gateway.config';
 
 /** Tokens of one request, as the provider reported them (or as counted from a stream cut short). */
 export interface TokenUsage {
@@ -13,8 +13,9 @@ export const NO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWr
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Usage from a complete (non-streamed) answer. */
-export function usageOfAnswer(schema: UpstreamSchema, body: Json): TokenUsage {
+export function usageOfAnswer(schema: CallSchema, body: Json): TokenUsage {
   const usage = body?.usage ?? {};
+  if (schema === 'anthropic-count-tokens') return NO_USAGE; // counting is free; `input_tokens` is its answer
   if (schema === 'anthropic') {
     return {
       input: num(usage.input_tokens),
@@ -54,7 +55,7 @@ export class StreamUsage {
   private textChars = 0;
 
   constructor(
-    private readonly schema: UpstreamSchema,
+    private readonly schema: CallSchema,
     private readonly inputEstimate: number,
   ) {}
 
@@ -74,9 +75,10 @@ export class StreamUsage {
   }
 
   private read(event: Json): void {
-    if (this.schema === 'openai-chat') {
+    if (this.schema === 'openai-chat' || this.schema === 'openai-completions') {
       if (event.usage) this.reported = usageOfAnswer('openai-chat', event);
-      for (const choice of event.choices ?? []) this.textChars += String(choice?.delta?.content ?? '').length;
+      for (const choice of event.choices ?? [])
+        this.textChars += String(choice?.delta?.content ?? choice?.text ?? '').length;
       return;
     }
     if (this.schema === 'openai-responses') {

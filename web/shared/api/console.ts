@@ -637,6 +637,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inference/openai/v1/embeddings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** OpenAI-compatible embeddings, metered on input tokens */
+    post: operations['inference.embeddings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/openai/v1/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** OpenAI-compatible (legacy) completions, streamed or not */
+    post: operations['inference.completions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/anthropic/v1/messages/count_tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The input tokens of a messages request, by the provider's count */
+    post: operations['inference.countTokens'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/inference/custom/{connection}/chat/completions': {
     parameters: {
       query?: never;
@@ -688,6 +739,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inference/custom/{connection}/embeddings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Embeddings of a workspace connection */
+    post: operations['inference.custom.embeddings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/custom/{connection}/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Completions of a workspace connection */
+    post: operations['inference.custom.completions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/custom/{connection}/messages/count_tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Token counts of a workspace connection */
+    post: operations['inference.custom.countTokens'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/inference/v1/models': {
     parameters: {
       query?: never;
@@ -714,6 +816,57 @@ export interface paths {
     };
     /** The same list under the OpenAI prefix */
     get: operations['inference.openai.models'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/openai/v1/models/{model}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One model of the list (a `<provider>/<model>` id is %-encoded: `up%2Fsmall`) */
+    get: operations['inference.openai.model'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/anthropic/v1/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The same list in Anthropic's shape */
+    get: operations['inference.anthropic.models'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/anthropic/v1/models/{model}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One model, in Anthropic's shape */
+    get: operations['inference.anthropic.model'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1179,6 +1332,9 @@ export interface components {
       object: string;
       data: components['schemas']['GatewayModelDto'][];
       has_more: boolean;
+      /** @description Anthropic's paging members: the first and last ids of the page (the whole list is one page). */
+      first_id: string | null;
+      last_id: string | null;
     };
     TaggedError: {
       _tag: string;
@@ -4303,6 +4459,222 @@ export interface operations {
       };
     };
   };
+  'inference.embeddings': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A OpenAI embeddings request body; `model` names a model the workspace may use */
+    requestBody: {
+      content: {
+        'application/json': {
+          model: string;
+          stream?: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The OpenAI embeddings answer, or its event stream when `stream` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+          'text/event-stream': string;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.completions': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A OpenAI completions request body; `model` names a model the workspace may use */
+    requestBody: {
+      content: {
+        'application/json': {
+          model: string;
+          stream?: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The OpenAI completions answer, or its event stream when `stream` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+          'text/event-stream': string;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.countTokens': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A Anthropic token count request body; `model` names a model the workspace may use */
+    requestBody: {
+      content: {
+        'application/json': {
+          model: string;
+          stream?: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The Anthropic token count answer, or its event stream when `stream` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+          'text/event-stream': string;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'inference.custom.chatCompletions': {
     parameters: {
       query?: never;
@@ -4525,6 +4897,228 @@ export interface operations {
       };
     };
   };
+  'inference.custom.embeddings': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        connection: string;
+      };
+      cookie?: never;
+    };
+    /** @description A OpenAI embeddings request body; `model` names a model the workspace may use */
+    requestBody: {
+      content: {
+        'application/json': {
+          model: string;
+          stream?: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The OpenAI embeddings answer, or its event stream when `stream` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+          'text/event-stream': string;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.custom.completions': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        connection: string;
+      };
+      cookie?: never;
+    };
+    /** @description A OpenAI completions request body; `model` names a model the workspace may use */
+    requestBody: {
+      content: {
+        'application/json': {
+          model: string;
+          stream?: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The OpenAI completions answer, or its event stream when `stream` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+          'text/event-stream': string;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.custom.countTokens': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        connection: string;
+      };
+      cookie?: never;
+    };
+    /** @description A Anthropic token count request body; `model` names a model the workspace may use */
+    requestBody: {
+      content: {
+        'application/json': {
+          model: string;
+          stream?: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The Anthropic token count answer, or its event stream when `stream` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+          'text/event-stream': string;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'inference.models': {
     parameters: {
       query?: never;
@@ -4577,6 +5171,121 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['GatewayModelListDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.openai.model': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        model: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayModelDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.anthropic.models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayModelListDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.anthropic.model': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        model: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayModelDto'];
         };
       };
       /** @description InvalidRequestError */

@@ -15,4 +15,7 @@ export class GatewayModelListDto {
   object!: 'list';
   data!: GatewayModelDto[];
   has_more!: boolean;
+  /** Anthropic's paging members: the first and last ids of the page (the whole list is one page). */
+  first_id!: string | null;
+  last_id!: string | null;
 }
