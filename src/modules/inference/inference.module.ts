@@ -17,6 +17,8 @@ import { DeploymentHealth } from './deployment-health';
 import { UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
 import { CallBudgets } from './call-budgets';
+import { OfferedProviders } from './offered-providers';
+import { WorkspaceConfigService } from '../workspace-config/workspace-config.service';
 import { inferenceErrorBody } from './inference-error-body';
 import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
@@ -45,6 +47,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     KeyLimits,
     CallBudgets,
     InferenceLane,
+    OfferedProviders,
   ],
 })
 export class InferenceModule implements OnModuleInit {
@@ -54,10 +57,14 @@ export class InferenceModule implements OnModuleInit {
     private readonly adapter: HttpAdapterHost,
     private readonly errorFormats: ErrorFormats,
     private readonly lane: InferenceLane,
+    private readonly workspaceConfig: WorkspaceConfigService,
+    private readonly offered: OfferedProviders,
   ) {}
 
   onModuleInit(): void {
     this.registry.register(INFERENCE_PREFIXES, this.authenticator);
+    // Workspace configs offer the gateway's models and the workspace's connections (OfferedProviders).
+    this.workspaceConfig.offer(this.offered.entries);
     for (const prefix of INFERENCE_PREFIXES) this.errorFormats.register(prefix, inferenceErrorBody);
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     HttpLanes.of(fastify)?.add(this.lane.match);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Put, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
 import { actorOf } from '../keys/access/actor';
@@ -7,7 +7,7 @@ import { ConsolePrincipal } from '../keys/access/console-principal';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { WorkspaceConfigDto } from './dto/workspace-config.dto';
 import { RenderedConfig, WorkspaceConfigService } from './workspace-config.service';
-import { HttpReply } from '../../common/http/http';
+import { HttpReply, HttpRequest, requestOrigin } from '../../common/http/http';
 import { BodyLimit } from '../../common/http/body-parsers';
 
 /** `"a", W/"b"` → `["\"a\"", "\"b\""]`: the strong forms of the tags a client already holds. */
@@ -64,10 +64,12 @@ export class WorkspaceConfigController {
   async get(
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Req() request: HttpRequest,
     @Res() res: HttpReply,
   ): Promise<void> {
     const tags = knownTags(ifNoneMatch);
-    send(res, await this.config.read(principal.workspaceId!, tags.includes('*') ? [] : tags));
+    const known = tags.includes('*') ? [] : tags;
+    send(res, await this.config.read(principal.workspaceId!, known, requestOrigin(request)));
   }
 
   /**
@@ -96,9 +98,10 @@ export class WorkspaceConfigController {
   async getForCli(
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Req() request: HttpRequest,
     @Res() res: HttpReply,
   ): Promise<void> {
-    const current = await this.config.read(principal.workspaceId!, []);
+    const current = await this.config.read(principal.workspaceId!, [], requestOrigin(request));
     const etag = current.etag.replace(/"$/, '-cli"');
     const tags = knownTags(ifNoneMatch);
     const unchanged = tags.includes(etag) || tags.includes('*');

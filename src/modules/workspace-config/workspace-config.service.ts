@@ -11,8 +11,10 @@ import {
   ConfigDocument,
   EMPTY_DOCUMENT,
   parseConfigInput,
+  ProviderEntry,
   renderConfig,
   stableJson,
+  WORKSPACE_HEADER,
 } from './config-document';
 import { WorkspaceConfigEntity } from './workspace-config.entity';
 import { WorkspacePolicies } from './workspace-policies.service';
@@ -31,6 +33,12 @@ function etagOf(rendered: string): string {
 const EMPTY_RENDERED = renderConfig('', EMPTY_DOCUMENT);
 const EMPTY_ETAG = etagOf(EMPTY_RENDERED);
 
+/**
+ * Providers another module offers every workspace beside those its admins wrote (the gateway's catalogue and the
+ * workspace's connections), as entries pointing at `origin`, the console's own address as the caller reached it.
+ */
+export type ProviderSource = (workspaceId: string, origin: string) => Promise<Record<string, ProviderEntry>>;
+
 /** API keys (service accounts' and personal) may change everything but providers and models. */
 const KEY_CREDENTIALS = new Set(['service_account_key', 'personal_key']);
 
@@ -43,11 +51,36 @@ export class WorkspaceConfigService {
     private readonly policies: WorkspacePolicies,
   ) {}
 
+  private readonly sources: ProviderSource[] = [];
+
+  /** Adds providers every workspace's config offers (a module calls it at start; see ProviderSource). */
+  offer(source: ProviderSource): void {
+    this.sources.push(source);
+  }
+
+  /**
+   * The config as a client reads it: what the admins wrote, plus the providers offered by other modules (an
+   * admin's provider of the same id wins), each with the workspace header; the ETag covers both.
+   */
+  async read(workspaceId: string, known: string[], origin?: string): Promise<RenderedConfig> {
+    if (this.sources.length === 0 || origin === undefined) return this.stored(workspaceId, known);
+    const { body } = await this.stored(workspaceId, []);
+    const config = JSON.parse(body!) as { providers: Record<string, ProviderEntry> };
+    for (const source of this.sources) {
+      for (const [id, entry] of Object.entries(await source(workspaceId, origin))) {
+        config.providers[id] ??= { ...entry, headers: { ...entry.headers, [WORKSPACE_HEADER]: workspaceId } };
+      }
+    }
+    const rendered = stableJson(config);
+    const etag = etagOf(rendered);
+    return { etag, body: known.includes(etag) ? null : rendered };
+  }
+
   /**
    * One primary-key lookup: the current ETag, and the body only when the caller does not already hold it.
    * Nothing is cached in the process, so a change committed by any server is served by the next request.
    */
-  async read(workspaceId: string, known: string[]): Promise<RenderedConfig> {
+  private async stored(workspaceId: string, known: string[]): Promise<RenderedConfig> {
     const rows = (await this.db.query(
       `SELECT etag, CASE WHEN etag = ANY($2::varchar[]) THEN NULL ELSE rendered END AS rendered
          FROM workspace_config WHERE workspace_id = $1`,

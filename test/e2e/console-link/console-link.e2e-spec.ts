@@ -69,6 +69,7 @@ describe('an instance signed in to a console', () => {
         OUTPOST_SURFACES: 'console,inference',
         OUTPOST_GATEWAY_CONFIG: catalogue,
         UP_KEY: 'sk-upstream',
+        OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
         OUTPOST_SECRET_KEY: 'console-link-test-secret-0123456789',
       },
     });
@@ -180,6 +181,31 @@ describe('an instance signed in to a console', () => {
     const tightened = await poll(models, (list) => !list.includes('team/large'), 5_000);
     expect(tightened).not.toContain('team/large');
     expect(tightened).toContain('team/small');
+  });
+
+  it("with no provider written, the gateway's models and a connection are offered; a prompt runs on the connection", async () => {
+    const connection = await owner.post(`/console/api/orgs/${owner.org}/connections`, {
+      name: 'Team vLLM',
+      base_url: upstream.baseURL,
+      schema: 'openai-chat',
+      auth: { mode: 'bearer', credential: 'sk-team-vllm' },
+      models: { llama: { name: 'Llama', prices: { input: 1, output: 2 } } },
+    });
+    expect(connection.status).toBe(201);
+    const id = connection.body.id as string;
+    const listed = await poll(models, (list) => list.includes(`${id}/llama`), 5_000);
+    expect(listed).toEqual(expect.arrayContaining([`${id}/llama`, 'outpost/up/small', 'outpost/up/large']));
+    const log = new EventLog(instance);
+    const a = api(instance);
+    upstream.script({ text: 'answered by the connection', usage: { input: 10, output: 5 } });
+    const session = await a.createSession(project, { model: { providerID: id, id: 'llama' } });
+    const idle = log.idle(session);
+    expect((await a.prompt(session, { text: 'hello' })).status).toBe(200);
+    await idle;
+    expect(JSON.stringify(await a.messages(session))).toContain('answered by the connection');
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.headers.authorization).toBe('Bearer sk-team-vllm');
+    expect(sent.body.model).toBe('llama');
   });
 
   it('the console down: the instance keeps its last config and says so', async () => {
