@@ -13,6 +13,8 @@
 //
 //   node scripts/render-helm.mjs [chart dir] [-f values.yaml]... [--values-json '{"a":{"b":1}}'] [--check] [--json]
 //     prints the manifests as YAML (or {objects, notes, problems} with --json); --check exits 1 on any problem.
+//   node scripts/render-helm.mjs --check-manifests rendered.yaml [--external-secret name]
+//     checks manifests rendered elsewhere (by a real `helm template`, where there is one) the same way.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, basename, dirname, resolve } from 'node:path';
@@ -638,6 +640,12 @@ export async function checkManifests(objects, { external = [] } = {}) {
         if (secret && !ref.optional && !(ref.key in (secret.stringData ?? {}) || ref.key in (secret.data ?? {})))
           problems.push(`${id}: ${variable.name} refers to key ${ref.key} that Secret ${ref.name} lacks`);
       }
+      for (const mount of container.volumeMounts ?? [])
+        if (
+          !pod.spec.volumes?.some((v) => v.name === mount.name) &&
+          !workload.spec.volumeClaimTemplates?.some((c) => c.metadata?.name === mount.name)
+        )
+          problems.push(`${id}: mounts volume ${mount.name}, which the pod does not have`);
       const surfaces = env.get('OUTPOST_SURFACES')?.value ?? '';
       const fleet = surfaces !== 'instance';
       if (fleet) {
@@ -657,6 +665,12 @@ export async function checkManifests(objects, { external = [] } = {}) {
       }
     }
   }
+
+  const configMaps = new Set(byKind('ConfigMap').map((c) => c.metadata.name));
+  for (const workload of workloads)
+    for (const volume of workload.spec.template.spec.volumes ?? [])
+      if (volume.configMap && !configMaps.has(volume.configMap.name))
+        problems.push(`${workload.kind}/${workload.metadata.name}: volume ${volume.name} needs ConfigMap ${volume.configMap.name}, which is not rendered`);
 
   const deployments = byKind('Deployment');
   for (const hpa of byKind('HorizontalPodAutoscaler')) {
@@ -715,16 +729,33 @@ async function main(argv) {
   let json = false;
   let release = 'outpost';
   let namespace = 'default';
+  let manifests = null;
+  const external = [];
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
     if (arg === '-f' || arg === '--values') values = mergeValues(values, YAML.parse(readFileSync(argv[++k], 'utf8'), { version: '1.1' }));
     else if (arg === '--values-json') values = mergeValues(values, JSON.parse(argv[++k]));
     else if (arg === '--check') check = true;
+    else if (arg === '--check-manifests') manifests = argv[++k];
+    else if (arg === '--external-secret') external.push(argv[++k]);
     else if (arg === '--json') json = true;
     else if (arg === '--release') release = argv[++k];
     else if (arg === '--namespace' || arg === '-n') namespace = argv[++k];
     else if (!arg.startsWith('-')) chartDir = resolve(arg);
     else throw new Error(`unknown option ${arg}`);
+  }
+  if (manifests) {
+    const objects = YAML.parseAllDocuments(readFileSync(manifests, 'utf8'), { version: '1.1' })
+      .map((doc) => {
+        if (doc.errors.length) throw new Error(`${manifests}: ${doc.errors[0].message}`);
+        return doc.toJS();
+      })
+      .filter((object) => object !== null)
+      .map((object) => ({ source: manifests, object }));
+    const problems = await checkManifests(objects, { external });
+    for (const problem of problems) process.stderr.write(`problem: ${problem}\n`);
+    process.stderr.write(`${manifests}: ${objects.length} objects; ${problems.length} problems\n`);
+    return problems.length ? 1 : 0;
   }
   let rendered;
   try {
@@ -735,7 +766,7 @@ async function main(argv) {
     else process.stderr.write(`${basename(chartDir)}: ${error.message}\n`);
     return 2;
   }
-  const external = [rendered.values.secret?.existingSecret].filter(Boolean);
+  external.push(...[rendered.values.secret?.existingSecret].filter(Boolean));
   const problems = await checkManifests(rendered.objects, { external });
   if (json) {
     process.stdout.write(`${JSON.stringify({ objects: rendered.objects.map((o) => o.object), notes: rendered.notes, problems })}\n`);
