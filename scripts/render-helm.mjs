@@ -26,7 +26,6 @@ export class TemplateError extends Error {}
 
 // ---------------------------------------------------------------- lexing and parsing
 
-const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'define']);
 const UNSUPPORTED = new Set(['template', 'block', 'break', 'continue']);
 
 /** Splits a template into text and actions, applying `{{-` / `-}}` trimming and dropping comments. */
@@ -128,7 +127,8 @@ function parsePipeline(tokens, where, allowDecl) {
       if (tokens[j]?.t === ',') j++;
       else break;
     }
-    if (vars.length && (tokens[j]?.t === ':=' || tokens[j]?.t === '=')) return { vars, op: tokens[j].t, next: j + 1 };
+    if (vars.length && (tokens[j]?.t === ':=' || tokens[j]?.t === '='))
+      return { vars, op: tokens[j].t, next: j + 1 };
     return null;
   };
   const found = declMatch();
@@ -273,7 +273,9 @@ function goQuote(s) {
 }
 
 const toYaml = (v) =>
-  v === undefined ? 'null' : YAML.stringify(v, { sortMapEntries: true, lineWidth: 0, version: '1.1' }).replace(/\n$/, '');
+  v === undefined
+    ? 'null'
+    : YAML.stringify(v, { sortMapEntries: true, lineWidth: 0, version: '1.1' }).replace(/\n$/, '');
 
 const indent = (n, s) => {
   const pad = ' '.repeat(n);
@@ -295,7 +297,9 @@ function printf(format, ...args) {
 /** Go's eq and ne refuse to compare a string with a number (Helm: "incompatible types for comparison"). */
 function comparable(a, b) {
   if (a !== null && a !== undefined && b !== null && b !== undefined && typeof a !== typeof b)
-    throw new TemplateError(`incompatible types for comparison: ${JSON.stringify(a)} and ${JSON.stringify(b)}`);
+    throw new TemplateError(
+      `incompatible types for comparison: ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
+    );
   if (isMap(a) || Array.isArray(a)) throw new TemplateError('eq and ne compare only basic values');
   return a ?? null;
 }
@@ -326,7 +330,10 @@ const FUNCTIONS = {
   printf: (_, format, ...args) => printf(format, ...args),
   trunc: (_, n, s) => (n >= 0 ? String(s).slice(0, n) : String(s).slice(n)),
   trimSuffix: (_, suffix, s) => (String(s).endsWith(suffix) ? String(s).slice(0, -suffix.length) : String(s)),
-  sha256sum: (_, s) => createHash('sha256').update(String(s ?? '')).digest('hex'),
+  sha256sum: (_, s) =>
+    createHash('sha256')
+      .update(String(s ?? ''))
+      .digest('hex'),
   dict: (_, ...pairs) => {
     if (pairs.length % 2) throw new TemplateError('dict needs key and value pairs');
     const out = {};
@@ -409,7 +416,10 @@ class Renderer {
         let entries;
         if (value === null || value === undefined) entries = [];
         else if (Array.isArray(value)) entries = value.map((v, k) => [k, v]);
-        else if (isMap(value)) entries = Object.keys(value).sort().map((k) => [k, value[k]]);
+        else if (isMap(value))
+          entries = Object.keys(value)
+            .sort()
+            .map((k) => [k, value[k]]);
         else throw new TemplateError(`${node.where}: range over ${typeof value}`);
         if (!entries.length) return this.run(node.elseBody, dot, outer);
         let out = '';
@@ -490,7 +500,8 @@ function walk(value, path, where, start) {
   for (const key of path) {
     if (current === null || current === undefined)
       throw new TemplateError(`${where}: nil pointer evaluating ${walked}.${key}`);
-    if (!isMap(current)) throw new TemplateError(`${where}: can't evaluate field ${key} in ${walked} (not a map)`);
+    if (!isMap(current))
+      throw new TemplateError(`${where}: can't evaluate field ${key} in ${walked} (not a map)`);
     current = Object.hasOwn(current, key) ? current[key] : undefined;
     walked = walked === '.' ? `.${key}` : `${walked}.${key}`;
   }
@@ -518,7 +529,10 @@ const capitalise = (s) => s[0].toUpperCase() + s.slice(1);
  */
 export function renderChart(chartDir, { values = {}, release = 'outpost', namespace = 'default' } = {}) {
   const chart = YAML.parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8'));
-  const merged = mergeValues(YAML.parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8'), { version: '1.1' }) ?? {}, values);
+  const merged = mergeValues(
+    YAML.parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8'), { version: '1.1' }) ?? {},
+    values,
+  );
   const schemaFile = join(chartDir, 'values.schema.json');
   if (existsSync(schemaFile)) {
     const ajv = new Ajv({ allErrors: true, strict: false });
@@ -530,7 +544,14 @@ export function renderChart(chartDir, { values = {}, release = 'outpost', namesp
   }
   const top = {
     Values: merged,
-    Release: { Name: release, Namespace: namespace, Service: 'Helm', IsInstall: true, IsUpgrade: false, Revision: 1 },
+    Release: {
+      Name: release,
+      Namespace: namespace,
+      Service: 'Helm',
+      IsInstall: true,
+      IsUpgrade: false,
+      Revision: 1,
+    },
     Chart: Object.fromEntries(Object.entries(chart).map(([k, v]) => [capitalise(k), v])),
   };
   const templatesDir = join(chartDir, 'templates');
@@ -555,9 +576,12 @@ export function renderChart(chartDir, { values = {}, release = 'outpost', namesp
       // YAML 1.1, as Helm and the Kubernetes API read it (an unquoted `off` is false there).
       const parsedDoc = YAML.parseDocument(doc, { uniqueKeys: true, version: '1.1' });
       if (parsedDoc.errors.length)
-        throw new TemplateError(`templates/${file} renders invalid YAML: ${parsedDoc.errors[0].message}\n${doc}`);
+        throw new TemplateError(
+          `templates/${file} renders invalid YAML: ${parsedDoc.errors[0].message}\n${doc}`,
+        );
       const object = parsedDoc.toJS();
-      if (object !== null) objects.push({ source: `templates/${file}`, object, text: doc.replace(/^\n+/, '') });
+      if (object !== null)
+        objects.push({ source: `templates/${file}`, object, text: doc.replace(/^\n+/, '') });
     }
   }
   return { objects, notes, values: merged };
@@ -626,7 +650,8 @@ export async function checkManifests(objects, { external = [] } = {}) {
         ['readinessProbe', '/health/ready'],
       ]) {
         const get = container[probe]?.httpGet;
-        if (get?.path !== path) problems.push(`${id}: ${probe} must GET ${path}, not ${get?.path ?? 'nothing'}`);
+        if (get?.path !== path)
+          problems.push(`${id}: ${probe} must GET ${path}, not ${get?.path ?? 'nothing'}`);
         else if (typeof get.port === 'string' && !port(get.port))
           problems.push(`${id}: ${probe} names port ${get.port}, which the container does not have`);
       }
@@ -636,8 +661,14 @@ export async function checkManifests(objects, { external = [] } = {}) {
         if (!ref) continue;
         const secret = secrets.get(ref.name);
         if (!secret && !ref.optional && !external.includes(ref.name))
-          problems.push(`${id}: ${variable.name} refers to Secret ${ref.name}, which is neither rendered nor existingSecret`);
-        if (secret && !ref.optional && !(ref.key in (secret.stringData ?? {}) || ref.key in (secret.data ?? {})))
+          problems.push(
+            `${id}: ${variable.name} refers to Secret ${ref.name}, which is neither rendered nor existingSecret`,
+          );
+        if (
+          secret &&
+          !ref.optional &&
+          !(ref.key in (secret.stringData ?? {}) || ref.key in (secret.data ?? {}))
+        )
           problems.push(`${id}: ${variable.name} refers to key ${ref.key} that Secret ${ref.name} lacks`);
       }
       for (const mount of container.volumeMounts ?? [])
@@ -661,7 +692,9 @@ export async function checkManifests(objects, { external = [] } = {}) {
           );
         const readinessPeriod = (container.readinessProbe?.periodSeconds ?? 10) * 1000;
         if (drain < readinessPeriod)
-          problems.push(`${id}: OUTPOST_DRAIN_DELAY_MS ${drain} is shorter than the readiness probe's period`);
+          problems.push(
+            `${id}: OUTPOST_DRAIN_DELAY_MS ${drain} is shorter than the readiness probe's period`,
+          );
       }
     }
   }
@@ -670,19 +703,25 @@ export async function checkManifests(objects, { external = [] } = {}) {
   for (const workload of workloads)
     for (const volume of workload.spec.template.spec.volumes ?? [])
       if (volume.configMap && !configMaps.has(volume.configMap.name))
-        problems.push(`${workload.kind}/${workload.metadata.name}: volume ${volume.name} needs ConfigMap ${volume.configMap.name}, which is not rendered`);
+        problems.push(
+          `${workload.kind}/${workload.metadata.name}: volume ${volume.name} needs ConfigMap ${volume.configMap.name}, which is not rendered`,
+        );
 
   const deployments = byKind('Deployment');
   for (const hpa of byKind('HorizontalPodAutoscaler')) {
     const ref = hpa.spec.scaleTargetRef;
     const target = deployments.find((d) => d.metadata.name === ref.name);
     if (ref.kind !== 'Deployment' || !target)
-      problems.push(`HorizontalPodAutoscaler/${hpa.metadata.name}: targets ${ref.kind}/${ref.name}, not a rendered Deployment`);
+      problems.push(
+        `HorizontalPodAutoscaler/${hpa.metadata.name}: targets ${ref.kind}/${ref.name}, not a rendered Deployment`,
+      );
     const cpu = hpa.spec.metrics?.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
     if (cpu?.resource?.target?.type !== 'Utilization')
       problems.push(`HorizontalPodAutoscaler/${hpa.metadata.name}: no CPU utilisation target`);
     if (target && !target.spec.template.spec.containers.every((c) => c.resources?.requests?.cpu))
-      problems.push(`HorizontalPodAutoscaler/${hpa.metadata.name}: its Deployment's containers request no CPU`);
+      problems.push(
+        `HorizontalPodAutoscaler/${hpa.metadata.name}: its Deployment's containers request no CPU`,
+      );
     if (target && target.spec.replicas !== undefined)
       problems.push(`Deployment/${target.metadata.name}: sets replicas while an HPA scales it`);
   }
@@ -702,16 +741,20 @@ export async function checkManifests(objects, { external = [] } = {}) {
     const annotations = ingress.metadata.annotations ?? {};
     const nginx = (key) => annotations[`nginx.ingress.kubernetes.io/${key}`];
     if (nginx('proxy-buffering') !== 'off') problems.push(`${id}: proxy-buffering must be "off" (SSE)`);
-    if (nginx('proxy-request-buffering') !== 'off') problems.push(`${id}: proxy-request-buffering must be "off"`);
+    if (nginx('proxy-request-buffering') !== 'off')
+      problems.push(`${id}: proxy-request-buffering must be "off"`);
     for (const key of ['proxy-read-timeout', 'proxy-send-timeout'])
       if (!(Number(nginx(key)) >= 300)) problems.push(`${id}: ${key} must be at least 300 s for streams`);
     const paths = (ingress.spec.rules ?? []).flatMap((rule) => rule.http?.paths ?? []);
     for (const path of paths) {
       const backend = path.backend?.service;
       const service = services.find((s) => s.metadata.name === backend?.name);
-      if (!service) problems.push(`${id}: ${path.path} goes to Service ${backend?.name}, which is not rendered`);
+      if (!service)
+        problems.push(`${id}: ${path.path} goes to Service ${backend?.name}, which is not rendered`);
       else if (backend.port?.name && !service.spec.ports.some((p) => p.name === backend.port.name))
-        problems.push(`${id}: ${path.path} names port ${backend.port.name} that Service ${service.metadata.name} lacks`);
+        problems.push(
+          `${id}: ${path.path} names port ${backend.port.name} that Service ${service.metadata.name} lacks`,
+        );
     }
     for (const wanted of ['/console', '/inference'])
       if (!paths.some((p) => p.path === wanted)) problems.push(`${id}: no route for ${wanted}`);
@@ -733,7 +776,8 @@ async function main(argv) {
   const external = [];
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
-    if (arg === '-f' || arg === '--values') values = mergeValues(values, YAML.parse(readFileSync(argv[++k], 'utf8'), { version: '1.1' }));
+    if (arg === '-f' || arg === '--values')
+      values = mergeValues(values, YAML.parse(readFileSync(argv[++k], 'utf8'), { version: '1.1' }));
     else if (arg === '--values-json') values = mergeValues(values, JSON.parse(argv[++k]));
     else if (arg === '--check') check = true;
     else if (arg === '--check-manifests') manifests = argv[++k];
@@ -769,9 +813,13 @@ async function main(argv) {
   external.push(...[rendered.values.secret?.existingSecret].filter(Boolean));
   const problems = await checkManifests(rendered.objects, { external });
   if (json) {
-    process.stdout.write(`${JSON.stringify({ objects: rendered.objects.map((o) => o.object), notes: rendered.notes, problems })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ objects: rendered.objects.map((o) => o.object), notes: rendered.notes, problems })}\n`,
+    );
   } else if (!check) {
-    process.stdout.write(rendered.objects.map((o) => `---\n# Source: ${o.source}\n${o.text.replace(/\n*$/, '\n')}`).join(''));
+    process.stdout.write(
+      rendered.objects.map((o) => `---\n# Source: ${o.source}\n${o.text.replace(/\n*$/, '\n')}`).join(''),
+    );
   }
   for (const problem of problems) process.stderr.write(`problem: ${problem}\n`);
   if (check && !json) {
