@@ -98,6 +98,10 @@ function tokenize(body, where) {
       tokens.push({ t: 'var', name: m[1], path: m[2] ? m[2].slice(1).split('.') : [] });
       i += m[0].length;
     } else if ((m = /^\.((?:[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?/.exec(rest))) {
+      if (tokens.at(-1)?.t === ')' && !/\s/.test(body[i - 1]))
+        throw new TemplateError(
+          `${where}: a field of a parenthesised pipeline is not supported by this renderer`,
+        );
       tokens.push({ t: 'field', path: m[1] ? m[1].split('.') : [] });
       i += m[0].length;
     } else if ((m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest))) {
@@ -290,6 +294,8 @@ function printf(format, ...args) {
     const arg = args[k++];
     if (verb === 'q') return goQuote(printValue(arg, 'printf'));
     if (verb === 'd' && !Number.isInteger(arg)) throw new TemplateError(`printf %d of ${arg}`);
+    if (verb === 's' && typeof arg !== 'string')
+      throw new TemplateError(`printf %s of ${JSON.stringify(arg)}`);
     return printValue(arg, 'printf');
   });
 }

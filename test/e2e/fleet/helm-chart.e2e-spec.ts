@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,6 +24,7 @@ type K8sObject = {
   metadata: { name: string; annotations?: Record<string, string> };
   spec: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   stringData?: Record<string, string>;
+  data?: Record<string, string>;
 };
 type Rendered = { objects: K8sObject[]; notes: string; problems: string[]; error?: string };
 
@@ -244,6 +245,60 @@ describe('the Helm chart', () => {
     expect((await render(SECRETS, buffering)).problems).toEqual([
       'Ingress/outpost: proxy-buffering must be "off" (SSE)',
     ]);
+  });
+
+  it('renders the Go template constructs it knows as Helm does (YAML 1.1 values, float64 numbers)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-chart-'));
+    copies.push(dir);
+    mkdirSync(join(dir, 'templates'));
+    writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: probe\nversion: 1.0.0\n');
+    writeFileSync(
+      join(dir, 'values.yaml'),
+      'big: 1000000\nsmall: 5000\nratio: 0.5\nmap: {b: 2, a: "x y"}\nlist: [x, y]\nflag: off\n',
+    );
+    writeFileSync(
+      join(dir, 'templates', 'probe.yaml'),
+      [
+        '{{- /* a comment */ -}}',
+        '{{- $x := 1 }}',
+        '{{- if true }}{{ $x = 2 }}{{ end }}',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: {{ .Release.Name }}-probe',
+        'data:',
+        '  big: {{ .Values.big | quote }}',
+        '  small: {{ .Values.small | quote }}',
+        '  ratio: {{ .Values.ratio | quote }}',
+        '  flag: {{ .Values.flag | quote }}',
+        '  assigned: {{ $x | quote }}',
+        '  {{- range $k, $v := .Values.map }}',
+        '  {{ $k }}: {{ $v | quote }}',
+        '  {{- end }}',
+        '  list: {{ range $i, $e := .Values.list }}{{ $i }}={{ $e }},{{ end }}',
+        '  empty: {{ range .Values.none }}never{{ else }}"none"{{ end }}',
+        '  yaml: |',
+        '    {{- toYaml .Values.map | nindent 4 }}',
+        '  {{- with .Values.map }}',
+        '  with: {{ .a | quote }}',
+        '  {{- end }}',
+      ].join('\n'),
+    );
+    const rendered = await render({}, dir);
+    expect(rendered.problems).toEqual([]);
+    expect(find(rendered, 'ConfigMap', 'outpost-probe').data).toEqual({
+      big: '1e+06', // Helm's values are float64, printed by Go's %v
+      small: '5000',
+      ratio: '0.5',
+      flag: 'false', // YAML 1.1: off is false
+      assigned: '2',
+      a: 'x y',
+      b: '2',
+      list: '0=x,1=true,', // YAML 1.1: y is true
+      empty: 'none',
+      yaml: 'a: x y\nb: 2\n',
+      with: 'x y',
+    });
   });
 
   it('stops on a template construct the renderer does not implement instead of rendering it wrong', async () => {
