@@ -762,8 +762,37 @@ export async function checkManifests(objects, { external = [] } = {}) {
           `${id}: ${path.path} names port ${backend.port.name} that Service ${service.metadata.name} lacks`,
         );
     }
-    for (const wanted of ['/console', '/inference'])
-      if (!paths.some((p) => p.path === wanted)) problems.push(`${id}: no route for ${wanted}`);
+    // Where ingress-nginx sends a request: the longest Prefix path that is a whole-segment prefix of it.
+    const route = (url) =>
+      paths
+        .filter((p) => p.pathType === 'Prefix' || p.pathType === 'ImplementationSpecific')
+        .filter((p) => p.path === '/' || url === p.path || url.startsWith(`${p.path.replace(/\/$/, '')}/`))
+        .sort((a, b) => b.path.length - a.path.length)[0];
+    const surfacesBehind = (serviceName) => {
+      const service = services.find((s) => s.metadata.name === serviceName);
+      const pods = workloads.filter(
+        (w) => service && selects(service.spec.selector, w.spec.template.metadata.labels),
+      );
+      return pods.flatMap((w) =>
+        w.spec.template.spec.containers.flatMap((c) =>
+          (c.env?.find((e) => e.name === 'OUTPOST_SURFACES')?.value ?? '').split(','),
+        ),
+      );
+    };
+    for (const [url, surface] of [
+      ['/console', 'console'],
+      ['/console/api/orgs', 'console'],
+      ['/web/console/main.js', 'console'],
+      ['/favicon.ico', 'console'],
+      ['/inference/v1/chat/completions', 'inference'],
+    ]) {
+      const path = route(url);
+      if (!path) problems.push(`${id}: no route for ${url}`);
+      else if (!surfacesBehind(path.backend?.service?.name).includes(surface))
+        problems.push(
+          `${id}: ${url} goes to Service ${path.backend?.service?.name}, whose pods do not serve ${surface}`,
+        );
+    }
   }
   return problems;
 }

@@ -140,6 +140,7 @@ describe('the Helm chart', () => {
       (p: { path: string; backend: { service: { name: string } } }) => [p.path, p.backend.service.name],
     );
     expect(routes).toEqual([
+      ['/', 'outpost-console'],
       ['/console', 'outpost-console'],
       ['/inference', 'outpost-gateway'],
     ]);
@@ -199,7 +200,7 @@ describe('the Helm chart', () => {
     const backends = find(rendered, 'Ingress', 'outpost').spec.rules[0].http.paths.map(
       (p: { backend: { service: { name: string } } }) => p.backend.service.name,
     );
-    expect(backends).toEqual(['outpost-fleet', 'outpost-fleet']);
+    expect(backends).toEqual(['outpost-fleet', 'outpost-fleet', 'outpost-fleet']);
   });
 
   it('rejects values outside the schema', async () => {
@@ -227,7 +228,7 @@ describe('the Helm chart', () => {
     );
   });
 
-  it('reports a broken template: a wrong probe path, a schema violation, an Ingress that buffers', async () => {
+  it('reports a broken template: a wrong probe path, a schema violation, an Ingress that buffers or misroutes', async () => {
     const probe = editedChart('_helpers.tpl', (text) => text.replace('path: /health/ready', 'path: /health'));
     const port = editedChart('_component.tpl', (text) =>
       text.replace('containerPort: 4096', 'containerPort: "4096"'),
@@ -235,7 +236,13 @@ describe('the Helm chart', () => {
     const buffering = editedChart('ingress.yaml', (text) =>
       text.replace('proxy-buffering: "off"', 'proxy-buffering: "on"'),
     );
-    copies.push(probe, port, buffering);
+    const route = editedChart('ingress.yaml', (text) =>
+      text.replace('name: {{ $gateway }}', 'name: {{ $console }}'),
+    );
+    copies.push(probe, port, buffering, route);
+    expect((await render(SECRETS, route)).problems).toEqual([
+      'Ingress/outpost: /inference/v1/chat/completions goes to Service outpost-console, whose pods do not serve inference',
+    ]);
     expect((await render(SECRETS, probe)).problems).toContain(
       'Deployment/outpost-console: readinessProbe must GET /health/ready, not /health',
     );
