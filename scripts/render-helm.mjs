@@ -696,10 +696,12 @@ export async function checkManifests(objects, { external = [] } = {}) {
           problems.push(
             `${id}: terminationGracePeriodSeconds ${period} s does not exceed the drain delay and shutdown grace (${drain + grace} ms)`,
           );
-        const readinessPeriod = (container.readinessProbe?.periodSeconds ?? 10) * 1000;
-        if (drain < readinessPeriod)
+        // The endpoints drop a pod after failureThreshold failed probes; until then it must keep serving.
+        const readiness = container.readinessProbe ?? {};
+        const noticed = (readiness.periodSeconds ?? 10) * (readiness.failureThreshold ?? 3) * 1000;
+        if (drain < noticed)
           problems.push(
-            `${id}: OUTPOST_DRAIN_DELAY_MS ${drain} is shorter than the readiness probe's period`,
+            `${id}: OUTPOST_DRAIN_DELAY_MS ${drain} is shorter than the ${noticed} ms the readiness probe takes to notice a drain`,
           );
       }
     }

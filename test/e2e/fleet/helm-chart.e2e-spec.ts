@@ -212,7 +212,7 @@ describe('the Helm chart', () => {
     expect(layout.error).toContain('/layout');
   });
 
-  it('reports a node that Kubernetes would kill while it drains, or that drains for less than a probe period', async () => {
+  it('reports a node that Kubernetes would kill while it drains, or that drains for less than the readiness probe needs to notice', async () => {
     const rendered = await render({
       ...SECRETS,
       terminationGracePeriodSeconds: 30,
@@ -222,7 +222,7 @@ describe('the Helm chart', () => {
       expect.arrayContaining([
         expect.stringContaining('Deployment/outpost-gateway: terminationGracePeriodSeconds 30 s'),
         expect.stringContaining(
-          "Deployment/outpost-console: OUTPOST_DRAIN_DELAY_MS 1000 is shorter than the readiness probe's period",
+          'Deployment/outpost-console: OUTPOST_DRAIN_DELAY_MS 1000 is shorter than the 4000 ms the readiness probe takes to notice a drain',
         ),
       ]),
     );
