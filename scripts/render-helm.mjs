@@ -352,8 +352,15 @@ const FUNCTIONS = {
   },
   ne: (_, a, b) => comparable(a, b) !== comparable(b, a),
   not: (_, v) => !truth(v),
-  and: (_, ...vs) => vs.find((v) => !truth(v)) ?? vs[vs.length - 1],
-  or: (_, ...vs) => vs.find((v) => truth(v)) ?? vs[vs.length - 1],
+  // Go's and/or: the first false (and) or true (or) argument, else the last one.
+  and: (_, ...vs) => {
+    const first = vs.findIndex((v) => !truth(v));
+    return first < 0 ? vs[vs.length - 1] : vs[first];
+  },
+  or: (_, ...vs) => {
+    const first = vs.findIndex((v) => truth(v));
+    return first < 0 ? vs[vs.length - 1] : vs[first];
+  },
 };
 
 class Scope {
