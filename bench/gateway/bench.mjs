@@ -1,9 +1,11 @@
 /*
  * `npm run bench:gateway`: the same chat-completions request sent straight to a scripted upstream on loopback,
  * through a bare undici relay (on node:http, the same relay as a plain Fastify route, and one forwarding the way
- * Outpost does, with its own undici Agent and a dispatch handler), and through Outpost's
- * gateway (key check, budget hold, forward, usage, settle), in one run: latency at concurrency 1 (sequential
- * requests timed one by one) and throughput at 10 connections (autocannon), in BENCH_ROUNDS rounds (3) whose
+ * Outpost does, with its own undici Agent and a dispatch handler), through Portkey's open-source gateway
+ * (`@portkey-ai/gateway`, `x-portkey-provider: openai` with `x-portkey-custom-host`), and through Outpost's
+ * gateway with everything on (a route, a key with allowed models and rate limits, budgets, the per-request log:
+ * key check, controls, hold, forward, usage, settle), in one run: latency at concurrency 1 (sequential
+ * requests timed one by one) and throughput at 10 and 50 connections (autocannon), in BENCH_ROUNDS rounds (3) whose
  * medians are reported. Latency at concurrency 1 is taken twice per round: first right after the path sat idle
  * while the others were measured (V8 is then recompiling what the idle time deoptimized, on the same two cores),
  * then again once the path has answered BENCH_SETTLE (10,000) sequential requests and V8 has settled. Then the time
@@ -71,6 +73,10 @@ const fastifyRelayPort = Number(await new Promise((resolve) => fastifyRelay.stdo
 // The relay as cheap as undici allows: the floor of forwarding as Outpost forwards.
 const dispatchRelay = spawn(process.execPath, [join(import.meta.dirname, 'dispatch-relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const dispatchRelayPort = Number(await new Promise((resolve) => dispatchRelay.stdout.once('data', (d) => resolve(String(d).trim()))));
+// Portkey's open-source gateway (npm @portkey-ai/gateway, a dev dependency), headless, on its own port.
+const portkeyPort = 4791;
+const portkey = spawn(process.execPath, [join(root, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js'), `--port=${portkeyPort}`, '--headless'], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((resolve) => portkey.stdout.on('data', (d) => String(d).includes('Ready') && resolve()));
 
 const name = `outpost_bench_gateway_${process.pid}`;
 const admin = new pg.Client({ connectionString: adminUrl });
@@ -79,7 +85,7 @@ await admin.query(`CREATE DATABASE ${name}`);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${name}`;
 const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-gateway-'));
-writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http://127.0.0.1:${upstreamPort}/v1\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n      slow: { prices: { input: 1, output: 2 } }\n`);
+writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http://127.0.0.1:${upstreamPort}/v1\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n      slow: { prices: { input: 1, output: 2 } }\nroutes:\n  smart:\n    deployments: [up/small]\n`);
 const port = 4790;
 const outpost = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist', 'main.js')], {
   env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: String(port), LOG_LEVEL: 'warn', OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x', OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'), UP_KEY: 'sk-up', OUTPOST_SURFACES: 'console,inference' },
@@ -97,15 +103,20 @@ const cookie = signup.headers.get('set-cookie').split(';')[0];
 const asPerson = { cookie, origin: base, 'content-type': 'application/json' };
 const org = (await (await fetch(`${base}/console/api/orgs`, { headers: asPerson })).json())[0].id;
 const sa = await (await fetch(`${base}/console/api/orgs/${org}/service-accounts`, { method: 'POST', headers: asPerson, body: JSON.stringify({ name: 'bench' }) })).json();
-const key = (await (await fetch(`${base}/console/api/orgs/${org}/service-accounts/${sa.id}/keys`, { method: 'POST', headers: asPerson, body: JSON.stringify({ name: 'b', permission: 'inference' }) })).json()).key;
+// The key's controls are on (allowed models, requests and tokens a minute, set far above what the bench sends), so
+// every call pays for them; the calls name the route, so the route's plan is made for each.
+const controls = { allowed_models: ['smart', 'up/small', 'up/slow'], rate_limit: { requests_per_minute: 1_000_000, tokens_per_minute: 1_000_000_000 } };
+const key = (await (await fetch(`${base}/console/api/orgs/${org}/service-accounts/${sa.id}/keys`, { method: 'POST', headers: asPerson, body: JSON.stringify({ name: 'b', permission: 'inference', ...controls }) })).json()).key;
 
 const body = JSON.stringify({ model: 'up/small', max_tokens: 50, messages: [{ role: 'user', content: 'hello' }] });
+const routedBody = body.replace('"up/small"', '"smart"');
 const targets = {
   direct: { url: `http://127.0.0.1:${upstreamPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   relay: { url: `http://127.0.0.1:${relayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   fastify_relay: { url: `http://127.0.0.1:${fastifyRelayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
   dispatch_relay: { url: `http://127.0.0.1:${dispatchRelayPort}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
-  outpost: { url: `${base}/inference/openai/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } },
+  portkey: { url: `http://127.0.0.1:${portkeyPort}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: 'Bearer sk-up', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `http://127.0.0.1:${upstreamPort}/v1` } },
+  outpost: { url: `${base}/inference/openai/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: routedBody },
 };
 // A coding agent's request is a long conversation: the same paths with a 90 KB body.
 const turns = Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `function f${i}(x) {\n  return x * 2; // ${'x'.repeat(1500)}\n}` }));
@@ -146,7 +157,7 @@ const cpuSeconds = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, dispatch_relay: dispatchRelay.pid, outpost: outpost.pid, relay_90kb: relay.pid, outpost_90kb: outpost.pid };
+const serverPid = { relay: relay.pid, fastify_relay: fastifyRelay.pid, dispatch_relay: dispatchRelay.pid, portkey: portkey.pid, outpost: outpost.pid, relay_90kb: relay.pid, outpost_90kb: outpost.pid };
 
 /** Outpost's resident memory now, in MB. */
 const rssMb = () => {
@@ -178,9 +189,11 @@ async function measure(set) {
       const cpuBefore = serverPid[label] && cpuSeconds(serverPid[label]);
       const ten = await run(target, 10);
       const cpuUs = serverPid[label] && Math.round(((cpuSeconds(serverPid[label]) - cpuBefore) * 1e6) / ten.requests.total);
+      const fifty = await run(target, 50);
       rows[label] = {
         c1_p50_ms: one.p50, c1_p99_ms: one.p99, c1_after_idle_p50_ms: afterIdle.p50, c1_after_idle_p99_ms: afterIdle.p99,
-        c10_rps: Math.round(ten.requests.average), non2xx: afterIdle.failed + one.failed + ten.non2xx,
+        c10_rps: Math.round(ten.requests.average), c50_rps: Math.round(fifty.requests.average),
+        non2xx: afterIdle.failed + one.failed + ten.non2xx + fifty.non2xx,
         ...(cpuUs ? { server_cpu_us_per_request: cpuUs } : {}),
       };
       console.log(`round ${round + 1}`, label, rows[label]);
@@ -195,6 +208,7 @@ async function measure(set) {
       c1_after_idle_p50_ms: Number(median(of('c1_after_idle_p50_ms')).toFixed(3)),
       c1_after_idle_p99_ms: Number(median(of('c1_after_idle_p99_ms')).toFixed(3)),
       c10_rps: Math.round(median(of('c10_rps'))),
+      c50_rps: Math.round(median(of('c50_rps'))),
       non2xx: of('non2xx').reduce((a, b) => a + b, 0),
       ...(serverPid[label] ? { server_cpu_us_per_request: Math.round(median(of('server_cpu_us_per_request'))) } : {}),
     };
@@ -270,6 +284,13 @@ results.added = {
   c1_after_idle_p50_ms: withinRounds((rows) => rows.outpost.c1_after_idle_p50_ms - rows.direct.c1_after_idle_p50_ms),
   c1_after_idle_p99_ms: withinRounds((rows) => rows.outpost.c1_after_idle_p99_ms - rows.direct.c1_after_idle_p99_ms),
   c10_share_of_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.relay.c10_rps),
+  c50_share_of_relay: withinRounds((rows) => rows.outpost.c50_rps / rows.relay.c50_rps),
+  c10_times_portkey: withinRounds((rows) => rows.outpost.c10_rps / rows.portkey.c10_rps),
+  c50_times_portkey: withinRounds((rows) => rows.outpost.c50_rps / rows.portkey.c50_rps),
+  portkey_c1_p50_ms: withinRounds((rows) => rows.portkey.c1_p50_ms - rows.direct.c1_p50_ms),
+  portkey_c1_p99_ms: withinRounds((rows) => rows.portkey.c1_p99_ms - rows.direct.c1_p99_ms),
+  portkey_c1_after_idle_p50_ms: withinRounds((rows) => rows.portkey.c1_after_idle_p50_ms - rows.direct.c1_after_idle_p50_ms),
+  portkey_c1_after_idle_p99_ms: withinRounds((rows) => rows.portkey.c1_after_idle_p99_ms - rows.direct.c1_after_idle_p99_ms),
   c10_share_of_fastify_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.fastify_relay.c10_rps),
   c10_share_of_dispatch_relay: withinRounds((rows) => rows.outpost.c10_rps / rows.dispatch_relay.c10_rps),
   c10_share_of_relay_90kb: withinRounds((rows) => rows.outpost_90kb.c10_rps / rows.relay_90kb.c10_rps, largePerRound),
@@ -284,14 +305,15 @@ upstream.close();
 relay.kill();
 fastifyRelay.kill();
 dispatchRelay.kill();
+portkey.kill();
 writeFileSync(join(root, 'bench', 'results', 'gateway.json'), JSON.stringify(results, null, 2) + '\n');
 writeFileSync(
   join(root, 'bench', 'results', 'gateway.md'),
   `# bench:gateway (${results.date}, load ${results.load_average.join(' / ')})\n\n` +
-    `| path | c=1 p50 | c=1 p99 | c=1 p50 after idle | c=1 p99 after idle | c=10 req/s | server CPU per request at c=10 |\n|---|---:|---:|---:|---:|---:|---:|\n` +
-    Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c1_after_idle_p50_ms} ms | ${v.c1_after_idle_p99_ms} ms | ${v.c10_rps} | ${v.server_cpu_us_per_request ? `${v.server_cpu_us_per_request} µs` : '–'} |`).join('\n') +
+    `| path | c=1 p50 | c=1 p99 | c=1 p50 after idle | c=1 p99 after idle | c=10 req/s | c=50 req/s | server CPU per request at c=10 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n` +
+    Object.entries(r).map(([k, v]) => `| ${k} | ${v.c1_p50_ms} ms | ${v.c1_p99_ms} ms | ${v.c1_after_idle_p50_ms} ms | ${v.c1_after_idle_p99_ms} ms | ${v.c10_rps} | ${v.c50_rps} | ${v.server_cpu_us_per_request ? `${v.server_cpu_us_per_request} µs` : '–'} |`).join('\n') +
     `\n\nc=1 is timed after ${settleCount} sequential requests (V8 settled), and \"after idle\" right after the path sat idle while the others were measured (300 requests of warm-up).\n\n` +
-    `Added by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms (after idle: p50 ${results.added.c1_after_idle_p50_ms} ms, p99 ${results.added.c1_after_idle_p99_ms} ms); throughput at c=10: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay (${(results.added.c10_share_of_fastify_relay * 100).toFixed(0)}% of the Fastify relay, ${(results.added.c10_share_of_dispatch_relay * 100).toFixed(0)}% of the dispatch relay); with a 90 KB conversation ${(results.added.c10_share_of_relay_90kb * 100).toFixed(0)}% of the bare relay, ${results.added.c1_p50_ms_over_relay_90kb} ms over it at c=1 p50; ` +
+    `Added by Outpost at c=1: p50 ${results.added.c1_p50_ms} ms, p99 ${results.added.c1_p99_ms} ms (after idle: p50 ${results.added.c1_after_idle_p50_ms} ms, p99 ${results.added.c1_after_idle_p99_ms} ms); throughput: ${(results.added.c10_share_of_relay * 100).toFixed(0)}% of the bare relay at c=10 and ${(results.added.c50_share_of_relay * 100).toFixed(0)}% at c=50, ${results.added.c10_times_portkey}× Portkey's at c=10 and ${results.added.c50_times_portkey}× at c=50 (Portkey adds p50 ${results.added.portkey_c1_p50_ms} ms, p99 ${results.added.portkey_c1_p99_ms} ms at c=1; after idle p50 ${results.added.portkey_c1_after_idle_p50_ms} ms, p99 ${results.added.portkey_c1_after_idle_p99_ms} ms); at c=10 (${(results.added.c10_share_of_fastify_relay * 100).toFixed(0)}% of the Fastify relay, ${(results.added.c10_share_of_dispatch_relay * 100).toFixed(0)}% of the dispatch relay); with a 90 KB conversation ${(results.added.c10_share_of_relay_90kb * 100).toFixed(0)}% of the bare relay, ${results.added.c1_p50_ms_over_relay_90kb} ms over it at c=1 p50; ` +
     `stream time to first byte p50: direct ${results.stream_ttfb.direct.p50_ms} ms, Outpost ${results.stream_ttfb.outpost.p50_ms} ms (added ${results.added.stream_ttfb_p50_ms} ms).\n\n` +
     `${results.slow_streams.streams} concurrent slow streams (10 chunks, one every ${SLOW_EVERY_MS} ms): ${results.slow_streams.completed} of ${results.slow_streams.streams} completed in ${results.slow_streams.seconds} s; ` +
     `longest pause between chunks p50 ${results.slow_streams.longest_pause_p50_ms} ms, max ${results.slow_streams.longest_pause_max_ms} ms; ${results.slow_streams.stalled_over_2s} stalled over 2 s; ` +

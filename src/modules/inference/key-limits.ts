@@ -45,6 +45,6 @@ export class KeyLimits {
   /** After a call: its tokens count against the key's minute (written after the answer left). */
   record(principal: ConsolePrincipal, tokens: number): void {
     if (principal.controls?.tokensPerMinute == null || tokens <= 0) return;
-    void this.limiter.hit(`key-tpm:${principal.credentialId}`, MINUTE_MS, tokens).catch(() => undefined);
+    this.limiter.add(`key-tpm:${principal.credentialId}`, MINUTE_MS, tokens);
   }
 }

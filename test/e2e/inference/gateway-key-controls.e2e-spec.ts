@@ -111,6 +111,14 @@ describe('per-key controls on the gateway: allowed models, requests and tokens a
     expect((await call(t, key)).status).toBe(200);
   });
 
+  it('a larger limit is counted in batches far from it and exactly near it: 40 a minute admits 40 across two processes', async () => {
+    const { key } = await createKey({ rate_limit: { requests_per_minute: 40 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 46; i++) statuses.push((await call(i % 2 ? second : t, key)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(40);
+    expect(statuses.slice(40)).toEqual([429, 429, 429, 429, 429, 429]);
+  });
+
   it('tokens a minute count what each call used, and refuse the call after the limit is passed', async () => {
     const { key } = await createKey({ rate_limit: { tokens_per_minute: 30 } });
     expect((await call(t, key)).status).toBe(200); // 20 tokens
