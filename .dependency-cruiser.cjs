@@ -14,7 +14,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/(common|config|database)/',
-        pathNot: ['^src/config/validate-env\\.ts$', '^src/common/events/event-catalog\\.ts$'],
+        pathNot: ['^src/common/events/event-catalog\\.ts$'],
       },
       to: { path: '^src/modules/' },
     },

@@ -1,41 +1,23 @@
-import { parseEventsEnv } from '../modules/events/events.config';
-import { parseInstanceAuthEnv } from '../modules/instance-auth/instance-auth.config';
-import { parseLocationConfigEnv } from '../modules/location-config/location-config.config';
-import { parsePluginsEnv } from '../modules/plugins/plugins.config';
-import { parseIdentityEnv } from '../modules/identity/identity.config';
-import { parseKeysEnv } from '../modules/keys/keys.config';
-import { parseDeviceEnv } from '../modules/device/device.config';
-import { parseLocationsEnv } from '../modules/locations/locations.config';
-import { parsePairingEnv } from '../modules/pairing/pairing.config';
-import { parsePromptEnv } from '../modules/prompt/prompt.config';
+import { registerAs } from '@nestjs/config';
 import { parseAppEnv, parseDatabaseEnv } from './env';
-import { parseGatewayEnv } from '../modules/inference/gateway.config';
-import { parseConnectionsEnv } from '../modules/connections/connections.config';
-import { parseRequestLogEnv } from '../modules/budgets/request-log.config';
-import { parseConsoleLinkEnv } from '../modules/console-link/console-link.config';
 
 type Env = Record<string, string | undefined>;
 
-/** Every module's parser, so `main` checks all variables before anything starts. Add new ones here. */
-const parsers: Array<(env: Env) => unknown> = [
-  parseAppEnv,
-  parseDatabaseEnv,
-  parseInstanceAuthEnv,
-  parseLocationsEnv,
-  parsePairingEnv,
-  parseEventsEnv,
-  parseLocationConfigEnv,
-  parsePluginsEnv,
-  parseIdentityEnv,
-  parseKeysEnv,
-  parseDeviceEnv,
-  parsePromptEnv,
-  parseGatewayEnv,
-  parseConnectionsEnv,
-  parseConsoleLinkEnv,
-  parseRequestLogEnv,
-];
+/** The parsers of the modules' variables, each added by the module's `configFromEnv` as its file loads. */
+const parsers: Array<(env: Env) => unknown> = [];
 
+/**
+ * A module's config, read from the environment by `parse`, which also runs in `validateEnv` before anything starts:
+ * a module cannot define a config that start-up does not check (the platform keeps the list, modules fill it).
+ */
+export function configFromEnv<T extends Record<string, unknown>>(token: string, parse: (env: Env) => T) {
+  parsers.push(parse);
+  return registerAs(token, () => parse(process.env));
+}
+
+/** Checks every variable of the platform and of the modules loaded, throwing the first ConfigError. */
 export function validateEnv(env: Env): void {
+  parseAppEnv(env);
+  parseDatabaseEnv(env);
   for (const parse of parsers) parse(env);
 }

@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { ConfigError, optionalStr } from '../../config/env';
 import { OutboundPolicy, parseAllowList } from '../../common/net/outbound-policy';
 
@@ -15,7 +16,7 @@ export function parseConnectionsEnv(env: Record<string, string | undefined>) {
   return { allow };
 }
 
-export const connectionsConfig = registerAs('connections', () => parseConnectionsEnv(process.env));
+export const connectionsConfig = configFromEnv('connections', parseConnectionsEnv);
 export type ConnectionsConfig = ConfigType<typeof connectionsConfig>;
 
 /** The policy every connection's base URL is held to, at creation, at update and on every call. */

@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { int } from '../../config/env';
 
 export function parseConsoleLinkEnv(env: Record<string, string | undefined>) {
@@ -8,5 +9,5 @@ export function parseConsoleLinkEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const consoleLinkConfig = registerAs('consoleLink', () => parseConsoleLinkEnv(process.env));
+export const consoleLinkConfig = configFromEnv('consoleLink', parseConsoleLinkEnv);
 export type ConsoleLinkConfig = ConfigType<typeof consoleLinkConfig>;

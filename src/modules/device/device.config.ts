@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { ConfigError, int, optionalStr } from '../../config/env';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -31,5 +32,5 @@ export function parseDeviceEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const deviceConfig = registerAs('device', () => parseDeviceEnv(process.env));
+export const deviceConfig = configFromEnv('device', parseDeviceEnv);
 export type DeviceConfig = ConfigType<typeof deviceConfig>;

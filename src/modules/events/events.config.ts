@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { int } from '../../config/env';
 
 export function parseEventsEnv(env: Record<string, string | undefined>) {
@@ -10,5 +11,5 @@ export function parseEventsEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const eventsConfig = registerAs('events', () => parseEventsEnv(process.env));
+export const eventsConfig = configFromEnv('events', parseEventsEnv);
 export type EventsConfig = ConfigType<typeof eventsConfig>;

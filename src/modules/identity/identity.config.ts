@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { ConfigError, int, oneOf, optionalStr } from '../../config/env';
 
 export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;
@@ -35,5 +36,5 @@ export function parseIdentityEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const identityConfig = registerAs('identity', () => parseIdentityEnv(process.env));
+export const identityConfig = configFromEnv('identity', parseIdentityEnv);
 export type IdentityConfig = ConfigType<typeof identityConfig>;

@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, int, optionalStr } from '../../config/env';
@@ -187,5 +188,5 @@ export function parseGatewayEnv(env: Record<string, string | undefined>) {
   return { catalogue: parseCatalogue(text, env), file, ...limits };
 }
 
-export const gatewayConfig = registerAs('gateway', () => parseGatewayEnv(process.env));
+export const gatewayConfig = configFromEnv('gateway', parseGatewayEnv);
 export type GatewayConfig = ConfigType<typeof gatewayConfig>;

@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { int, optionalStr, str } from '../../config/env';
 
 export function parseInstanceAuthEnv(env: Record<string, string | undefined>) {
@@ -14,5 +15,5 @@ export function parseInstanceAuthEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const instanceAuthConfig = registerAs('instanceAuth', () => parseInstanceAuthEnv(process.env));
+export const instanceAuthConfig = configFromEnv('instanceAuth', parseInstanceAuthEnv);
 export type InstanceAuthConfig = ConfigType<typeof instanceAuthConfig>;

@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { ConfigError, optionalStr } from '../../config/env';
 
 export function parseKeysEnv(env: Record<string, string | undefined>) {
@@ -15,5 +16,5 @@ export function parseKeysEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const keysConfig = registerAs('keys', () => parseKeysEnv(process.env));
+export const keysConfig = configFromEnv('keys', parseKeysEnv);
 export type KeysConfig = ConfigType<typeof keysConfig>;

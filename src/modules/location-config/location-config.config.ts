@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { expandHome, str } from '../../config/env';
 
 export function parseLocationConfigEnv(env: Record<string, string | undefined>) {
@@ -8,5 +9,5 @@ export function parseLocationConfigEnv(env: Record<string, string | undefined>) 
   };
 }
 
-export const locationConfigConfig = registerAs('locationConfig', () => parseLocationConfigEnv(process.env));
+export const locationConfigConfig = configFromEnv('locationConfig', parseLocationConfigEnv);
 export type LocationConfigConfig = ConfigType<typeof locationConfigConfig>;

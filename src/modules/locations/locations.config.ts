@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { optionalStr } from '../../config/env';
 
 export function parseLocationsEnv(env: Record<string, string | undefined>) {
@@ -8,5 +9,5 @@ export function parseLocationsEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const locationsConfig = registerAs('locations', () => parseLocationsEnv(process.env));
+export const locationsConfig = configFromEnv('locations', parseLocationsEnv);
 export type LocationsConfig = ConfigType<typeof locationsConfig>;

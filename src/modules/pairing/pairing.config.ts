@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { ConfigError, int, str } from '../../config/env';
 
 /** A path on this server (`/`, `/app`) or an absolute http(s) URL; nothing else is a place to send a browser. */
@@ -21,5 +22,5 @@ export function parsePairingEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const pairingConfig = registerAs('pairing', () => parsePairingEnv(process.env));
+export const pairingConfig = configFromEnv('pairing', parsePairingEnv);
 export type PairingConfig = ConfigType<typeof pairingConfig>;

@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { ConfigError, optionalStr } from '../../config/env';
 
 function registryUrl(env: Record<string, string | undefined>, name: string): string | undefined {
@@ -23,5 +24,5 @@ export function parsePluginsEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const pluginsConfig = registerAs('plugins', () => parsePluginsEnv(process.env));
+export const pluginsConfig = configFromEnv('plugins', parsePluginsEnv);
 export type PluginsConfig = ConfigType<typeof pluginsConfig>;

@@ -1,4 +1,5 @@
-import { ConfigType, registerAs } from '@nestjs/config';
+import { configFromEnv } from '../../config/validate-env';
+import { ConfigType } from '@nestjs/config';
 import { int } from '../../config/env';
 
 export function parsePromptEnv(env: Record<string, string | undefined>) {
@@ -19,5 +20,5 @@ export function parsePromptEnv(env: Record<string, string | undefined>) {
   };
 }
 
-export const promptConfig = registerAs('prompt', () => parsePromptEnv(process.env));
+export const promptConfig = configFromEnv('prompt', parsePromptEnv);
 export type PromptConfig = ConfigType<typeof promptConfig>;
