@@ -17,7 +17,8 @@ export function controlsSummary(key: Pick<Key, 'rate_limit' | 'allowed_models'>)
     const count = key.allowed_models.length;
     parts.push(count === 1 ? `only ${key.allowed_models[0]}` : `${count} models`);
   }
-  return parts.length === 0 ? 'no limits' : parts.join(' · ');
+  // Each control on one line: a wrap falls between them, never inside one.
+  return parts.length === 0 ? 'no limits' : parts.map((part) => part.replace(/ /g, '\u00a0')).join(' · ');
 }
 
 /** An empty box is no limit; anything else goes to the API as it is, which says what is wrong with it. */

@@ -78,7 +78,7 @@ function CredentialRows(props: {
                 {controls && 'rate_limit' in item ? (
                   <td data-label="Controls">{controlsSummary(item)}</td>
                 ) : null}
-                <td>
+                <td class="actions">
                   {controls && item.status === 'active' ? (
                     <button
                       type="button"
