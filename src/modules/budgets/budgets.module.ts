@@ -13,6 +13,7 @@ import { BudgetLimits } from './budget-limits.service';
 import { BudgetHoldEntity } from './budget-hold.entity';
 import { GatewayNodeEntity } from './gateway-node.entity';
 import { HoldLease } from './hold-lease.service';
+import { KeyBudgets } from './key-budgets.service';
 import { BudgetsService } from './budgets.service';
 import { MemberBudgetEntity } from './member-budget.entity';
 import { MemberSpendEntity } from './member-spend.entity';
@@ -39,7 +40,7 @@ import { WorkspaceSpendEntity } from './workspace-spend.entity';
     WorkspacesModule,
   ],
   controllers: [BudgetsController, UsageController, RequestLogController],
-  providers: [BudgetsService, BudgetLimits, UsageLedger, HoldLease, RequestLog],
-  exports: [BudgetsService, UsageLedger, HoldLease, RequestLog],
+  providers: [BudgetsService, BudgetLimits, UsageLedger, HoldLease, KeyBudgets, RequestLog],
+  exports: [BudgetsService, UsageLedger, HoldLease, KeyBudgets, RequestLog],
 })
 export class BudgetsModule {}

@@ -8,7 +8,7 @@ import { ConsoleNotFoundError } from '../keys/access/console-errors';
 import { Member, MembersService } from '../workspaces/members.service';
 import { BudgetLimits } from './budget-limits.service';
 import { HoldLease } from './hold-lease.service';
-import { dollarsToMicroCents, utcMonth } from './money';
+import { dollarsToMicroCents, utcMonth } from '../../common/money';
 import { poolQuery } from '../../database/pool-query';
 import { execute } from '../../database/execute';
 import { AuditAction } from '../audit/audit-actions';
@@ -47,7 +47,7 @@ export type HoldResult =
 
 /** What a member may still spend this month: the tighter of their own budget and the workspace's. */
 export interface Headroom {
-  by: 'member' | 'workspace';
+  by: 'member' | 'workspace' | 'key';
   limit: bigint;
   /** The limit less this month's spend and what calls in flight hold (negative when overspent). */
   left: bigint;

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { UsageInput } from './budgets.service';
 import { HoldLease } from './hold-lease.service';
-import { utcMonth } from './money';
+import { utcMonth } from '../../common/money';
 
 /** How long a settlement waits for company before it is written, and the most written in one statement. */
 export const FLUSH_EVERY_MS = 200;
@@ -18,14 +18,19 @@ export interface Settlement {
   held: bigint;
   /** What the workspace's row holds for it (0 when the workspace has no limit). */
   workspaceHeld: bigint;
+  /** What its key's own budget holds for it (KeyBudgets; 0 when the key has none). */
+  keyHeld: bigint;
   /** When it was settled (epoch ms). */
   at: number;
   /** 1 for a call's last record, 0 for what a call in flight produced so far. */
   requests: number;
 }
 
+/** A call's record as the gateway gives it: its usage and the holds it gives back. */
+export type SettlementPart = Omit<Settlement, 'at' | 'requests'>;
+
 /** What a call in flight has produced since its last record, or nothing new. */
-export type Progress = () => Omit<Settlement, 'at' | 'requests'> | undefined;
+export type Progress = () => SettlementPart | undefined;
 
 interface Spend {
   month: number;
@@ -136,9 +141,9 @@ export class UsageLedger implements OnApplicationShutdown {
     private readonly lease: HoldLease,
   ) {}
 
-  /** Records what a request cost and gives its hold back, soon. */
-  settle(usage: UsageInput, held: bigint, workspaceHeld = 0n, requests = 1): void {
-    this.pending.push({ usage, held, workspaceHeld, at: this.clock.now(), requests });
+  /** Records what a request cost and gives its holds back, soon; `requests` 0 for a call still in flight. */
+  settle(part: SettlementPart, requests = 1): void {
+    this.pending.push({ ...part, at: this.clock.now(), requests });
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
   }
@@ -163,7 +168,7 @@ export class UsageLedger implements OnApplicationShutdown {
   private recordProgress(): void {
     for (const progress of this.inFlight) {
       const part = progress();
-      if (part) this.settle(part.usage, part.held, part.workspaceHeld, 0);
+      if (part) this.settle(part, 0);
     }
   }
 
@@ -205,8 +210,10 @@ export class UsageLedger implements OnApplicationShutdown {
   private async write(batch: Settlement[]): Promise<void> {
     const members = new Map<string, Spend>();
     const workspaces = new Map<string, Spend>();
-    for (const { usage, held, workspaceHeld, at } of batch) {
+    for (const { usage, held, workspaceHeld, keyHeld, at } of batch) {
       add(members, `${usage.workspaceId}\n${usage.memberId}`, at, usage.costMicroCents, held, workspaceHeld);
+      // A key's spend beside its member's, under the key's id: what its own budget (KeyBudgets) is held to.
+      if (usage.keyId) add(members, `${usage.workspaceId}\n${usage.keyId}`, at, usage.costMicroCents, keyHeld);
       add(workspaces, usage.workspaceId, at, usage.costMicroCents, workspaceHeld);
     }
     // The usage rows as one JSON text: pg would format ten arrays element by element (bench/gateway's profile).

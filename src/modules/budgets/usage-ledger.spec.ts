@@ -17,6 +17,7 @@ function settlement(at: number, changes: Partial<Settlement['usage']> = {}): Set
     },
     held: 0n,
     workspaceHeld: 0n,
+    keyHeld: 0n,
     at,
     requests: 1,
   };

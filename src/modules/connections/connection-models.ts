@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../common/errors';
-import { MICRO_CENTS_PER_DOLLAR } from '../budgets/money';
+import { usdToMicroCents } from '../../common/money';
 import { StoredModels, StoredPrices } from './connection.entity';
 
 export const MAX_MODELS = 500;
@@ -71,11 +71,6 @@ export function parseModels(value: unknown, field = 'models'): StoredModels {
     ]);
   }
   return Object.fromEntries(models);
-}
-
-/** USD per million tokens → integer micro-cents per million tokens, as the gateway's catalogue converts them. */
-export function usdToMicroCents(usd: number): bigint {
-  return BigInt(Math.round(usd * Number(MICRO_CENTS_PER_DOLLAR)));
 }
 
 /** Stored prices in micro-cents; cache prices default to the input price, as in the operator's catalogue. */

@@ -1,5 +1,6 @@
 import type { Settlement } from '../budgets/usage-ledger.service';
 import type { UsageInput } from '../budgets/budgets.service';
+import type { Holds } from './call-budgets';
 import type { CatalogueModel } from './gateway.config';
 import { costOf, NO_USAGE, TokenUsage } from './usage';
 
@@ -26,12 +27,15 @@ export class CallMeter {
   private billed: TokenUsage = NO_USAGE;
   private billedCost = 0n;
 
+  private readonly holds: Holds;
+
   constructor(
     private model: CatalogueModel,
     private who: Who,
-    private memberHeld: bigint,
-    private workspaceHeld: bigint,
-  ) {}
+    holds: Holds,
+  ) {
+    this.holds = { ...holds };
+  }
 
   /** The model that serves the call (a route's deployment or fallback): its prices and id are billed. */
   serve(model: CatalogueModel): void {
@@ -43,19 +47,22 @@ export class CallMeter {
   progress(usage: TokenUsage): Part | undefined {
     const cost = costOf(this.model, usage);
     if (cost <= this.billedCost) return undefined;
-    const part = this.part(usage, cost, cost - this.billedCost, cost - this.billedCost);
-    return part;
+    return this.part(usage, cost, cost - this.billedCost);
   }
 
   /** The call's last record: the rest of its usage and cost, and the rest of its hold. */
   final(usage: TokenUsage, cost = costOf(this.model, usage)): Part {
-    return this.part(usage, cost, this.memberHeld, this.workspaceHeld);
+    return this.part(usage, cost);
   }
 
-  private part(usage: TokenUsage, cost: bigint, memberRelease: bigint, workspaceRelease: bigint): Part {
+  /** A record of `usage`, giving back up to `release` of each hold (all of them without one). */
+  private part(usage: TokenUsage, cost: bigint, release?: bigint): Part {
     const delta = minus(usage, this.billed);
-    const held = min(memberRelease, this.memberHeld);
-    const workspaceHeld = min(workspaceRelease, this.workspaceHeld);
+    const give = (kind: keyof Holds) => {
+      const amount = release === undefined ? this.holds[kind] : min(release, this.holds[kind]);
+      this.holds[kind] -= amount;
+      return amount;
+    };
     const part: Part = {
       usage: {
         ...this.who,
@@ -65,13 +72,12 @@ export class CallMeter {
         cacheWriteTokens: delta.cacheWrite,
         costMicroCents: cost - this.billedCost,
       },
-      held,
-      workspaceHeld,
+      held: give('member'),
+      workspaceHeld: give('workspace'),
+      keyHeld: give('key'),
     };
     this.billed = usage;
     this.billedCost = cost;
-    this.memberHeld -= held;
-    this.workspaceHeld -= workspaceHeld;
     return part;
   }
 }

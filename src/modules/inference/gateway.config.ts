@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, int, optionalStr } from '../../config/env';
 import { DEFAULT_PRICES, Prices } from './default-prices';
 import { parseRoutes, Route } from './gateway-routes';
+import { usdToMicroCents } from '../../common/money';
 
 export const SCHEMAS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
 export type UpstreamSchema = (typeof SCHEMAS)[number];
@@ -40,7 +41,6 @@ export interface Catalogue {
 }
 
 const NAME = 'OUTPOST_GATEWAY_CONFIG';
-const MICRO_CENTS_PER_USD = 100_000_000;
 
 function fail(problem: string): never {
   throw new ConfigError(NAME, problem);
@@ -50,7 +50,7 @@ function fail(problem: string): never {
 export function priceOf(value: unknown, where: string, fail: (problem: string) => never): bigint {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
     fail(`${where} must be a number of USD ≥ 0`);
-  return BigInt(Math.round(value * MICRO_CENTS_PER_USD));
+  return usdToMicroCents(value);
 }
 
 const price = (value: unknown, where: string) => priceOf(value, where, fail);

@@ -1,4 +1,5 @@
 import { TaggedError } from '../../common/errors';
+import { microCentsToUsd } from '../../common/money';
 
 /** What a budget refused: the request's worst case against what the budget has left this month. */
 export interface BudgetRefusal {
@@ -83,14 +84,6 @@ export class UpstreamError extends TaggedError {
   constructor(message: string, upstreamStatus?: number) {
     super(message, upstreamStatus !== undefined ? { upstream_status: upstreamStatus } : {});
   }
-}
-
-export function microCentsToUsd(value: bigint): string {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const whole = abs / 100_000_000n;
-  const fraction = (abs % 100_000_000n).toString().padStart(8, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** A model call that came back to this gateway (a connection or provider pointing at the gateway itself). */

@@ -2,19 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { PlainRequest, requestPath } from '../../common/http/http';
 import { writeHead, writeWhole } from '../../common/http/response-head';
-import { BudgetsService } from '../budgets/budgets.service';
 import { ConsolePrincipal } from '../keys/access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
 import { CatalogueModel, gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
-import {
-  InvalidInferenceRequestError,
-  microCentsToUsd,
-  ModelError,
-  UpstreamError,
-  UserLimitError,
-  WorkspaceLimitError,
-} from './gateway.errors';
+import { InvalidInferenceRequestError, ModelError, UpstreamError, UserLimitError } from './gateway.errors';
 import { parseInferenceRequest } from './inference-request';
 import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets.service';
 import { ProviderCall } from './provider-call';
@@ -23,9 +15,10 @@ import { KeyLimits } from './key-limits';
 import { RequestLog } from '../budgets/request-log.service';
 import { TaggedError } from '../../common/errors';
 import { providerRequest, withOutputLimit } from './provider-request';
+import { CallBudgets } from './call-budgets';
 import { CallMeter } from './call-meter';
 import { UsageChunkFilter } from './usage-chunk-filter';
-import { utcMonth } from '../budgets/money';
+import { microCentsToUsd } from '../../common/money';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
 import {
   gatewayAddedSeconds,
@@ -119,7 +112,7 @@ interface Admitted {
 export class GatewayService {
   constructor(
     @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
-    private readonly budgets: BudgetsService,
+    private readonly callBudgets: CallBudgets,
     private readonly ledger: UsageLedger,
     private readonly policies: WorkspacePolicies,
     private readonly targets: GatewayTargets,
@@ -210,37 +203,21 @@ export class GatewayService {
     const payloadOf = (target: UpstreamTarget) =>
       providerRequest(schema, body as Json, call.text, target.model.upstreamId, parsed.stream);
     const inputEstimate = Math.ceil(payloadOf(plan.targets[0]).length / 4);
-    const memberId = principal.serviceAccountId ?? principal.userId!;
-    let outputTokens = parsed.maxTokens ?? Math.min(smallest, model.maxOutput);
-    let limit: number | undefined;
-    if (parsed.maxTokens === undefined && (await this.budgets.limited(workspaceId, memberId))) {
-      outputTokens = await this.allowance(
-        workspaceId,
-        memberId,
-        { ...model, maxOutput: smallest },
-        inputEstimate,
-      );
-      limit = Math.max(outputTokens, 1);
-    }
-    const worst = costOf(model, { ...NO_USAGE, input: inputEstimate, output: outputTokens });
-    const hold = outputTokens > 0 ? await this.budgets.hold(workspaceId, memberId, worst) : undefined;
-    if (!hold?.held) {
-      countRequest(schema, named, 'budget_refused');
-      const cap = Math.min(smallest, this.config.defaultMaxTokens);
-      const tokens = outputTokens > 0 ? outputTokens : (parsed.maxTokens ?? cap);
-      const most = costOf(model, { ...NO_USAGE, input: inputEstimate, output: tokens });
-      throw await this.refusal(workspaceId, memberId, most, tokens);
-    }
+    const held = await this.callBudgets
+      .hold(principal, model, smallest, inputEstimate, parsed.maxTokens)
+      .catch((error: unknown) => {
+        if (error instanceof UserLimitError) countRequest(schema, named, 'budget_refused');
+        throw error;
+      });
     const meter = new CallMeter(
       plan.targets[0].model,
       {
         workspaceId,
-        memberId,
+        memberId: principal.serviceAccountId ?? principal.userId!,
         keyId: principal.credential === 'session' ? null : principal.credentialId,
         model: plan.targets[0].model.id,
       },
-      hold.memberHeld ? worst : 0n,
-      hold.workspaceHeld ? worst : 0n,
+      held.holds,
     );
     const usageAdded =
       schema === 'openai-chat' &&
@@ -251,9 +228,9 @@ export class GatewayService {
       stream: parsed.stream,
       plan,
       payloadFor: (target) =>
-        limit === undefined
+        held.limit === undefined
           ? payloadOf(target)
-          : withOutputLimit(payloadOf(target), schema, target.baseUrl, limit),
+          : withOutputLimit(payloadOf(target), schema, target.baseUrl, held.limit),
       inputEstimate,
       meter,
       usageAdded,
@@ -284,35 +261,6 @@ export class GatewayService {
     return { targets: keyed, fallbackAt: Math.min(fallbackAt, keyed.length) };
   }
 
-  /** Output tokens a call without a limit may produce: the model's, the operator's default, what the budget affords. */
-  private async allowance(
-    workspaceId: string,
-    memberId: string,
-    model: CatalogueModel,
-    inputTokens: number,
-  ): Promise<number> {
-    const cap = Math.min(model.maxOutput, this.config.defaultMaxTokens);
-    const room = await this.budgets.headroom(workspaceId, memberId);
-    if (!room || model.prices.output === 0n) return cap;
-    // costOf rounds up: the call costs at most `left` while input × price + output × price ≤ left × 10⁶.
-    const spare = room.left * 1_000_000n - BigInt(inputTokens) * model.prices.input;
-    if (spare <= 0n) return 0;
-    const affordable = spare / model.prices.output;
-    return affordable < BigInt(cap) ? Number(affordable) : cap;
-  }
-
-  /** The budget refusal, saying what the call could cost and what the tighter budget has left. */
-  private async refusal(workspaceId: string, memberId: string, worst: bigint, outputTokens: number) {
-    const room = (await this.budgets.headroom(workspaceId, memberId)) ?? {
-      by: 'member' as const,
-      limit: 0n,
-      left: 0n,
-      resetsAt: utcMonth(Date.now()).next,
-    };
-    const refusal = { worst, outputTokens, limit: room.limit, left: room.left, resetsAt: room.resetsAt };
-    return room.by === 'workspace' ? new WorkspaceLimitError(refusal) : new UserLimitError(refusal);
-  }
-
   /** The admitted call sent on, its answer passed to the client and metered; the hold settled whatever happens. */
   private async forward(
     admitted: Admitted,
@@ -335,8 +283,7 @@ export class GatewayService {
       countTokens(model.id, usage);
       this.keyLimits.record(call.principal, usage.input + usage.output + usage.cacheRead + usage.cacheWrite);
       if (cost > 0n) gatewayCost.add({ model: model.id }, Number(cost) / 100_000_000);
-      const last = meter.final(usage, cost);
-      this.ledger.settle(last.usage, last.held, last.workspaceHeld);
+      this.ledger.settle(meter.final(usage, cost));
     };
     const caller: Caller = { left: false };
     response.on('close', () => {

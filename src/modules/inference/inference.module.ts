@@ -16,6 +16,7 @@ import { GatewayTargets } from './gateway-targets.service';
 import { DeploymentHealth } from './deployment-health';
 import { UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
+import { CallBudgets } from './call-budgets';
 import { inferenceErrorBody } from './inference-error-body';
 import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
@@ -36,7 +37,15 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     ConnectionsModule,
   ],
   controllers: [InferenceController],
-  providers: [GatewayService, GatewayTargets, DeploymentHealth, UpstreamSender, KeyLimits, InferenceLane],
+  providers: [
+    GatewayService,
+    GatewayTargets,
+    DeploymentHealth,
+    UpstreamSender,
+    KeyLimits,
+    CallBudgets,
+    InferenceLane,
+  ],
 })
 export class InferenceModule implements OnModuleInit {
   constructor(

@@ -39,4 +39,8 @@ export class ApiKeyEntity extends HashedSecretColumns {
   /** The models and routes this key may call on the gateway; null: whatever the workspace allows. */
   @Column('jsonb', { nullable: true })
   allowedModels!: string[] | null;
+
+  /** What this key may spend a UTC month on the gateway, held like a member's budget; null: no budget of its own. */
+  @Column('bigint', { nullable: true })
+  monthlyBudgetMicroCents!: string | null;
 }

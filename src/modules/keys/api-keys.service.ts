@@ -1,3 +1,4 @@
+import { dollarsToMicroCents, microCentsToDollars } from '../../common/money';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
@@ -19,6 +20,7 @@ export type KeyOwner = { workspaceId: string } & ({ serviceAccountId: string } |
 export interface KeyControlsInput {
   rate_limit?: { requests_per_minute?: number | null; tokens_per_minute?: number | null } | null;
   allowed_models?: string[] | null;
+  monthly_budget_dollars?: number | null;
 }
 
 export interface NewKey extends KeyControlsInput {
@@ -36,6 +38,11 @@ function controlColumns(input: KeyControlsInput): Partial<ApiKeyEntity> {
   }
   if (input.allowed_models !== undefined)
     columns.allowedModels = input.allowed_models === null ? null : [...new Set(input.allowed_models)];
+  if (input.monthly_budget_dollars !== undefined)
+    columns.monthlyBudgetMicroCents =
+      input.monthly_budget_dollars === null
+        ? null
+        : dollarsToMicroCents(input.monthly_budget_dollars).toString();
   return columns;
 }
 
@@ -44,6 +51,7 @@ const API_NAMES: Partial<Record<keyof ApiKeyEntity, string>> = {
   requestsPerMinute: 'rate_limit.requests_per_minute',
   tokensPerMinute: 'rate_limit.tokens_per_minute',
   allowedModels: 'allowed_models',
+  monthlyBudgetMicroCents: 'monthly_budget_dollars',
 };
 
 /** What audit entries say of a key's controls. */
@@ -51,6 +59,8 @@ function controlDetails(key: ApiKeyEntity): Record<string, unknown> {
   return {
     rate_limit: { requests_per_minute: key.requestsPerMinute, tokens_per_minute: key.tokensPerMinute },
     allowed_models: key.allowedModels,
+    monthly_budget_dollars:
+      key.monthlyBudgetMicroCents === null ? null : microCentsToDollars(key.monthlyBudgetMicroCents),
   };
 }
 
@@ -92,6 +102,7 @@ export class ApiKeysService {
       requestsPerMinute: null,
       tokensPerMinute: null,
       allowedModels: null,
+      monthlyBudgetMicroCents: null,
       ...controlColumns(input),
     };
     await this.db.transaction(async (manager) => {

@@ -1,3 +1,4 @@
+import { microCentsToDollars } from '../../common/money';
 import { ApiKeyEntity } from './api-key.entity';
 import { iso, statusOf } from './credential-status';
 import { CreatedKeyDto, KeyDto, ServiceAccountDto, TokenDto } from './dto/key.dto';
@@ -10,10 +11,14 @@ export function serviceAccountView(account: ServiceAccountEntity): ServiceAccoun
 }
 
 /** A key's controls as the API shows them. */
-function controlsView(key: ApiKeyEntity): Pick<KeyDto, 'rate_limit' | 'allowed_models'> {
+function controlsView(
+  key: ApiKeyEntity,
+): Pick<KeyDto, 'rate_limit' | 'allowed_models' | 'monthly_budget_dollars'> {
   return {
     rate_limit: { requests_per_minute: key.requestsPerMinute, tokens_per_minute: key.tokensPerMinute },
     allowed_models: key.allowedModels,
+    monthly_budget_dollars:
+      key.monthlyBudgetMicroCents === null ? null : microCentsToDollars(key.monthlyBudgetMicroCents),
   };
 }
 

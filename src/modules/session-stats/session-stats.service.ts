@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { InvalidRequestError } from '../../common/errors';
-import { MICRO_CENTS_PER_USD } from '../sessions/session.mapper';
+import { microCentsToDollars } from '../../common/money';
 import { Tokens } from '../sessions/session.types';
 import { SessionsUsage, ToolUsageRow, UsageDayRow, UsageRange } from '../sessions/sessions-usage.service';
 import { ModelUsage, SessionStatsInfo, ToolsMode, ToolsStats, ToolTotals } from './session-stats.types';
@@ -100,14 +100,14 @@ export class SessionStatsService {
       prompts,
       steps,
       tokens,
-      cost: cost / MICRO_CENTS_PER_USD,
+      cost: microCentsToDollars(cost),
       tools: this.tools(mode, totals(calls), byName),
       activeDays: days.size,
       streak: rows[0]?.streak ?? 0,
       activity: [...days].map(([date, count]) => ({ date, steps: count })),
       models: [...models.values()]
         .sort((a, b) => total(b.tokens) - total(a.tokens))
-        .map(({ micro, ...usage }) => ({ ...usage, cost: micro / MICRO_CENTS_PER_USD })),
+        .map(({ micro, ...usage }) => ({ ...usage, cost: microCentsToDollars(micro) })),
     };
   }
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Clock } from '../../common/clock';
 import { InvalidRequestError, UnknownError } from '../../common/errors';
 import { LocationsService } from '../locations/locations.service';
-import { MICRO_CENTS_PER_USD } from '../sessions/session.mapper';
+import { usdToMicroCents } from '../../common/money';
 import { SessionMessageInfo } from '../sessions/session-message.types';
 import {
   ModelRef,
@@ -131,7 +131,7 @@ export class SessionTransferService {
         title: info.title ?? `New session - ${new Date(info.time.created).toISOString()}`,
         metadata: info.metadata ?? null,
         permissions: info.permissions ?? null,
-        cost: Math.round(info.cost * MICRO_CENTS_PER_USD),
+        cost: Number(usdToMicroCents(info.cost)),
         tokens: {
           input: info.tokens.input,
           output: info.tokens.output,

@@ -1,9 +1,8 @@
+import { microCentsToDollars } from '../../common/money';
 import { MessageRow, MessageTextRow, SessionRow } from './sessions.repository';
 import { SessionMessageInfo } from './session-message.types';
 import { SessionInfo, Tokens } from './session.types';
 
-/** 1 USD in the micro-cents of the money columns. */
-export const MICRO_CENTS_PER_USD = 100_000_000;
 
 const num = (value: string | number) => Number(value);
 
@@ -48,6 +47,6 @@ function messageInfo(row: Omit<MessageRow, 'data'>, data: unknown): SessionMessa
     };
     info.tokens = tokens;
   }
-  if (row.cost !== null) info.cost = num(row.cost) / MICRO_CENTS_PER_USD;
+  if (row.cost !== null) info.cost = microCentsToDollars(row.cost);
   return info as unknown as SessionMessageInfo;
 }

@@ -1,3 +1,4 @@
+import { usdToMicroCents } from '../../common/money';
 import { Injectable } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
 import { EntityManager } from 'typeorm';
@@ -10,7 +11,7 @@ import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { MessageNotFoundError } from './errors/message-not-found.error';
 import { SessionNotFoundError } from './errors/session-not-found.error';
-import { MICRO_CENTS_PER_USD, textRowToMessageInfo, toMessageInfo, toSessionInfo } from './session.mapper';
+import { textRowToMessageInfo, toMessageInfo, toSessionInfo } from './session.mapper';
 import { SessionMessageInfo } from './session-message.types';
 import {
   ModelRef,
@@ -391,7 +392,7 @@ export class SessionsService {
             cacheWrite: tokens.cache.write,
           }
         : null,
-      cost: cost === undefined ? null : Math.round(cost * MICRO_CENTS_PER_USD),
+      cost: cost === undefined ? null : Number(usdToMicroCents(cost)),
     };
   }
 

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { BudgetsService } from '../../../src/modules/budgets/budgets.service';
-import { utcMonth } from '../../../src/modules/budgets/money';
+import { utcMonth } from '../../../src/common/money';
 
 const MEMBERS = '/console/api/v1/budgets/members';
 const DEFAULT = '/console/api/v1/budgets/default';

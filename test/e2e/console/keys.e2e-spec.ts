@@ -46,6 +46,7 @@ describe('service accounts, API keys and user tokens', () => {
         created_at: expect.any(String),
         rate_limit: { requests_per_minute: null, tokens_per_minute: null },
         allowed_models: null,
+        monthly_budget_dollars: null,
       });
       expect(res.body.key.startsWith(res.body.prefix + '_')).toBe(true);
       expect(KEY_PATTERN.test(res.body.key)).toBe(true);
@@ -68,6 +69,7 @@ describe('service accounts, API keys and user tokens', () => {
           status: 'active',
           rate_limit: { requests_per_minute: null, tokens_per_minute: null },
           allowed_models: null,
+          monthly_budget_dollars: null,
         },
       ]);
       const { rows } = await db.query('SELECT * FROM api_key WHERE id = $1', [keyId]);

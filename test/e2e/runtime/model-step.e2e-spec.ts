@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { cost, microCentsToUsd } from '../../../src/modules/runtime/providers/cost';
+import { microCentsToDollars } from '../../../src/common/money';
+import { cost } from '../../../src/modules/runtime/providers/cost';
 import { PromptMessage } from '../../../src/modules/runtime/providers/history';
 import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
 import { parseProviders, ProviderConfigMap } from '../../../src/modules/runtime/providers/provider-config';
@@ -236,7 +237,7 @@ describe('ModelStep against the scripted model server', () => {
       const price = registry.model({ providerID, id: 'm-1' }).cost;
       // 1000 × $3/M + 500 × $15/M + 4000 × $0.30/M = $0.003 + $0.0075 + $0.0012 = $0.0117
       expect(cost(price, result.tokens)).toBe(1_170_000);
-      expect(microCentsToUsd(cost(price, result.tokens))).toBeCloseTo(0.0117, 10);
+      expect(microCentsToDollars(cost(price, result.tokens))).toBeCloseTo(0.0117, 10);
     });
 
     it('retries a 429 after the delay the provider asks for, reporting the retry, then succeeds', async () => {

@@ -40,6 +40,8 @@ export interface KeyControls {
   requestsPerMinute: number | null;
   tokensPerMinute: number | null;
   allowedModels: string[] | null;
+  /** The key's own monthly budget (micro-cents); null: none. */
+  monthlyBudgetMicroCents: bigint | null;
 }
 
 /** Who calls the console API, and as what, in which workspace. */

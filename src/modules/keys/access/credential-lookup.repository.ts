@@ -34,6 +34,7 @@ interface KeyRow {
   requests_per_minute: number | null;
   tokens_per_minute: number | null;
   allowed_models: string[] | null;
+  monthly_budget_micro_cents: string | null;
 }
 
 interface PersonRow extends WorkspaceColumns {
@@ -82,7 +83,8 @@ export class CredentialLookupRepository {
       `SELECT k.id, k.secret_hash, k.workspace_id, w.deleted_at AS workspace_deleted_at,
               k.service_account_id, sa.deleted_at AS service_account_deleted_at, k.user_id, u.email,
               COALESCE(sa.name, u.name) AS name, m.role, k.permission, k.expires_at, k.revoked_at, k.last_used_at,
-              k.requests_per_minute, k.tokens_per_minute, k.allowed_models
+              k.requests_per_minute, k.tokens_per_minute, k.allowed_models,
+              k.monthly_budget_micro_cents
          FROM api_key k
          JOIN workspace w ON w.id = k.workspace_id
          LEFT JOIN service_account sa ON sa.id = k.service_account_id
@@ -109,12 +111,17 @@ export class CredentialLookupRepository {
       boundWorkspaceId: row.workspace_id,
       workspace: { found: true, role },
       expiresAt: row.expires_at,
-      ...(row.requests_per_minute !== null || row.tokens_per_minute !== null || row.allowed_models !== null
+      ...(row.requests_per_minute !== null ||
+      row.tokens_per_minute !== null ||
+      row.allowed_models !== null ||
+      row.monthly_budget_micro_cents !== null
         ? {
             controls: {
               requestsPerMinute: row.requests_per_minute,
               tokensPerMinute: row.tokens_per_minute,
               allowedModels: row.allowed_models,
+              monthlyBudgetMicroCents:
+                row.monthly_budget_micro_cents === null ? null : BigInt(row.monthly_budget_micro_cents),
             },
           }
         : {}),

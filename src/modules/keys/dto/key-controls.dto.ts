@@ -3,12 +3,14 @@ import {
   ArrayMaxSize,
   IsArray,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Length,
   Matches,
   Max,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 
@@ -47,6 +49,17 @@ export class KeyControlsDto {
     message: 'each model must be printable characters without spaces',
   })
   allowed_models?: string[] | null;
+
+  /** What the key may spend a UTC calendar month, in US dollars (at most two decimals); null: no budget of its own. */
+  @ValidateIf((body: KeyControlsDto) => body.monthly_budget_dollars !== null)
+  @IsOptional()
+  @IsNumber(
+    { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false },
+    { message: 'must be an amount in US dollars with at most two decimals, e.g. 12.34' },
+  )
+  @Min(0, { message: 'must not be negative' })
+  @Max(1_000_000_000, { message: 'must be at most $1,000,000,000' })
+  monthly_budget_dollars?: number | null;
 }
 
 /** The changes to a key: its name, and its controls. */

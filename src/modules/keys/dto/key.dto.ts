@@ -30,6 +30,8 @@ export class KeyDto extends TokenDto {
   permission!: Permission;
   rate_limit!: KeyRateLimitDto;
   allowed_models!: string[] | null;
+  /** The key's own monthly budget in US dollars; null: none (its member's and the workspace's still apply). */
+  monthly_budget_dollars!: number | null;
 }
 
 /** The answer to creating a key: the only time `key` is shown. */
@@ -39,6 +41,7 @@ export class CreatedKeyDto {
   permission!: Permission;
   rate_limit!: KeyRateLimitDto;
   allowed_models!: string[] | null;
+  monthly_budget_dollars!: number | null;
   key!: string;
   prefix!: string;
   expires_at!: string | null;

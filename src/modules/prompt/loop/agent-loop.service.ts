@@ -9,7 +9,8 @@ import { ResolvedLocation } from '../../locations/location.types';
 import { LocationsService } from '../../locations/locations.service';
 import { isToolDisabled } from '../../runtime/permissions/evaluate';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
-import { cost, microCentsToUsd } from '../../runtime/providers/cost';
+import { microCentsToDollars } from '../../../common/money';
+import { cost } from '../../runtime/providers/cost';
 import { acceptedFiles } from '../../runtime/providers/provider-config';
 import { PromptMessage, toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
 import { CONTEXT_OVERFLOW_ERROR, ModelStep } from '../../runtime/providers/model-step.service';
@@ -309,7 +310,7 @@ export class AgentLoop implements OnModuleInit {
     if (outcome.status === 'interrupted') message.error = INTERRUPTED;
     const spent = cost(price, result.tokens);
     message.tokens = result.tokens;
-    message.cost = microCentsToUsd(spent);
+    message.cost = microCentsToDollars(spent);
     message.time.completed = this.clock.now();
     return { outcome, result, spent };
   }
@@ -354,7 +355,7 @@ export class AgentLoop implements OnModuleInit {
           sessionID: ctx.sessionID,
           messageID: message.id,
           finish: result.finish,
-          cost: microCentsToUsd(spent),
+          cost: microCentsToDollars(spent),
           tokens: result.tokens,
         },
         at,

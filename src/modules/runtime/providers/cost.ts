@@ -1,9 +1,6 @@
 import { ModelCost } from './provider-config';
 import { StepTokens } from './step.types';
 
-/** 1 USD = 100,000,000 micro-cents (the unit of every money column and of `cost()`). */
-export const MICRO_CENTS_PER_USD = 100_000_000;
-
 /**
  * The price of one step in micro-cents (an integer; 1 USD = 10^8). Prices are USD per million tokens, so a
  * token costs `price * 100` micro-cents. Cache reads and writes are charged at their own price when configured,
@@ -17,9 +14,4 @@ export function cost(price: ModelCost | undefined, tokens: StepTokens): number {
     tokens.cache.read * (price.cache_read ?? price.input) +
     tokens.cache.write * (price.cache_write ?? price.input);
   return Math.round(microCents * 100);
-}
-
-/** Micro-cents to USD, for the API's `cost` numbers. */
-export function microCentsToUsd(microCents: number): number {
-  return microCents / MICRO_CENTS_PER_USD;
 }

@@ -1,0 +1,128 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { utcMonth } from '../../common/money';
+import { BudgetsService, Headroom } from '../budgets/budgets.service';
+import { KeyBudgets } from '../budgets/key-budgets.service';
+import { ConsolePrincipal } from '../keys/access/console-principal';
+import { CatalogueModel, gatewayConfig, GatewayConfig } from './gateway.config';
+import { BudgetRefusal, UserLimitError, WorkspaceLimitError } from './gateway.errors';
+import { costOf, NO_USAGE } from './usage';
+
+/** What a call holds against each budget until it settles (0 where no limit applies). */
+export interface Holds {
+  member: bigint;
+  workspace: bigint;
+  key: bigint;
+}
+
+/** A call's budget check: what it may produce and what it holds. */
+export interface Held {
+  holds: Holds;
+  /** The output limit written into the provider's request (a call sent without one, while a budget applies). */
+  limit?: number;
+}
+
+/** The key's own monthly budget refused the call. */
+export class KeyLimitError extends UserLimitError {
+  constructor(refusal: BudgetRefusal) {
+    super(refusal, "this key's monthly budget");
+  }
+}
+
+/**
+ * The budgets a gateway call must fit: its key's own (`monthly_budget_dollars`), its member's, its workspace's.
+ * Its worst case (the input and every output token it may produce, at the dearest model that may serve it) is
+ * held against each that has a limit; the key's first, given back when a later one refuses.
+ */
+@Injectable()
+export class CallBudgets {
+  constructor(
+    @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
+    private readonly budgets: BudgetsService,
+    private readonly keys: KeyBudgets,
+  ) {}
+
+  /**
+   * `model`: the dearest model that may serve; `maxOutput`: the least of theirs; `maxTokens`: what the caller
+   * asked for. A call without an output limit gets one while a budget applies (the least of the model's, the
+   * operator's default and what the budgets afford), so its spend can never pass its hold.
+   */
+  async hold(
+    principal: ConsolePrincipal,
+    model: CatalogueModel,
+    maxOutput: number,
+    inputTokens: number,
+    maxTokens: number | undefined,
+  ): Promise<Held> {
+    const workspaceId = principal.workspaceId!;
+    const memberId = principal.serviceAccountId ?? principal.userId!;
+    const keyLimit = principal.controls?.monthlyBudgetMicroCents ?? null;
+    const room = () => this.room(principal, keyLimit);
+    let outputTokens = maxTokens ?? Math.min(maxOutput, model.maxOutput);
+    let limit: number | undefined;
+    if (
+      maxTokens === undefined &&
+      (keyLimit !== null || (await this.budgets.limited(workspaceId, memberId)))
+    ) {
+      outputTokens = this.allowance(await room(), { ...model, maxOutput }, inputTokens);
+      limit = Math.max(outputTokens, 1);
+    }
+    const worst = costOf(model, { ...NO_USAGE, input: inputTokens, output: outputTokens });
+    const refuse = async (by?: Headroom) => {
+      const tokens =
+        outputTokens > 0 ? outputTokens : (maxTokens ?? Math.min(maxOutput, this.config.defaultMaxTokens));
+      const most = costOf(model, { ...NO_USAGE, input: inputTokens, output: tokens });
+      return refusal(by ?? (await room()), most, tokens);
+    };
+    if (outputTokens <= 0) throw await refuse();
+    let key = 0n;
+    if (keyLimit !== null) {
+      if (!(await this.keys.hold(workspaceId, principal.credentialId, keyLimit, worst)))
+        throw await refuse(await this.keys.headroom(workspaceId, principal.credentialId, keyLimit));
+      key = worst;
+    }
+    const hold = await this.budgets.hold(workspaceId, memberId, worst);
+    if (!hold.held) {
+      if (key > 0n) await this.keys.release(workspaceId, principal.credentialId, key);
+      throw await refuse((await this.budgets.headroom(workspaceId, memberId)) ?? undefined);
+    }
+    return {
+      holds: { member: hold.memberHeld ? worst : 0n, workspace: hold.workspaceHeld ? worst : 0n, key },
+      limit,
+    };
+  }
+
+  /** The tightest of the key's, the member's and the workspace's budgets, as left this month. */
+  private async room(principal: ConsolePrincipal, keyLimit: bigint | null): Promise<Headroom | null> {
+    const workspaceId = principal.workspaceId!;
+    const [member, key] = await Promise.all([
+      this.budgets.headroom(workspaceId, principal.serviceAccountId ?? principal.userId!),
+      keyLimit === null ? null : this.keys.headroom(workspaceId, principal.credentialId, keyLimit),
+    ]);
+    if (!member || !key) return member ?? key;
+    return key.left < member.left ? key : member;
+  }
+
+  /** Output tokens a call without a limit may produce: the model's, the operator's default, what the budget affords. */
+  private allowance(room: Headroom | null, model: CatalogueModel, inputTokens: number): number {
+    const cap = Math.min(model.maxOutput, this.config.defaultMaxTokens);
+    if (!room || model.prices.output === 0n) return cap;
+    // costOf rounds up: the call costs at most `left` while input × price + output × price ≤ left × 10⁶.
+    const spare = room.left * 1_000_000n - BigInt(inputTokens) * model.prices.input;
+    if (spare <= 0n) return 0;
+    const affordable = spare / model.prices.output;
+    return affordable < BigInt(cap) ? Number(affordable) : cap;
+  }
+}
+
+/** The budget refusal, saying what the call could cost and what the budget that refused has left. */
+function refusal(room: Headroom | null, worst: bigint, outputTokens: number): UserLimitError {
+  const { by, limit, left, resetsAt } = room ?? {
+    by: 'member' as const,
+    limit: 0n,
+    left: 0n,
+    resetsAt: utcMonth(Date.now()).next,
+  };
+  const refused = { worst, outputTokens, limit, left, resetsAt };
+  if (by === 'key') return new KeyLimitError(refused);
+  return by === 'workspace' ? new WorkspaceLimitError(refused) : new UserLimitError(refused);
+}
