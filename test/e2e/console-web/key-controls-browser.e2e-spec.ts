@@ -66,14 +66,16 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     await form.getByLabel('Requests per minute').fill('60');
     await form.getByLabel('Tokens per minute').fill('100000');
     await form.getByLabel('Allowed models').fill('scripted/small, smart\nopenai/gpt-4o');
+    await form.getByLabel('Monthly budget ($)').fill('25.5');
     expect(await accessibilityProblems(page)).toEqual([]);
     await form.getByRole('button', { name: 'Save controls' }).click();
-    await row(page, 'deploy').getByText('60 req/min · 100K tok/min · 3 models').waitFor();
+    await row(page, 'deploy').getByText('60 req/min · 100K tok/min · 3 models · $25.50/month').waitFor();
     expect(await form.count()).toBe(0);
 
     expect(await serviceAccountKeyNow()).toMatchObject({
       rate_limit: { requests_per_minute: 60, tokens_per_minute: 100000 },
       allowed_models: ['scripted/small', 'smart', 'openai/gpt-4o'],
+      monthly_budget_dollars: 25.5,
     });
     // The form opens again with what is stored.
     await page.getByRole('button', { name: 'Edit controls of deploy' }).click();
@@ -107,8 +109,17 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     expect(await modelsError.innerText()).toContain('printable characters without spaces');
     expect(await requestsError.count()).toBe(0);
     expect(await serviceAccountKeyNow()).toEqual(before);
+
+    // A negative budget: refused under the budget box.
+    await form.getByLabel('Allowed models').fill('scripted/small');
+    await form.getByLabel('Monthly budget ($)').fill('-5');
+    await form.getByRole('button', { name: 'Save controls' }).click();
+    const budgetError = form.locator(`#controls-${keyId}-budget-error`);
+    await budgetError.waitFor();
+    expect(await budgetError.innerText()).toBe('Must not be negative (monthly_budget_dollars).');
+    expect(await serviceAccountKeyNow()).toEqual(before);
     expect((await row(page, 'deploy').innerText()).replace(/\s+/g, ' ')).toContain(
-      '60 req/min · 100K tok/min · 3 models',
+      '60 req/min · 100K tok/min · 3 models · $25.50/month',
     );
 
     await form.getByRole('button', { name: 'Cancel' }).click();
@@ -127,6 +138,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     expect(await serviceAccountKeyNow()).toMatchObject({
       rate_limit: { requests_per_minute: null, tokens_per_minute: null },
       allowed_models: null,
+      monthly_budget_dollars: null,
     });
 
     await page.getByRole('button', { name: 'Edit controls of laptop' }).click();
@@ -156,10 +168,11 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
         .patch(`/console/api/orgs/${owner.org}/service-accounts/${sa}/keys/${keyId}`, {
           rate_limit: { requests_per_minute: 60, tokens_per_minute: 100000 },
           allowed_models: ['scripted/small', 'smart'],
+          monthly_budget_dollars: 25,
         })
         .expect(200);
       const { context, page, problems } = await keysPage(scheme);
-      await row(page, 'deploy').getByText('60 req/min · 100K tok/min · 2 models').waitFor();
+      await row(page, 'deploy').getByText('60 req/min · 100K tok/min · 2 models · $25.00/month').waitFor();
       await page.getByRole('button', { name: 'Edit controls of deploy' }).click();
       await page.getByRole('form', { name: 'Controls of deploy' }).waitFor();
       expect(await accessibilityProblems(page)).toEqual([]);

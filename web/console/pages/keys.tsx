@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, call, day, inOrg, isAdmin, type Schemas, when } from '../api';
+import { api, call, day, inOrg, isAdmin, microToNumber, type Schemas, when } from '../api';
 import type { PageProps } from '../main';
 import { ConfirmButton, ErrorText, Loading, Notice, ShownOnce, useAction, useLoad } from '../ui';
 import { controlsSummary, type KeyControls, KeyControlsForm } from './key-controls';
@@ -27,13 +27,37 @@ function useKnownModels(org: string): string[] {
   return config.data ?? [];
 }
 
+/** Each key's spend this month (dollars), from the usage report; empty for those who may not read it. */
+function useKeySpend(org: string, admin: boolean): Map<string, number> {
+  const report = useLoad(async () => {
+    if (!admin) return new Map<string, number>();
+    const from = new Date();
+    from.setUTCDate(1);
+    from.setUTCHours(0, 0, 0, 0);
+    const rows = await call(
+      api.GET('/console/api/orgs/{org}/usage', {
+        params: { path: { org }, query: { group_by: 'key', from: from.toISOString() } },
+      }),
+    ).then(
+      (page) => page.data,
+      () => [],
+    );
+    return new Map(rows.map((row) => [row.key, microToNumber(row.spent_micro_cents)]));
+  }, [org, admin]);
+  return report.data ?? new Map();
+}
+
 function CredentialRows(props: {
   items: Array<Key | Token>;
   caption: string;
   empty?: string;
   onRevoke: (item: Key | Token) => Promise<unknown>;
   /** Keys (not user tokens) have controls: shown in a column, and changed here when given. */
-  controls?: { knownModels: string[]; onSave: (key: Key, controls: KeyControls) => Promise<unknown> };
+  controls?: {
+    knownModels: string[];
+    spent: Map<string, number>;
+    onSave: (key: Key, controls: KeyControls) => Promise<unknown>;
+  };
 }) {
   const [editing, setEditing] = useState<string>();
   if (props.items.length === 0) return <p class="muted">{props.empty ?? 'No keys yet.'}</p>;
@@ -76,7 +100,7 @@ function CredentialRows(props: {
                 <td data-label="Last used">{when(item.last_used_at)}</td>
                 <td data-label="Status">{item.status}</td>
                 {controls && 'rate_limit' in item ? (
-                  <td data-label="Controls">{controlsSummary(item)}</td>
+                  <td data-label="Controls">{controlsSummary(item, controls.spent.get(item.id))}</td>
                 ) : null}
                 <td class="actions">
                   {controls && item.status === 'active' ? (
@@ -255,6 +279,7 @@ function RenameForm(props: {
 function ServiceAccount(props: {
   org: string;
   knownModels: string[];
+  spent: Map<string, number>;
   account: Schemas['ServiceAccountDto'];
   onCreated: (created: Created) => void;
   onRemoved: (message: string) => void;
@@ -290,6 +315,7 @@ function ServiceAccount(props: {
             caption={`Keys of ${account.name}`}
             controls={{
               knownModels: props.knownModels,
+              spent: props.spent,
               onSave: async (key, changes) => {
                 await call(
                   api.PATCH('/console/api/orgs/{org}/service-accounts/{sa}/keys/{id}', {
@@ -360,10 +386,12 @@ function ServiceAccount(props: {
 function ServiceAccounts({
   org,
   knownModels,
+  spent,
   onCreated,
 }: {
   org: string;
   knownModels: string[];
+  spent: Map<string, number>;
   onCreated: (created: Created) => void;
 }) {
   const accounts = useLoad(
@@ -427,6 +455,7 @@ function ServiceAccounts({
                   key={account.id}
                   org={org}
                   knownModels={knownModels}
+                  spent={spent}
                   account={account}
                   onCreated={onCreated}
                   onRemoved={(message) => {
@@ -456,6 +485,7 @@ export function KeysPage({ workspace }: PageProps) {
   );
   const tokens = useLoad(() => call(api.GET('/console/api/tokens')), []);
   const knownModels = useKnownModels(org);
+  const spent = useKeySpend(org, isAdmin(workspace.role));
   const action = useAction();
   return (
     <>
@@ -463,7 +493,7 @@ export function KeysPage({ workspace }: PageProps) {
         <ShownOnce title={created.title} secret={created.secret} onDone={() => setCreated(undefined)} />
       ) : null}
       {isAdmin(workspace.role) ? (
-        <ServiceAccounts org={org} knownModels={knownModels} onCreated={setCreated} />
+        <ServiceAccounts org={org} knownModels={knownModels} spent={spent} onCreated={setCreated} />
       ) : (
         <p class="muted">Only owners and admins of {workspace.name} manage service accounts.</p>
       )}
@@ -476,6 +506,7 @@ export function KeysPage({ workspace }: PageProps) {
               caption="Your keys"
               controls={{
                 knownModels,
+                spent,
                 onSave: async (key, changes) => {
                   await call(
                     api.PATCH('/console/api/orgs/{org}/keys/{id}', {

@@ -854,6 +854,8 @@ export interface components {
       rate_limit?: components['schemas']['RateLimitDto'] | null;
       /** @description The models (`<provider>/<model>`, `conn_…/<model>`) and routes the key may call; null: any the workspace allows. */
       allowed_models?: string[] | null;
+      /** @description What the key may spend a UTC calendar month, in US dollars (at most two decimals); null: no budget of its own. */
+      monthly_budget_dollars?: number | null;
     };
     KeyRateLimitDto: {
       requests_per_minute: number | null;
@@ -866,6 +868,7 @@ export interface components {
       permission: 'all' | 'inference';
       rate_limit: components['schemas']['KeyRateLimitDto'];
       allowed_models: string[] | null;
+      monthly_budget_dollars: number | null;
       key: string;
       prefix: string;
       expires_at: string | null;
@@ -876,6 +879,8 @@ export interface components {
       permission: 'all' | 'inference';
       rate_limit: components['schemas']['KeyRateLimitDto'];
       allowed_models: string[] | null;
+      /** @description The key's own monthly budget in US dollars; null: none (its member's and the workspace's still apply). */
+      monthly_budget_dollars: number | null;
       id: string;
       name: string;
       /** @description `oc_sk_<public id>` or `oc_ut_<public id>`: the part that is not secret. */
@@ -892,6 +897,8 @@ export interface components {
       rate_limit?: components['schemas']['RateLimitDto'] | null;
       /** @description The models (`<provider>/<model>`, `conn_…/<model>`) and routes the key may call; null: any the workspace allows. */
       allowed_models?: string[] | null;
+      /** @description What the key may spend a UTC calendar month, in US dollars (at most two decimals); null: no budget of its own. */
+      monthly_budget_dollars?: number | null;
     };
     CreateTokenDto: {
       name: string;
