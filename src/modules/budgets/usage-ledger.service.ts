@@ -213,7 +213,8 @@ export class UsageLedger implements OnApplicationShutdown {
     for (const { usage, held, workspaceHeld, keyHeld, at } of batch) {
       add(members, `${usage.workspaceId}\n${usage.memberId}`, at, usage.costMicroCents, held, workspaceHeld);
       // A key's spend beside its member's, under the key's id: what its own budget (KeyBudgets) is held to.
-      if (usage.keyId) add(members, `${usage.workspaceId}\n${usage.keyId}`, at, usage.costMicroCents, keyHeld);
+      if (usage.keyId)
+        add(members, `${usage.workspaceId}\n${usage.keyId}`, at, usage.costMicroCents, keyHeld);
       add(workspaces, usage.workspaceId, at, usage.costMicroCents, workspaceHeld);
     }
     // The usage rows as one JSON text: pg would format ten arrays element by element (bench/gateway's profile).

@@ -3,7 +3,6 @@ import { MessageRow, MessageTextRow, SessionRow } from './sessions.repository';
 import { SessionMessageInfo } from './session-message.types';
 import { SessionInfo, Tokens } from './session.types';
 
-
 const num = (value: string | number) => Number(value);
 
 /**
