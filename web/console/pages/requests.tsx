@@ -207,10 +207,11 @@ function FiltersForm(props: {
 function RequestRows(props: {
   rows: Row[];
   memberName: (id: string) => string;
-  keyName: (id: string | null) => string;
+  keyName: (id: string | null, member: string) => string;
 }) {
   return (
-    <div class="scroll">
+    // Focusable, so a keyboard can scroll it sideways when the window is narrow.
+    <div class="scroll" tabIndex={0} role="region" aria-label="Gateway calls">
       <table class="requests">
         <caption class="sr">Gateway calls, newest first</caption>
         <thead>
@@ -218,8 +219,7 @@ function RequestRows(props: {
             <th scope="col">Time (UTC)</th>
             <th scope="col">Member</th>
             <th scope="col">Key</th>
-            <th scope="col">Model</th>
-            <th scope="col">Route</th>
+            <th scope="col">Model and route</th>
             <th scope="col">Status</th>
             <th scope="col">Tokens in / out</th>
             <th scope="col">Cost</th>
@@ -229,31 +229,33 @@ function RequestRows(props: {
         <tbody>
           {props.rows.map((row) => (
             <tr key={row.id}>
-              <td data-label="Time (UTC)">
+              <td data-label="Time (UTC)" class="nowrap">
                 <time dateTime={row.time}>{time(row.time)}</time>
               </td>
               <td data-label="Member">{props.memberName(row.member)}</td>
-              <td data-label="Key">{props.keyName(row.key)}</td>
-              <td data-label="Model">
+              <td data-label="Key">{props.keyName(row.key, row.member)}</td>
+              <td data-label="Model and route">
                 {row.model}
                 {row.served_by && row.served_by !== row.model ? (
                   <span class="muted small"> via {row.served_by}</span>
                 ) : null}
-              </td>
-              <td data-label="Route">
-                <code class="small">{row.route.replace(/^\/inference/, '')}</code>
+                <br />
+                <code class="small muted">{row.route.replace(/^\/inference/, '')}</code>
               </td>
               <td data-label="Status">
                 {row.status} <span class="muted small">{row.outcome.replace(/_/g, ' ')}</span>
               </td>
-              <td data-label="Tokens in / out">
+              <td data-label="Tokens in / out" class="nowrap">
                 {count(row.input_tokens)} / {count(row.output_tokens)}
               </td>
               <td data-label="Cost">{cost(row.cost_micro_cents)}</td>
-              <td data-label="Duration">
+              <td data-label="Duration" class="nowrap">
                 {count(row.duration_ms)} ms
                 {row.ttfb_ms === null ? null : (
-                  <span class="muted small"> (first byte {count(row.ttfb_ms)} ms)</span>
+                  <>
+                    <br />
+                    <span class="muted small">first byte {count(row.ttfb_ms)} ms</span>
+                  </>
                 )}
               </td>
             </tr>
@@ -378,9 +380,15 @@ export function RequestsPage({ workspace }: PageProps) {
           <RequestRows
             rows={rows}
             memberName={(id) => lookup?.member.get(id) ?? id}
-            keyName={(id) =>
-              id === null ? 'no key' : (lookup?.key.get(id) ?? `a key no longer listed (…${id.slice(-4)})`)
-            }
+            keyName={(id, memberId) => {
+              if (id === null) return 'no key';
+              const name = lookup?.key.get(id);
+              if (name) return name;
+              // Another person's own keys are theirs to list; a service account's key that is not listed is gone.
+              return memberId.startsWith('usr_')
+                ? `a personal key (…${id.slice(-4)})`
+                : `a key no longer listed (…${id.slice(-4)})`;
+            }}
           />
           <p class="muted small" role="status">
             {count(rows.length)} {rows.length === 1 ? 'call' : 'calls'} shown
