@@ -79,6 +79,13 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
   }
 
   const bodyRows = (page: Page) => page.locator('table.requests tbody tr');
+  /** Waits until the table shows `count` calls. */
+  const shown = async (page: Page, count: number) => {
+    await bodyRows(page)
+      .nth(count - 1)
+      .waitFor();
+    await bodyRows(page).nth(count).waitFor({ state: 'detached' });
+  };
 
   it('with no call yet, says so in a sentence; reached from the Usage tab', async () => {
     const { context, page, problems } = await open(owner, `/console/usage?org=${owner.org}`);
@@ -122,7 +129,7 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
     await page.getByLabel('Status').selectOption('400');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/status=400/);
-    await page.waitForFunction(() => document.querySelectorAll('table.requests tbody tr').length === 1);
+    await shown(page, 1);
     expect(await bodyRows(page).first().innerText()).toMatch(/400\s+invalid/);
     const csvHref = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     expect(csvHref).toContain('status=400');
@@ -135,16 +142,16 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
 
     // The address alone brings the same view back.
     await page.reload();
-    await page.waitForFunction(() => document.querySelectorAll('table.requests tbody tr').length === 1);
+    await shown(page, 1);
     expect(await page.getByLabel('Status').inputValue()).toBe('400');
 
     // Model instead of status: the one call of scripted/large.
     await page.getByRole('button', { name: 'Clear filters' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('table.requests tbody tr').length === 5);
+    await shown(page, 5);
     await page.getByLabel('Model').fill('scripted/large');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/model=scripted%2Flarge/);
-    await page.waitForFunction(() => document.querySelectorAll('table.requests tbody tr').length === 1);
+    await shown(page, 1);
     expect(await bodyRows(page).first().innerText()).toContain('scripted/large');
     expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toContain(
       'model=scripted%2Flarge',
@@ -158,11 +165,11 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
 
     // Two at a time: Load more brings the older ones, in order, until there are none.
     const paged = await open(owner, `/console/usage/requests?org=${owner.org}&key=${keyId}&limit=2`);
-    await paged.page.waitForFunction(() => document.querySelectorAll('table.requests tbody tr').length === 2);
+    await shown(paged.page, 2);
     await paged.page.getByRole('button', { name: 'Load more' }).click();
-    await paged.page.waitForFunction(() => document.querySelectorAll('table.requests tbody tr').length === 4);
+    await shown(paged.page, 4);
     await paged.page.getByRole('button', { name: 'Load more' }).click();
-    await paged.page.waitForFunction(() => document.querySelectorAll('table.requests tbody tr').length === 5);
+    await shown(paged.page, 5);
     await paged.page.getByText('5 calls shown, the oldest included.').waitFor();
     expect(await paged.page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     const times = await paged.page
