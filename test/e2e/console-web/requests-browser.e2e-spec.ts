@@ -25,6 +25,7 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
   let member: Person;
   let key: string;
   let keyId: string;
+  let sa: string;
 
   beforeAll(async () => {
     upstream = await ScriptedModelServer.start();
@@ -40,7 +41,7 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
     owner = await signup(t, 'owner@example.com');
     member = await signup(t, 'member@example.com');
     await addMember(owner, owner.org, member, 'member');
-    ({ key, keyId } = await serviceAccountKey(owner, owner.org, 'inference'));
+    ({ key, keyId, sa } = await serviceAccountKey(owner, owner.org, 'inference'));
   });
   afterAll(async () => {
     await browser?.close();
@@ -160,6 +161,20 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
     await page.getByLabel('Model').fill('no/such-model');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No gateway call matches these filters.').waitFor();
+    // Days (UTC): from tomorrow is nothing yet; up to today, included, is every call.
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await shown(page, 5);
+    await page.getByLabel('From (UTC day)').fill(tomorrow);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No gateway call matches these filters.').waitFor();
+    expect(page.url()).toContain(`from=${tomorrow}`);
+    await page.getByLabel('From (UTC day)').fill(today);
+    await page.getByLabel('To (UTC day, included)').fill(today);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(new RegExp(`to=${today}`));
+    await shown(page, 5);
     expect(problems).toEqual([]);
     await context.close();
 
@@ -179,6 +194,28 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
     expect(await paged.page.getByLabel('Key').inputValue()).toBe(keyId);
     expect(paged.problems).toEqual([]);
     await paged.context.close();
+  });
+
+  it('the Keys page shows what a key with a budget of its own spent this month', async () => {
+    await owner
+      .patch(`/console/api/orgs/${owner.org}/service-accounts/${sa}/keys/${keyId}`, {
+        monthly_budget_dollars: 1,
+      })
+      .expect(200);
+    // Spend is settled in batches: wait for the usage report to have the key's four answered calls.
+    for (let i = 0; i < 100; i++) {
+      const usage = await owner.get(`/console/api/orgs/${owner.org}/usage?group_by=key`);
+      if (usage.body.data?.find((row: { key: string }) => row.key === keyId)?.requests === 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { context, page, problems } = await open(owner, `/console/keys?org=${owner.org}`);
+    // 3 × $0.0018 + $0.0081 = $0.0135.
+    await page
+      .getByRole('row', { name: /^deploy\b/ })
+      .getByText('$1.00/month ($0.01 spent)')
+      .waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   it('a member sees only their own calls, and no member filter', async () => {
