@@ -42,8 +42,12 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
       (key: { id: string }) => key.id === personalId,
     );
 
-  async function keysPage(scheme: 'light' | 'dark' = 'light') {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+  async function keysPage(scheme: 'light' | 'dark' = 'light', width = 1280) {
+    const context = await browser.newContext({
+      viewport: { width, height: 900 },
+      colorScheme: scheme,
+      ...(width < 600 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+    });
     const [name, value] = owner.cookie.split('=');
     await context.addCookies([{ name, value, url: t.url }]);
     const page = await context.newPage();
@@ -182,4 +186,19 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
       await context.close();
     },
   );
+
+  it('at 390 px the form fits the window and passes axe', async () => {
+    const { context, page, problems } = await keysPage('light', 390);
+    await page.getByRole('button', { name: 'Edit controls of laptop' }).click();
+    const form = page.getByRole('form', { name: 'Controls of laptop' });
+    await form.getByLabel('Requests per minute').fill('0');
+    await form.getByRole('button', { name: 'Save controls' }).click();
+    await form.locator(`#controls-${personalId}-requests-error`).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'key-controls-phone.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
