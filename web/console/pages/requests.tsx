@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, isAdmin, type Schemas, wordsOf } from '../api';
 import type { PageProps } from '../main';
 import { ErrorText, useLoad } from '../ui';
@@ -277,6 +277,8 @@ export function RequestsPage({ workspace }: PageProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const names = useNames(org, admin);
+  // Bumped when the filters change, so an older page that arrives late is not appended to the new list.
+  const view = useRef(0);
 
   const fetchPage = (after?: string) =>
     call(
@@ -291,6 +293,7 @@ export function RequestsPage({ workspace }: PageProps) {
 
   useEffect(() => {
     let live = true;
+    view.current += 1;
     setRows(undefined);
     setError(undefined);
     fetchPage().then(
@@ -326,8 +329,10 @@ export function RequestsPage({ workspace }: PageProps) {
     if (!cursor) return;
     setBusy(true);
     setError(undefined);
+    const asked = view.current;
     try {
       const page = await fetchPage(cursor);
+      if (asked !== view.current) return;
       setRows((previous) => [...(previous ?? []), ...page.data]);
       setCursor(page.next_cursor);
     } catch (failure) {
