@@ -6,6 +6,7 @@ import { BudgetsPage } from './pages/budgets';
 import { DevicesPage } from './pages/devices';
 import { KeysPage } from './pages/keys';
 import { MembersPage } from './pages/members';
+import { RequestsPage } from './pages/requests';
 import { SettingsPage } from './pages/settings';
 import { UsagePage } from './pages/usage';
 import { ErrorText, Loading, useAction, useLoad } from './ui';
@@ -21,6 +22,7 @@ const PAGES: Record<string, (props: PageProps) => preact.JSX.Element> = {
   members: MembersPage,
   budgets: BudgetsPage,
   usage: UsagePage,
+  'usage/requests': RequestsPage,
   settings: SettingsPage,
   audit: AuditPage,
   devices: DevicesPage,

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
 import { HttpReply } from '../../common/http/http';
 import { OrgRole } from '../keys/access/console-access.decorators';
@@ -66,7 +66,14 @@ export class RequestLogController {
     summary:
       "One row per gateway call (refusals included), newest first, filtered and paged; owners, admins and All keys see every member's, members their own; format=csv for a file",
   })
-  @ApiProduces('application/json', 'text/csv')
+  @ApiExtraModels(RequestLogPageDto)
+  @ApiOkResponse({
+    description: 'A page of rows (JSON), or the rows as a CSV file (format=csv)',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(RequestLogPageDto) } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
   async list(
     @Query() query: RequestLogQueryDto,
     @CurrentPrincipal() principal: ConsolePrincipal,

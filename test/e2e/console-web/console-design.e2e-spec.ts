@@ -21,6 +21,7 @@ const OWNER = [
   '/console/members',
   '/console/budgets',
   '/console/usage',
+  '/console/usage/requests',
   '/console/settings',
   '/console/audit',
   '/console/devices',

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, call, day, isAdmin, type Schemas, when } from '../api';
+import { api, call, day, inOrg, isAdmin, microToNumber, type Schemas, when } from '../api';
 import type { PageProps } from '../main';
 import { ConfirmButton, ErrorText, Loading, Notice, ShownOnce, useAction, useLoad } from '../ui';
+import { controlsSummary, type KeyControls, KeyControlsForm } from './key-controls';
 
 type Key = Schemas['KeyDto'];
 type Token = Schemas['TokenDto'];
@@ -12,63 +13,132 @@ const PERMISSIONS = { inference: 'Inference only', all: 'All' } as const;
 /** The end of the chosen day (UTC), as the API takes an expiry. */
 const endOfDay = (date: string) => (date ? `${date}T23:59:59.000Z` : undefined);
 
+/** The workspace config's models (`provider/model`), a hint for a key's allowed models; none if it cannot be read. */
+function useKnownModels(org: string): string[] {
+  const config = useLoad(
+    () =>
+      call(api.GET('/console/api/v2/config', { params: inOrg(org) })).then((document) =>
+        Object.entries((document.providers ?? {}) as Record<string, { models?: object }>).flatMap(
+          ([provider, entry]) => Object.keys(entry.models ?? {}).map((model) => `${provider}/${model}`),
+        ),
+      ),
+    [org],
+  );
+  return config.data ?? [];
+}
+
+/** Each key's spend this month (dollars), from the usage report; empty for those who may not read it. */
+function useKeySpend(org: string, admin: boolean): Map<string, number> {
+  const report = useLoad(async () => {
+    if (!admin) return new Map<string, number>();
+    const from = new Date();
+    from.setUTCDate(1);
+    from.setUTCHours(0, 0, 0, 0);
+    const rows = await call(
+      api.GET('/console/api/orgs/{org}/usage', {
+        params: { path: { org }, query: { group_by: 'key', from: from.toISOString() } },
+      }),
+    ).then(
+      (page) => page.data,
+      () => [],
+    );
+    return new Map(rows.map((row) => [row.key, microToNumber(row.spent_micro_cents)]));
+  }, [org, admin]);
+  return report.data ?? new Map();
+}
+
 function CredentialRows(props: {
   items: Array<Key | Token>;
   caption: string;
   empty?: string;
   onRevoke: (item: Key | Token) => Promise<unknown>;
+  /** Keys (not user tokens) have controls: shown in a column, and changed here when given. */
+  controls?: {
+    knownModels: string[];
+    spent: Map<string, number>;
+    onSave: (key: Key, controls: KeyControls) => Promise<unknown>;
+  };
 }) {
+  const [editing, setEditing] = useState<string>();
   if (props.items.length === 0) return <p class="muted">{props.empty ?? 'No keys yet.'}</p>;
+  const { controls } = props;
+  const edited = props.items.find((item): item is Key => item.id === editing && 'rate_limit' in item);
   return (
-    <div class="scroll">
-      <table>
-        <caption class="sr">{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Permission</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span class="sr">Action</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.items.map((item) => (
-            <tr key={item.id}>
-              <td data-label="Name">{item.name}</td>
-              <td data-label="Permission">
-                {'permission' in item ? PERMISSIONS[item.permission] : 'As you'}
-              </td>
-              <td data-label="Key">
-                <code>
-                  {item.prefix}…{item.last4}
-                </code>
-              </td>
-              <td data-label="Created">{day(item.created_at)}</td>
-              <td data-label="Expires">{day(item.expires_at)}</td>
-              <td data-label="Last used">{when(item.last_used_at)}</td>
-              <td data-label="Status">{item.status}</td>
-              <td>
-                {item.status === 'active' ? (
-                  <ConfirmButton
-                    label="Revoke"
-                    ariaLabel={`Revoke ${item.name}`}
-                    question={`Revoke ${item.name}? Requests with it stop at once.`}
-                    confirm="Yes, revoke"
-                    onConfirm={() => props.onRevoke(item)}
-                  />
-                ) : null}
-              </td>
+    <>
+      <div class="scroll">
+        <table>
+          <caption class="sr">{props.caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Permission</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+              {controls ? <th scope="col">Controls</th> : null}
+              <th scope="col">
+                <span class="sr">Action</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {props.items.map((item) => (
+              <tr key={item.id}>
+                <td data-label="Name">{item.name}</td>
+                <td data-label="Permission">
+                  {'permission' in item ? PERMISSIONS[item.permission] : 'As you'}
+                </td>
+                <td data-label="Key">
+                  <code>
+                    {item.prefix}…{item.last4}
+                  </code>
+                </td>
+                <td data-label="Created">{day(item.created_at)}</td>
+                <td data-label="Expires">{day(item.expires_at)}</td>
+                <td data-label="Last used">{when(item.last_used_at)}</td>
+                <td data-label="Status">{item.status}</td>
+                {controls && 'rate_limit' in item ? (
+                  <td data-label="Controls">{controlsSummary(item, controls.spent.get(item.id))}</td>
+                ) : null}
+                <td class="actions">
+                  {controls && item.status === 'active' ? (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Edit controls of ${item.name}`}
+                      aria-expanded={editing === item.id}
+                      onClick={() => setEditing(item.id)}
+                    >
+                      Edit controls
+                    </button>
+                  ) : null}{' '}
+                  {item.status === 'active' ? (
+                    <ConfirmButton
+                      label="Revoke"
+                      ariaLabel={`Revoke ${item.name}`}
+                      question={`Revoke ${item.name}? Requests with it stop at once.`}
+                      confirm="Yes, revoke"
+                      onConfirm={() => props.onRevoke(item)}
+                    />
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {controls && edited ? (
+        <KeyControlsForm
+          key={edited.id}
+          keyItem={edited}
+          knownModels={controls.knownModels}
+          onSave={(changes) => controls.onSave(edited, changes)}
+          onClose={() => setEditing(undefined)}
+        />
+      ) : null}
+    </>
   );
 }
 
@@ -208,6 +278,8 @@ function RenameForm(props: {
 
 function ServiceAccount(props: {
   org: string;
+  knownModels: string[];
+  spent: Map<string, number>;
   account: Schemas['ServiceAccountDto'];
   onCreated: (created: Created) => void;
   onRemoved: (message: string) => void;
@@ -241,6 +313,19 @@ function ServiceAccount(props: {
           <CredentialRows
             items={list}
             caption={`Keys of ${account.name}`}
+            controls={{
+              knownModels: props.knownModels,
+              spent: props.spent,
+              onSave: async (key, changes) => {
+                await call(
+                  api.PATCH('/console/api/orgs/{org}/service-accounts/{sa}/keys/{id}', {
+                    params: { path: { org, sa: account.id, id: key.id } },
+                    body: changes,
+                  }),
+                );
+                keys.reload();
+              },
+            }}
             onRevoke={(key) =>
               action.run(async () => {
                 await call(
@@ -298,7 +383,17 @@ function ServiceAccount(props: {
   );
 }
 
-function ServiceAccounts({ org, onCreated }: { org: string; onCreated: (created: Created) => void }) {
+function ServiceAccounts({
+  org,
+  knownModels,
+  spent,
+  onCreated,
+}: {
+  org: string;
+  knownModels: string[];
+  spent: Map<string, number>;
+  onCreated: (created: Created) => void;
+}) {
   const accounts = useLoad(
     () => call(api.GET('/console/api/orgs/{org}/service-accounts', { params: { path: { org } } })),
     [org],
@@ -359,6 +454,8 @@ function ServiceAccounts({ org, onCreated }: { org: string; onCreated: (created:
                 <ServiceAccount
                   key={account.id}
                   org={org}
+                  knownModels={knownModels}
+                  spent={spent}
                   account={account}
                   onCreated={onCreated}
                   onRemoved={(message) => {
@@ -387,6 +484,8 @@ export function KeysPage({ workspace }: PageProps) {
     [org],
   );
   const tokens = useLoad(() => call(api.GET('/console/api/tokens')), []);
+  const knownModels = useKnownModels(org);
+  const spent = useKeySpend(org, isAdmin(workspace.role));
   const action = useAction();
   return (
     <>
@@ -394,7 +493,7 @@ export function KeysPage({ workspace }: PageProps) {
         <ShownOnce title={created.title} secret={created.secret} onDone={() => setCreated(undefined)} />
       ) : null}
       {isAdmin(workspace.role) ? (
-        <ServiceAccounts org={org} onCreated={setCreated} />
+        <ServiceAccounts org={org} knownModels={knownModels} spent={spent} onCreated={setCreated} />
       ) : (
         <p class="muted">Only owners and admins of {workspace.name} manage service accounts.</p>
       )}
@@ -405,6 +504,19 @@ export function KeysPage({ workspace }: PageProps) {
             <CredentialRows
               items={list}
               caption="Your keys"
+              controls={{
+                knownModels,
+                spent,
+                onSave: async (key, changes) => {
+                  await call(
+                    api.PATCH('/console/api/orgs/{org}/keys/{id}', {
+                      params: { path: { org, id: key.id } },
+                      body: changes,
+                    }),
+                  );
+                  personal.reload();
+                },
+              }}
               onRevoke={(key) =>
                 action.run(async () => {
                   await call(

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, dollars, isAdmin, microToNumber, type Schemas } from '../api';
 import type { PageProps } from '../main';
 import { Loading, useLoad } from '../ui';
+import { UsageTabs } from './usage-tabs';
 
 type Row = Schemas['UsageRowDto'];
 
@@ -153,9 +154,17 @@ export function UsagePage({ workspace }: PageProps) {
     return { days, members, keys, models, people, keyNames, connectionNames };
   }, [org, month]);
   if (!isAdmin(workspace.role))
-    return <p class="muted">Only owners and admins of {workspace.name} see its usage.</p>;
+    return (
+      <>
+        <UsageTabs org={org} current="spend" />
+        <p class="muted">
+          Only owners and admins of {workspace.name} see its spend; your own calls are under Requests.
+        </p>
+      </>
+    );
   return (
     <>
+      <UsageTabs org={org} current="spend" />
       <div class="row">
         <div>
           <label for="month">Month</label>

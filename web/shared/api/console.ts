@@ -1253,6 +1253,31 @@ export interface components {
       group_by: 'key' | 'model' | 'member' | 'day';
       data: components['schemas']['UsageRowDto'][];
     };
+    RequestLogRowDto: {
+      id: string;
+      request_id: string;
+      /** @description ISO-8601. */
+      time: string;
+      member: string;
+      key: string | null;
+      route: string;
+      model: string;
+      served_by: string | null;
+      status: number;
+      /** @description `answered`, `upstream_refused`, `budget_refused`, `rate_limited`, `policy_refused`, `invalid`, `failed`, `client_left`. */
+      outcome: string;
+      input_tokens: number;
+      output_tokens: number;
+      /** @description Micro-cents, a decimal string. */
+      cost_micro_cents: string;
+      duration_ms: number;
+      ttfb_ms: number | null;
+    };
+    RequestLogPageDto: {
+      data: components['schemas']['RequestLogRowDto'][];
+      /** @description Pass as `cursor` for the next (older) page; null on the last page. */
+      next_cursor: string | null;
+    };
     ConnectionAuthDto: {
       /**
        * @description `bearer`: `Authorization: Bearer <credential>`; `header`: `<header>: <credential>`.
@@ -3887,13 +3912,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description A page of rows (JSON), or the rows as a CSV file (format=csv) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
-          'text/csv': Record<string, never>;
+          'application/json': components['schemas']['RequestLogPageDto'];
+          'text/csv': string;
         };
       };
       /** @description OrgRequired: a user token without x-org-id */

@@ -1,0 +1,183 @@
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Schemas } from '../api';
+import { describedBy, FieldError, useFormAction } from '../field-errors';
+
+type Key = Schemas['KeyDto'];
+export type KeyControls = Pick<
+  Schemas['UpdateKeyDto'],
+  'rate_limit' | 'allowed_models' | 'monthly_budget_dollars'
+>;
+
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/**
+ * "60 req/min · 100K tok/min · 2 models · $25.00/month ($4.00 spent)", or "no limits". `spent` (dollars this
+ * month) when the reader may see usage.
+ */
+export function controlsSummary(
+  key: Pick<Key, 'rate_limit' | 'allowed_models' | 'monthly_budget_dollars'>,
+  spent?: number,
+): string {
+  const parts: string[] = [];
+  const { requests_per_minute: requests, tokens_per_minute: tokens } = key.rate_limit;
+  if (requests !== null) parts.push(`${compact.format(requests)} req/min`);
+  if (tokens !== null) parts.push(`${compact.format(tokens)} tok/min`);
+  if (key.allowed_models !== null) {
+    const count = key.allowed_models.length;
+    parts.push(count === 1 ? `only ${key.allowed_models[0]}` : `${count} models`);
+  }
+  if (key.monthly_budget_dollars !== null) {
+    const budget = `${usd.format(key.monthly_budget_dollars)}/month`;
+    parts.push(spent === undefined ? budget : `${budget} (${usd.format(spent)} spent)`);
+  }
+  // Each control on one line: a wrap falls between them, never inside one.
+  return parts.length === 0 ? 'no limits' : parts.map((part) => part.replace(/ /g, '\u00a0')).join(' · ');
+}
+
+/** An empty box is no limit; anything else goes to the API as it is, which says what is wrong with it. */
+function limit(text: string): number | null {
+  return text.trim() === '' ? null : Number(text.trim());
+}
+
+/** One model per line, or separated by commas; none is any model the workspace allows. */
+function models(text: string): string[] | null {
+  const list = text
+    .split(/[\n,]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return list.length === 0 ? null : list;
+}
+
+const FIELDS = {
+  requests: 'rate_limit.requests_per_minute',
+  tokens: 'rate_limit.tokens_per_minute',
+  models: 'allowed_models',
+  budget: 'monthly_budget_dollars',
+};
+
+/** The controls of one key: rate limits and the models it may call, each cleared by emptying its box. */
+export function KeyControlsForm(props: {
+  keyItem: Key;
+  /** Models of the workspace's config, as a hint (`provider/model`). */
+  knownModels: string[];
+  onSave: (controls: KeyControls) => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const key = props.keyItem;
+  const [requests, setRequests] = useState(String(key.rate_limit.requests_per_minute ?? ''));
+  const [tokens, setTokens] = useState(String(key.rate_limit.tokens_per_minute ?? ''));
+  const [allowed, setAllowed] = useState((key.allowed_models ?? []).join('\n'));
+  const [budget, setBudget] = useState(String(key.monthly_budget_dollars ?? ''));
+  const form = useFormAction(Object.values(FIELDS));
+  const first = useRef<HTMLInputElement>(null);
+  // Focused as the form appears (a layout effect): a later focus would move the caret out of a box being typed in.
+  useLayoutEffect(() => first.current?.focus(), []);
+  const id = (field: string) => `controls-${key.id}-${field}`;
+  const save = (controls: KeyControls) =>
+    form.run(async () => {
+      await props.onSave(controls);
+      props.onClose();
+    });
+  return (
+    <form
+      class="panel"
+      aria-labelledby={id('title')}
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const requestsPerMinute = limit(requests);
+        const tokensPerMinute = limit(tokens);
+        await save({
+          rate_limit:
+            requestsPerMinute === null && tokensPerMinute === null
+              ? null
+              : { requests_per_minute: requestsPerMinute, tokens_per_minute: tokensPerMinute },
+          allowed_models: models(allowed),
+          monthly_budget_dollars: limit(budget),
+        });
+      }}
+    >
+      <h4 id={id('title')}>Controls of {key.name}</h4>
+      <p class="muted small">
+        An empty box is no limit. The gateway holds every call with this key to them; the budget is per UTC
+        month, on top of its member&rsquo;s and the workspace&rsquo;s.
+      </p>
+      <div class="row">
+        <div>
+          <label for={id('requests')}>Requests per minute</label>
+          <input
+            id={id('requests')}
+            ref={first}
+            type="number"
+            step={1}
+            inputMode="numeric"
+            value={requests}
+            onInput={(e) => setRequests(e.currentTarget.value)}
+            {...describedBy(id('requests'), form.at(FIELDS.requests))}
+          />
+          <FieldError id={id('requests')} message={form.at(FIELDS.requests)} />
+        </div>
+        <div>
+          <label for={id('tokens')}>Tokens per minute (input + output)</label>
+          <input
+            id={id('tokens')}
+            type="number"
+            step={1}
+            inputMode="numeric"
+            value={tokens}
+            onInput={(e) => setTokens(e.currentTarget.value)}
+            {...describedBy(id('tokens'), form.at(FIELDS.tokens))}
+          />
+          <FieldError id={id('tokens')} message={form.at(FIELDS.tokens)} />
+        </div>
+        <div>
+          <label for={id('budget')}>Monthly budget ($)</label>
+          <input
+            id={id('budget')}
+            type="number"
+            step={0.01}
+            inputMode="decimal"
+            value={budget}
+            onInput={(e) => setBudget(e.currentTarget.value)}
+            {...describedBy(id('budget'), form.at(FIELDS.budget))}
+          />
+          <FieldError id={id('budget')} message={form.at(FIELDS.budget)} />
+        </div>
+      </div>
+      <label for={id('models')}>Allowed models (one per line or comma-separated; empty: any)</label>
+      <textarea
+        id={id('models')}
+        rows={3}
+        value={allowed}
+        placeholder={props.knownModels.slice(0, 2).join('\n')}
+        onInput={(e) => setAllowed(e.currentTarget.value)}
+        {...describedBy(id('models'), form.at(FIELDS.models))}
+      />
+      <FieldError id={id('models')} message={form.at(FIELDS.models)} />
+      {props.knownModels.length > 0 ? (
+        <p class="muted small">In this workspace&rsquo;s config: {props.knownModels.join(', ')}</p>
+      ) : null}
+      {form.rest ? (
+        <p class="error" role="alert">
+          {form.rest}
+        </p>
+      ) : null}
+      <div class="row">
+        <button type="submit" disabled={form.busy}>
+          Save controls
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={form.busy}
+          onClick={() => save({ rate_limit: null, allowed_models: null, monthly_budget_dollars: null })}
+        >
+          Clear all controls
+        </button>
+        <button type="button" class="secondary" onClick={props.onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
