@@ -91,7 +91,11 @@ export class RateLimiter implements OnApplicationShutdown {
     }
     this.unwritten.delete(key);
     const amount = 1 + (pending?.amount ?? 0);
-    const { count, resetsAt } = this.remember(key, await this.store.hit(key, limit.windowMs, now, amount), now);
+    const { count, resetsAt } = this.remember(
+      key,
+      await this.store.hit(key, limit.windowMs, now, amount),
+      now,
+    );
     if (count > limit.max) throw this.refusal(message, resetsAt, now);
   }
 
