@@ -1,13 +1,8 @@
-import type { PermissionReply, PermissionRequest } from '../../modules/runtime/permissions/permission.types';
-import type { InboxItem } from '../../modules/prompt/inbox/inbox.types';
-import type { SessionMessageInfo } from '../../modules/sessions/session-message.types';
-import type { ModelRef, SessionOutcome, Tokens } from '../../modules/sessions/session.types';
-import type { SessionInfo } from '../../modules/sessions/session.types';
-import type { Todo } from '../../modules/runtime/tools/todo.tools';
-
 /**
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
- * sends them as `{ id, created, type, location?, data }`. Add an entry here before emitting a new type.
+ * sends them as `{ id, created, type, location?, data }`. The platform's own are here; a module adds its own
+ * types to this interface in a `*.events.ts` file of its folder (TypeScript's declaration merging), before it emits
+ * them: `sessions/session.events.ts`, `runtime/permissions/permission.events.ts`, `prompt/inbox/inbox.events.ts`.
  */
 export interface EventCatalog {
   'server.connected': Record<string, never>;
@@ -17,64 +12,6 @@ export interface EventCatalog {
   'agent.updated': Record<string, never>;
   /** Plugins were updated or changed; locations using them reload. */
   'plugin.updated': Record<string, never>;
-  'permission.asked': PermissionRequest;
-  'permission.replied': { sessionID: string; requestID: string; reply: PermissionReply };
-  'session.created': { sessionID: string; info: SessionInfo };
-  'session.updated': { sessionID: string; info: SessionInfo };
-  'session.deleted': { sessionID: string; info: SessionInfo };
-  'session.agent.selected': { sessionID: string; agent: string };
-  'session.model.selected': { sessionID: string; model: ModelRef };
-  'session.moved': {
-    sessionID: string;
-    location: { directory: string };
-    projectID: string;
-    subpath?: string;
-  };
-  /** An input was admitted to the session's inbox. */
-  'session.inbox.enqueued': { sessionID: string; item: InboxItem };
-  /** A drain started working on the session (it is listed as active until `session.idle`). */
-  'session.execution.started': { sessionID: string };
-  'session.execution.succeeded': { sessionID: string };
-  'session.execution.failed': { sessionID: string; error: { type: string; message: string } };
-  'session.execution.interrupted': { sessionID: string; reason: 'user' | 'shutdown' | 'deleted' };
-  /** The drain ended: the session's `time.idle` and `outcome` are set. */
-  'session.idle': { sessionID: string; outcome: SessionOutcome };
-  /** A message was added to the transcript (user prompts, the assistant message of a step). */
-  'session.message.created': { sessionID: string; message: SessionMessageInfo };
-  /** A message deleted (a revert made final); `answerID`: the v1 answer shown for it (commands, compactions). */
-  'session.message.removed': { sessionID: string; messageID: string; answerID?: string };
-  /** A provider turn failed for a passing reason and is tried again at `at` (epoch ms). */
-  'session.step.retrying': {
-    sessionID: string;
-    messageID: string;
-    attempt: number;
-    at: number;
-    error: string;
-  };
-  /** The session's todo list was written (`todowrite`). */
-  'session.todo.updated': { sessionID: string; todos: Todo[] };
-  /** A compaction finished: the model gets its summary instead of the turns before it. */
-  'session.compacted': { sessionID: string; messageID: string; reason: 'auto' | 'manual' };
-  /** A message changed as a whole (a tool's state, a retry, the end of a step). */
-  'session.message.updated': { sessionID: string; message: SessionMessageInfo };
-  /** Streamed text, reasoning or tool input of the assistant message's part at `index`. */
-  'session.message.part.delta': {
-    sessionID: string;
-    messageID: string;
-    index: number;
-    type: 'text' | 'reasoning' | 'tool-input';
-    delta: string;
-  };
-  /** One provider turn began (`messageID`: its assistant message). */
-  'session.step.started': { sessionID: string; messageID: string; agent: string; model: ModelRef };
-  'session.step.ended': {
-    sessionID: string;
-    messageID: string;
-    finish: string;
-    /** USD */
-    cost: number;
-    tokens: Tokens;
-  };
 }
 
 export type EventType = keyof EventCatalog;

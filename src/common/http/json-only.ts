@@ -1,8 +1,13 @@
 import { InvalidRequestError } from '../errors';
 import { PlainRequest } from './http';
 
-/** The JSON APIs; the console's pages and the device endpoints also take forms. */
-const JSON_PREFIXES = ['/api/', '/console/api/', '/inference/'];
+/** The JSON APIs' URL prefixes, as each surface's module registers them; its pages and forms are elsewhere. */
+const JSON_PREFIXES: string[] = [];
+
+/** Marks the routes under `prefix` as a JSON API: a body of another content type is refused there. */
+export function registerJsonApi(prefix: string): void {
+  if (!JSON_PREFIXES.includes(prefix)) JSON_PREFIXES.push(prefix);
+}
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 function hasBody(request: PlainRequest): boolean {

@@ -1,3 +1,4 @@
+import { registerJsonApi } from '../../common/http/json-only';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -63,6 +64,8 @@ export class InferenceModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register(INFERENCE_PREFIXES, this.authenticator);
+    this.authenticator.cacheOn(INFERENCE_PREFIXES);
+    for (const prefix of INFERENCE_PREFIXES) registerJsonApi(prefix);
     // Workspace configs offer the gateway's models and the workspace's connections (OfferedProviders).
     this.workspaceConfig.offer(this.offered.entries);
     for (const prefix of INFERENCE_PREFIXES) this.errorFormats.register(prefix, inferenceErrorBody);

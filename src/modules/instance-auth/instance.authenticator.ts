@@ -1,3 +1,4 @@
+import { registerJsonApi } from '../../common/http/json-only';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AuthenticatedRequest, Authenticator, AuthRegistry, Principal } from '../../common/auth';
 import { UnauthorizedError } from '../../common/errors';
@@ -41,6 +42,7 @@ export class InstanceAuthenticator implements Authenticator, OnModuleInit {
   onModuleInit(): void {
     // Unknown routes under /api/ too: nothing there answers anyone without credentials, not even with 404.
     this.registry.register(INSTANCE_PREFIXES, this, { guardUnknownRoutes: true });
+    registerJsonApi('/api/');
   }
 
   async authenticate(request: AuthenticatedRequest): Promise<Principal> {

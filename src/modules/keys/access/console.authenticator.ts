@@ -1,3 +1,4 @@
+import { registerJsonApi } from '../../../common/http/json-only';
 import { ExecutionContext, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest, Authenticator, AuthRegistry } from '../../../common/auth';
@@ -54,6 +55,7 @@ export function requestedOrg(request: PlainRequest): string | null {
 @Injectable()
 export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
   private readonly bearers: Array<{ prefix: string; strategy: BearerStrategy }> = [];
+  private readonly cachedPrefixes: string[] = [];
 
   constructor(
     private readonly registry: AuthRegistry,
@@ -69,6 +71,12 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
       this.lookup.userToken(token, requestedOrg(request)),
     );
     this.registry.register(CONSOLE_API_PREFIXES, this);
+    for (const prefix of CONSOLE_API_PREFIXES) registerJsonApi(prefix);
+  }
+
+  /** Bearer credentials checked under `prefixes` are served from the cache (the gateway's hot path registers its own). */
+  cacheOn(prefixes: string[]): void {
+    this.cachedPrefixes.push(...prefixes);
   }
 
   /**
@@ -128,8 +136,9 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
     const bearer = token ? this.bearers.find((entry) => token.startsWith(entry.prefix)) : undefined;
     if (!token || !bearer) throw new ConsoleUnauthorizedError();
-    // Only the gateway's hot path is served from the cache; the console API reads the database each time.
-    const cacheable = request.url.startsWith('/inference/');
+    // Only the routes registered with cacheOn (the gateway's) are served from the cache; the console API reads the
+    // database each time.
+    const cacheable = this.cachedPrefixes.some((prefix) => request.url.startsWith(prefix));
     const cacheKey = `${token}\n${requestedOrg(request) ?? ''}`;
     const cached = cacheable ? this.cache.get(cacheKey) : undefined;
     if (cached) return cached;
