@@ -1,33 +1,9 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
+import { locate, LocatedPath } from '../../../common/fs/locate';
 import { ExternalPathError } from './tool.errors';
 import { PermissionCheck, ToolContext } from './tool.types';
 
-export interface LocatedPath {
-  absolute: string;
-  /** With symbolic links followed: what is really read or written. */
-  real: string;
-  /** Relative to the location with `/` separators when inside it, else the real absolute path. */
-  display: string;
-  external: boolean;
-}
-
-/**
- * Resolves a path the model gave against the location. Symbolic links are followed, so a link inside the
- * location that points outside it counts as outside.
- */
-export function locate(directory: string, path: string | undefined): LocatedPath {
-  const absolute = resolve(directory, path ?? '.');
-  const root = realpathSync(directory);
-  const real = realExisting(absolute);
-  const inside = isInside(root, real);
-  return {
-    absolute,
-    real,
-    display: inside ? relative(root, real).split(sep).join('/') || '.' : real,
-    external: !inside,
-  };
-}
+export { locate, LocatedPath } from '../../../common/fs/locate';
 
 /** `locate`, then refuse an outside path unless the loop allowed `external_directory` for this call. */
 export function locateForRun(ctx: ToolContext, path: string | undefined): LocatedPath {
@@ -54,22 +30,4 @@ export function pathChecks(
     checks.push({ action: 'external_directory', resource: join(dir, '*') });
   }
   return checks;
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/** realpath of the longest existing prefix, with the rest appended (for files about to be created). */
-function realExisting(path: string): string {
-  let existing = path;
-  const rest: string[] = [];
-  while (!existsSync(existing)) {
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    rest.unshift(basename(existing));
-    existing = parent;
-  }
-  return join(realpathSync(existing), ...rest);
 }

@@ -1,0 +1,46 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+export interface LocatedPath {
+  absolute: string;
+  /** With symbolic links followed: what is really read or written. */
+  real: string;
+  /** Relative to the location with `/` separators when inside it, else the real absolute path. */
+  display: string;
+  external: boolean;
+}
+
+/**
+ * Resolves a path the model gave against the location. Symbolic links are followed, so a link inside the
+ * location that points outside it counts as outside.
+ */
+export function locate(directory: string, path: string | undefined): LocatedPath {
+  const absolute = resolve(directory, path ?? '.');
+  const root = realpathSync(directory);
+  const real = realExisting(absolute);
+  const inside = isInside(root, real);
+  return {
+    absolute,
+    real,
+    display: inside ? relative(root, real).split(sep).join('/') || '.' : real,
+    external: !inside,
+  };
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** realpath of the longest existing prefix, with the rest appended (for files about to be created). */
+function realExisting(path: string): string {
+  let existing = path;
+  const rest: string[] = [];
+  while (!existsSync(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    rest.unshift(basename(existing));
+    existing = parent;
+  }
+  return join(realpathSync(existing), ...rest);
+}
