@@ -6,7 +6,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MODULES = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'modules');
-const KNOWN = new Set(['audit<>keys', 'identity<>keys', 'identity<>workspaces']);
+const KNOWN = new Set([]);
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -4,7 +4,7 @@ import { EntityManager, LessThan, Repository } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../../common/clock';
 import { ascendingId } from '../../common/ids';
-import { Actor } from '../keys/access/actor';
+import { Actor } from '../console-access/actor';
 import { AuditAction } from './audit-actions';
 import { AuditEntryEntity } from './audit-entry.entity';
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
-import { OrgRole } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { OrgRole } from '../console-access/console-access.decorators';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { BudgetsService } from './budgets.service';
 import { UsageQueryDto, UsageReportDto } from './dto/usage.dto';
 

@@ -3,10 +3,10 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
 import { HttpRequest, requestOrigin } from '../../common/http/http';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
-import { identityConfig, IdentityConfig } from '../identity/identity.config';
-import { actorOf } from '../keys/access/actor';
-import { OrgRole, SignedInOnly } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
+import { actorOf } from '../console-access/actor';
+import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { connectionView } from './connection-view';
 import { ConnectionsService } from './connections.service';
 import { ConnectionDto, CreateConnectionDto, UpdateConnectionDto } from './dto/connection.dto';
@@ -20,7 +20,7 @@ import { ConnectionDto, CreateConnectionDto, UpdateConnectionDto } from './dto/c
 export class ConnectionsController {
   constructor(
     private readonly connections: ConnectionsService,
-    @Inject(identityConfig.KEY) private readonly identity: IdentityConfig,
+    @Inject(consoleAccessConfig.KEY) private readonly access: ConsoleAccessConfig,
   ) {}
 
   @Post()
@@ -106,6 +106,6 @@ export class ConnectionsController {
   }
 
   private origin(request: HttpRequest): string {
-    return this.identity.origin ?? requestOrigin(request);
+    return this.access.origin ?? requestOrigin(request);
   }
 }

@@ -1,5 +1,5 @@
 import { TaggedError } from '../../common/errors';
-import { ConsoleNotFoundError } from '../keys/access/console-errors';
+import { ConsoleNotFoundError } from '../console-access/console-errors';
 
 /** No such connection in this workspace (tag `NotFound`, with `connection_id`). */
 export class ConnectionNotFoundError extends ConsoleNotFoundError {

@@ -3,7 +3,7 @@ import { OutboundPolicy } from '../../common/net/outbound-policy';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
-import { identityConfig } from '../identity/identity.config';
+import { consoleAccessConfig } from '../console-access/console-access.config';
 import { KeysModule } from '../keys/keys.module';
 import { ConnectionEntity } from './connection.entity';
 import { connectionsConfig, outboundPolicyProvider } from './connections.config';
@@ -17,7 +17,7 @@ import { CredentialCipher } from './credential-cipher.service';
  */
 @Module({
   imports: [
-    ConfigModule.forFeature(identityConfig),
+    ConfigModule.forFeature(consoleAccessConfig),
     ConfigModule.forFeature(connectionsConfig),
     TypeOrmModule.forFeature([ConnectionEntity]),
     KeysModule,

@@ -7,7 +7,7 @@ import { InvalidRequestError } from '../../common/errors';
 import { InternalAddressError, OutboundPolicy } from '../../common/net/outbound-policy';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
-import { Actor } from '../keys/access/actor';
+import { Actor } from '../console-access/actor';
 import { AuthMode, ConnectionEntity, ConnectionSchema, StoredModels } from './connection.entity';
 import { MicroCentPrices, microCentPrices, parseModels } from './connection-models';
 import { ConnectionNotFoundError } from './connections.errors';

@@ -2,9 +2,9 @@ import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
-import { actorOf } from '../keys/access/actor';
-import { PersonOnly } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal, personId } from '../keys/access/console-principal';
+import { actorOf } from '../console-access/actor';
+import { PersonOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal, personId } from '../console-access/console-principal';
 import { DeviceTokensService } from './device-tokens.service';
 import { DeviceSessionDto } from './dto/device.dto';
 

@@ -2,12 +2,12 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { Public } from '../../common/auth';
-import { ConsoleForbiddenError } from '../keys/access/console-errors';
+import { ConsoleForbiddenError } from '../console-access/console-errors';
 import { LoginDto, SignupDto, SignupResultDto } from './dto/auth.dto';
-import { identityConfig, IdentityConfig } from './identity.config';
+import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
 import { IdentityService } from './identity.service';
-import { isSameOriginChange } from './same-origin';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie';
+import { isSameOriginChange } from '../console-access/same-origin';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../console-access/session-cookie';
 import { HttpReply, HttpRequest } from '../../common/http/http';
 
 @ApiTags('console: sign-in')
@@ -15,7 +15,7 @@ import { HttpReply, HttpRequest } from '../../common/http/http';
 export class AuthController {
   constructor(
     private readonly identity: IdentityService,
-    @Inject(identityConfig.KEY) private readonly config: IdentityConfig,
+    @Inject(consoleAccessConfig.KEY) private readonly access: ConsoleAccessConfig,
   ) {}
 
   @Post('signup')
@@ -57,7 +57,7 @@ export class AuthController {
   async logout(@Req() request: HttpRequest, @Res({ passthrough: true }) response: HttpReply): Promise<void> {
     const cookie = readSessionCookie(request);
     if (!cookie) return;
-    if (!isSameOriginChange(request, this.config.origin)) {
+    if (!isSameOriginChange(request, this.access.origin)) {
       throw new ConsoleForbiddenError('Sign-out must come from the console');
     }
     await this.identity.logout(cookie);

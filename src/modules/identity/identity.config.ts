@@ -1,37 +1,16 @@
 import { configFromEnv } from '../../config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { ConfigError, int, oneOf, optionalStr } from '../../config/env';
+import { int, oneOf } from '../../config/env';
 
 export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];
 
 export function parseIdentityEnv(env: Record<string, string | undefined>) {
-  const origin = optionalStr(env, 'OUTPOST_CONSOLE_ORIGIN');
-  if (origin !== undefined) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (
-      !parsed ||
-      !['http:', 'https:'].includes(parsed.protocol) ||
-      parsed.origin !== origin.replace(/\/$/, '')
-    ) {
-      throw new ConfigError(
-        'OUTPOST_CONSOLE_ORIGIN',
-        `must be an origin like https://outpost.example.com (got "${origin}")`,
-      );
-    }
-  }
   return {
     /** Who may create an account: anyone, only people holding an invitation, or nobody (CLI only). */
     signup: oneOf<SignupMode>(env, 'OUTPOST_CONSOLE_SIGNUP', SIGNUP_MODES, 'open'),
     /** Sign-ups allowed per address per hour. */
     signupsPerHour: int(env, 'OUTPOST_SIGNUPS_PER_HOUR', 20, 1, 1_000_000),
-    /** The public origin of the console behind a proxy; cookie-authenticated changes must come from it. */
-    origin: origin?.replace(/\/$/, ''),
     sessionDays: int(env, 'OUTPOST_CONSOLE_SESSION_DAYS', 30, 1, 365),
   };
 }

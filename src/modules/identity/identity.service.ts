@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
-import { Actor } from '../keys/access/actor';
+import { Actor } from '../console-access/actor';
 import {
   ConsoleConflictError,
   ConsoleForbiddenError,
   ConsoleUnauthorizedError,
-} from '../keys/access/console-errors';
+} from '../console-access/console-errors';
 import { InvitesService, normalizeEmail } from '../workspaces/invites.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { identityConfig, IdentityConfig } from './identity.config';

@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { ConsoleSessionEntity } from './console-session.entity';
 import { identityConfig, IdentityConfig } from './identity.config';
-import { sha256 } from './session-cookie';
+import { sha256 } from '../../common/hash';
 
 export interface SignedInPerson {
   id: string;

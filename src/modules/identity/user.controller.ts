@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { UserDto } from './dto/auth.dto';
 
 @ApiTags('console: sign-in')

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { utcMonth } from '../../common/money';
 import { BudgetsService, Headroom } from '../budgets/budgets.service';
 import { KeyBudgets } from '../budgets/key-budgets.service';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { CatalogueModel, gatewayConfig, GatewayConfig } from './gateway.config';
 import { BudgetRefusal, UserLimitError, WorkspaceLimitError } from './gateway.errors';
 import { InferenceRequest } from './inference-request';

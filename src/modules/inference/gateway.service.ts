@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { PlainRequest, requestPath } from '../../common/http/http';
 import { writeHead, writeWhole } from '../../common/http/response-head';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
 import { CatalogueModel, gatewayConfig, GatewayConfig, CallSchema } from './gateway.config';

@@ -6,7 +6,7 @@ import { readBody } from '../../common/http/body-parsers';
 import { PlainRequest, requestPath } from '../../common/http/http';
 import { LaneRoute } from '../../common/http/http-lanes';
 import { assertJsonBody } from '../../common/http/json-only';
-import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
+import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import type { CallSchema } from './gateway.config';
 import { SCHEMA_PATHS } from './inference-request';
 import { GatewayService, ModelCall } from './gateway.service';

@@ -3,9 +3,9 @@ import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } fro
 import { CurrentPrincipal, Public } from '../../common/auth';
 import { BodyLimit } from '../../common/http/body-parsers';
 import { HttpReply, HttpRequest } from '../../common/http/http';
-import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal } from '../keys/access/console-principal';
-import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
+import { AllowInferenceKeys, OrgRole } from '../console-access/console-access.decorators';
+import { ConsolePrincipal } from '../console-access/console-principal';
+import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import { GatewayModelDto, GatewayModelListDto } from './dto/gateway-models.dto';
 import { ModelNotFoundError } from './gateway.errors';
 import { GatewayService } from './gateway.service';

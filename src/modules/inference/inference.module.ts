@@ -7,7 +7,7 @@ import { AuthRegistry } from '../../common/auth';
 import { ErrorFormats } from '../../common/errors/error-formats';
 import { HttpLanes } from '../../common/http/http-lanes';
 import { BudgetsModule } from '../budgets/budgets.module';
-import { ConsoleAuthenticator } from '../keys/access/console.authenticator';
+import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import { ConnectionsModule } from '../connections/connections.module';
 import { KeysModule } from '../keys/keys.module';
 import { WorkspaceConfigModule } from '../workspace-config/workspace-config.module';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TaggedError } from '../../common/errors';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter.service';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { ConsolePrincipal } from '../console-access/console-principal';
 
 const MINUTE_MS = 60_000;
 

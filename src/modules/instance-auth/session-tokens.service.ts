@@ -1,6 +1,7 @@
+import { sha256 } from '../../common/hash';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
@@ -10,10 +11,6 @@ import { SessionTokenEntity } from './session-token.entity';
 export const SESSION_TOKEN_PREFIX = 'ost_';
 /** `last_used_at` is written at most this often per token, so reads do not become writes. */
 const LAST_USE_RESOLUTION_MS = 60_000;
-
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
 
 /** Session tokens for paired clients: random, stored hashed, valid 30 days, revoked by a new password. */
 @Injectable()

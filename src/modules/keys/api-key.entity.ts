@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { Permission } from './access/console-principal';
+import type { Permission } from '../console-access/console-principal';
 import { HashedSecretColumns } from './hashed-secret.columns';
 
 /**

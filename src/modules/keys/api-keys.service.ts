@@ -5,13 +5,13 @@ import { DataSource, EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
-import { Actor } from './access/actor';
-import { ConsoleNotFoundError } from './access/console-errors';
-import { Permission } from './access/console-principal';
+import { Actor } from '../console-access/actor';
+import { ConsoleNotFoundError } from '../console-access/console-errors';
+import { Permission } from '../console-access/console-principal';
 import { ApiKeyEntity } from './api-key.entity';
 import { parseExpiry } from './credential-status';
-import { SecretHasher } from './secret-hasher.service';
-import { generateToken, TOKEN_PREFIXES } from './token-format';
+import { SecretHasher } from '../console-access/secret-hasher.service';
+import { generateToken, TOKEN_PREFIXES } from '../console-access/token-format';
 
 /** Whose key: a service account's, or a person's own in a workspace. */
 export type KeyOwner = { workspaceId: string } & ({ serviceAccountId: string } | { userId: string });

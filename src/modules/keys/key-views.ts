@@ -3,7 +3,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { iso, statusOf } from './credential-status';
 import { CreatedKeyDto, KeyDto, ServiceAccountDto, TokenDto } from './dto/key.dto';
 import { ServiceAccountEntity } from './service-account.entity';
-import { TOKEN_PREFIXES } from './token-format';
+import { TOKEN_PREFIXES } from '../console-access/token-format';
 import { UserTokenEntity } from './user-token.entity';
 
 export function serviceAccountView(account: ServiceAccountEntity): ServiceAccountDto {

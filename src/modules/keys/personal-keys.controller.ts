@@ -2,9 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Clock } from '../../common/clock';
 import { CurrentPrincipal } from '../../common/auth';
-import { actorOf } from './access/actor';
-import { OrgRole, PersonOnly, SignedInOnly } from './access/console-access.decorators';
-import { ConsolePrincipal, personId } from './access/console-principal';
+import { actorOf } from '../console-access/actor';
+import { OrgRole, PersonOnly, SignedInOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal, personId } from '../console-access/console-principal';
 import { ApiKeysService } from './api-keys.service';
 import { CreateKeyDto } from './dto/create-key.dto';
 import { UpdateKeyDto } from './dto/key-controls.dto';

@@ -2,9 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Clock } from '../../common/clock';
 import { CurrentPrincipal } from '../../common/auth';
-import { actorOf } from './access/actor';
-import { OrgRole, SignedInOnly } from './access/console-access.decorators';
-import { ConsolePrincipal } from './access/console-principal';
+import { actorOf } from '../console-access/actor';
+import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { ApiKeysService } from './api-keys.service';
 import { CreateKeyDto } from './dto/create-key.dto';
 import { UpdateKeyDto } from './dto/key-controls.dto';

@@ -4,8 +4,8 @@ import { DataSource, IsNull } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
-import { Actor } from './access/actor';
-import { ConsoleNotFoundError } from './access/console-errors';
+import { Actor } from '../console-access/actor';
+import { ConsoleNotFoundError } from '../console-access/console-errors';
 import { ApiKeyEntity } from './api-key.entity';
 import { ServiceAccountEntity } from './service-account.entity';
 

@@ -2,14 +2,14 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Clock } from '../../common/clock';
 import { CurrentPrincipal } from '../../common/auth';
-import { actorOf } from './access/actor';
-import { PersonOnly, SignedInOnly } from './access/console-access.decorators';
-import { ConsolePrincipal, personId } from './access/console-principal';
+import { actorOf } from '../console-access/actor';
+import { PersonOnly, SignedInOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal, personId } from '../console-access/console-principal';
 import { CreateTokenDto } from './dto/create-token.dto';
 import { CreatedTokenDto, TokenDto } from './dto/key.dto';
 import { tokenView } from './key-views';
 import { UserTokensService } from './user-tokens.service';
-import { TOKEN_PREFIXES } from './token-format';
+import { TOKEN_PREFIXES } from '../console-access/token-format';
 
 @ApiTags('console: user tokens')
 @Controller('console/api/tokens')

@@ -4,11 +4,11 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
-import { Actor } from './access/actor';
-import { ConsoleNotFoundError } from './access/console-errors';
+import { Actor } from '../console-access/actor';
+import { ConsoleNotFoundError } from '../console-access/console-errors';
 import { parseExpiry } from './credential-status';
-import { SecretHasher } from './secret-hasher.service';
-import { generateToken, TOKEN_PREFIXES } from './token-format';
+import { SecretHasher } from '../console-access/secret-hasher.service';
+import { generateToken, TOKEN_PREFIXES } from '../console-access/token-format';
 import { UserTokenEntity } from './user-token.entity';
 
 /** Tokens (`oc_ut_…`) that act as their person in whichever workspace `x-org-id` names. */

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Headers, Param, Put, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
-import { actorOf } from '../keys/access/actor';
-import { AllowInferenceKeys, OrgRole } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { actorOf } from '../console-access/actor';
+import { AllowInferenceKeys, OrgRole } from '../console-access/console-access.decorators';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { WorkspaceConfigDto } from './dto/workspace-config.dto';
 import { RenderedConfig, WorkspaceConfigService } from './workspace-config.service';

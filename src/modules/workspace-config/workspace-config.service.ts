@@ -4,9 +4,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AuditService } from '../audit/audit.service';
-import { Actor } from '../keys/access/actor';
-import { ConsoleForbiddenError } from '../keys/access/console-errors';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { Actor } from '../console-access/actor';
+import { ConsoleForbiddenError } from '../console-access/console-errors';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import {
   ConfigDocument,
   EMPTY_DOCUMENT,

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { Role } from '../keys/access/console-principal';
+import type { Role } from '../console-access/console-principal';
 
 /** An invitation to a workspace for one email address. Only the SHA-256 of its token is stored. */
 @Entity('invite')

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
-import { identityConfig, IdentityConfig } from '../identity/identity.config';
-import { actorOf } from '../keys/access/actor';
-import { OrgRole, SignedInOnly } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal, personId } from '../keys/access/console-principal';
+import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
+import { actorOf } from '../console-access/actor';
+import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal, personId } from '../console-access/console-principal';
 import { CreateInviteDto, InviteCreatedDto, InviteDto } from './dto/invite.dto';
 import { WorkspaceWithRoleDto } from './dto/member.dto';
 import { InvitesService } from './invites.service';
@@ -15,7 +15,7 @@ import { HttpRequest, requestOrigin } from '../../common/http/http';
 export class InvitesController {
   constructor(
     private readonly invites: InvitesService,
-    @Inject(identityConfig.KEY) private readonly config: IdentityConfig,
+    @Inject(consoleAccessConfig.KEY) private readonly config: ConsoleAccessConfig,
   ) {}
 
   @Post('orgs/:org/invites')

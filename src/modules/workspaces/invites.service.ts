@@ -5,14 +5,14 @@ import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
-import { sha256 } from '../identity/session-cookie';
-import { Actor } from '../keys/access/actor';
+import { sha256 } from '../../common/hash';
+import { Actor } from '../console-access/actor';
 import {
   ConsoleConflictError,
   ConsoleForbiddenError,
   ConsoleNotFoundError,
-} from '../keys/access/console-errors';
-import { ConsolePrincipal, Role } from '../keys/access/console-principal';
+} from '../console-access/console-errors';
+import { ConsolePrincipal, Role } from '../console-access/console-principal';
 import { InviteEntity } from './invite.entity';
 import { MembershipEntity } from './membership.entity';
 import { WorkspaceEntity } from './workspace.entity';

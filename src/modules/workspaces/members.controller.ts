@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
-import { actorOf } from '../keys/access/actor';
-import { OrgRole, SignedInOnly } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal } from '../keys/access/console-principal';
+import { actorOf } from '../console-access/actor';
+import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal } from '../console-access/console-principal';
 import { MemberDto, UpdateMemberDto } from './dto/member.dto';
 import { MembersService } from './members.service';
 

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
-import { Actor } from '../keys/access/actor';
+import { Actor } from '../console-access/actor';
 import {
   ConsoleConflictError,
   ConsoleForbiddenError,
   ConsoleNotFoundError,
-} from '../keys/access/console-errors';
-import { ConsolePrincipal, Role, roleAtLeast } from '../keys/access/console-principal';
+} from '../console-access/console-errors';
+import { ConsolePrincipal, Role, roleAtLeast } from '../console-access/console-principal';
 import { ApiKeysService } from '../keys/api-keys.service';
 import { ServiceAccountsService } from '../keys/service-accounts.service';
 import { MembershipEntity } from './membership.entity';

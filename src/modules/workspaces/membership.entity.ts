@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { Role } from '../keys/access/console-principal';
+import type { Role } from '../console-access/console-principal';
 
 /** A person's role in a workspace. */
 @Entity('membership')

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth';
-import { actorOf } from '../keys/access/actor';
-import { PersonOnly } from '../keys/access/console-access.decorators';
-import { ConsolePrincipal, personId } from '../keys/access/console-principal';
+import { actorOf } from '../console-access/actor';
+import { PersonOnly } from '../console-access/console-access.decorators';
+import { ConsolePrincipal, personId } from '../console-access/console-principal';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
 import { WorkspaceDto, WorkspaceWithRoleDto } from './dto/member.dto';
 import { WorkspacesService } from './workspaces.service';

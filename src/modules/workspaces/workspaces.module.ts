@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
-import { identityConfig } from '../identity/identity.config';
+import { consoleAccessConfig } from '../console-access/console-access.config';
 import { KeysModule } from '../keys/keys.module';
 import { InviteEntity } from './invite.entity';
 import { InvitesController } from './invites.controller';
@@ -17,7 +17,7 @@ import { WorkspacesService } from './workspaces.service';
 /** Workspaces, their members and roles, and invitations. */
 @Module({
   imports: [
-    ConfigModule.forFeature(identityConfig),
+    ConfigModule.forFeature(consoleAccessConfig),
     TypeOrmModule.forFeature([WorkspaceEntity, MembershipEntity, InviteEntity]),
     AuditModule,
     KeysModule,

@@ -4,8 +4,8 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
-import { Actor } from '../keys/access/actor';
-import { Role } from '../keys/access/console-principal';
+import { Actor } from '../console-access/actor';
+import { Role } from '../console-access/console-principal';
 import { MembershipEntity } from './membership.entity';
 import { WorkspaceEntity } from './workspace.entity';
 

@@ -1,5 +1,5 @@
 import { IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
-import { PERMISSIONS, Permission } from '../access/console-principal';
+import { PERMISSIONS, Permission } from '../../console-access/console-principal';
 
 import { KeyControlsDto } from './key-controls.dto';
 

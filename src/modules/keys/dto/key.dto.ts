@@ -1,4 +1,4 @@
-import type { Permission } from '../access/console-principal';
+import type { Permission } from '../../console-access/console-principal';
 
 export class ServiceAccountDto {
   id!: string;

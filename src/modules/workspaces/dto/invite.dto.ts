@@ -1,5 +1,5 @@
 import { IsEmail, IsIn, MaxLength } from 'class-validator';
-import { ROLES, Role } from '../../keys/access/console-principal';
+import { ROLES, Role } from '../../console-access/console-principal';
 
 export class CreateInviteDto {
   @IsEmail()

@@ -1,5 +1,5 @@
 import { IsIn } from 'class-validator';
-import { ROLES, Role } from '../../keys/access/console-principal';
+import { ROLES, Role } from '../../console-access/console-principal';
 
 export class UpdateMemberDto {
   /** Only owners may make someone an owner or change an owner's role. */

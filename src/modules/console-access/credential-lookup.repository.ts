@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../../common/clock';
-import { sha256 } from '../../identity/session-cookie';
-import { parseToken, TOKEN_PREFIXES } from '../token-format';
-import { SecretHasher } from '../secret-hasher.service';
+import { Clock } from '../../common/clock';
+import { sha256 } from '../../common/hash';
+import { parseToken, TOKEN_PREFIXES } from './token-format';
+import { SecretHasher } from './secret-hasher.service';
 import { Permission, ResolvedCredential, Role } from './console-principal';
 
 const LAST_USED_EVERY_MS = 60_000;

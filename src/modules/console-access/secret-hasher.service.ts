@@ -3,7 +3,7 @@ import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appConfig, AppConfig } from '../../config/app.config';
-import { keysConfig, KeysConfig } from './keys.config';
+import { consoleAccessConfig, ConsoleAccessConfig } from './console-access.config';
 
 /**
  * Keyed hashes (HMAC-SHA-256) of key and token secrets. The pepper is `OUTPOST_SECRET_KEY`, or one
@@ -16,7 +16,7 @@ export class SecretHasher implements OnModuleInit {
   private pepper = Buffer.alloc(0);
 
   constructor(
-    @Inject(keysConfig.KEY) private readonly config: KeysConfig,
+    @Inject(consoleAccessConfig.KEY) private readonly config: ConsoleAccessConfig,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
   ) {}
 

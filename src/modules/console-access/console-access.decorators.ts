@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiCookieAuth, ApiHeader } from '@nestjs/swagger';
-import { ApiErrorResponse } from '../../docs/api-error.decorator';
+import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { Role } from './console-principal';
 
 export const SIGNED_IN_ONLY = 'console:signed-in-only';

@@ -1,11 +1,11 @@
-import { registerJsonApi } from '../../../common/http/json-only';
+import { registerJsonApi } from '../../common/http/json-only';
 import { ExecutionContext, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthenticatedRequest, Authenticator, AuthRegistry } from '../../../common/auth';
-import { identityConfig, IdentityConfig } from '../../identity/identity.config';
-import { isSameOriginChange } from '../../identity/same-origin';
-import { readSessionCookie } from '../../identity/session-cookie';
-import { TOKEN_PREFIXES } from '../token-format';
+import { AuthenticatedRequest, Authenticator, AuthRegistry } from '../../common/auth';
+import { consoleAccessConfig, ConsoleAccessConfig } from './console-access.config';
+import { isSameOriginChange } from './same-origin';
+import { readSessionCookie } from './session-cookie';
+import { TOKEN_PREFIXES } from './token-format';
 import { BearerLookup, BearerStrategy, bearerStrategy, runStrategy } from './bearer-strategy';
 import { ALLOW_INFERENCE_KEYS, ORG_ROLE, PERSON_ONLY, SIGNED_IN_ONLY } from './console-access.decorators';
 import {
@@ -17,7 +17,7 @@ import {
 import { ConsolePrincipal, ResolvedCredential, Role, roleAtLeast } from './console-principal';
 import { CredentialCache } from './credential-cache';
 import { CredentialLookupRepository } from './credential-lookup.repository';
-import { HttpRequest, PlainRequest } from '../../../common/http/http';
+import { HttpRequest, PlainRequest } from '../../common/http/http';
 
 export const CONSOLE_API_PREFIXES = ['/console/api/'];
 
@@ -62,7 +62,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     private readonly reflector: Reflector,
     private readonly lookup: CredentialLookupRepository,
     private readonly cache: CredentialCache,
-    @Inject(identityConfig.KEY) private readonly identity: IdentityConfig,
+    @Inject(consoleAccessConfig.KEY) private readonly access: ConsoleAccessConfig,
   ) {}
 
   onModuleInit(): void {
@@ -90,7 +90,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
   async authenticate(request: AuthenticatedRequest, context?: ExecutionContext): Promise<ConsolePrincipal> {
     const rules = this.rulesOf(context);
     const credential = await this.resolve(request);
-    if (credential.credential === 'session' && !isSameOriginChange(request, this.identity.origin)) {
+    if (credential.credential === 'session' && !isSameOriginChange(request, this.access.origin)) {
       throw new ConsoleForbiddenError(
         'Cookie-authenticated changes must come from the console with a JSON body',
       );

@@ -1,14 +1,9 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../common/hash';
 import { clearCookie, cookieValue, setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 
 /** The console sign-in cookie (the name the API document announces). */
 export const SESSION_COOKIE = 'outpost_console';
-
-/** Sessions, invitation tokens and other high-entropy random values are stored as their SHA-256. */
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
 
 /** A cookie of the request whose value looks like our random values (base64url, 20–100 characters). */
 export function readCookie(request: HttpRequest, name: string): string | undefined {

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { consoleAccessConfig } from './console-access.config';
+import { ConsoleAuthenticator } from './console.authenticator';
+import { CredentialCache } from './credential-cache';
+import { CredentialLookupRepository } from './credential-lookup.repository';
+import { SecretHasher } from './secret-hasher.service';
+
+/**
+ * Who may call the console API and the gateway: the one authenticator of `/console/api/` (cookie sessions, API
+ * keys, user tokens, and the bearer credentials other modules register, such as device tokens), the credential
+ * formats and their keyed hashes, the principal, actor and role checks every console module uses. It imports no
+ * console module, so keys, identity, workspaces and audit all build on it without importing one another back.
+ */
+@Module({
+  imports: [ConfigModule.forFeature(consoleAccessConfig)],
+  providers: [SecretHasher, CredentialLookupRepository, CredentialCache, ConsoleAuthenticator],
+  exports: [SecretHasher, CredentialLookupRepository, CredentialCache, ConsoleAuthenticator],
+})
+export class ConsoleAccessModule {}
