@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { consoleAccessConfig } from '../console-access/console-access.config';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AuthController } from './auth.controller';
 import { ConsoleSessionEntity } from './console-session.entity';
@@ -17,6 +18,7 @@ import { UserEntity } from './user.entity';
 @Module({
   imports: [
     ConfigModule.forFeature(identityConfig),
+    ConfigModule.forFeature(consoleAccessConfig),
     TypeOrmModule.forFeature([UserEntity, ConsoleSessionEntity, LoginThrottleEntity]),
     WorkspacesModule,
   ],

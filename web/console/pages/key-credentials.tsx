@@ -1,0 +1,223 @@
+import { useState } from 'preact/hooks';
+import { api, call, day, inOrg, microToNumber, type Schemas, when } from '../api';
+import { ConfirmButton, ErrorText, useAction, useLoad } from '../ui';
+import { controlsSummary, type KeyControls, KeyControlsForm } from './key-controls';
+
+export type Key = Schemas['KeyDto'];
+export type Token = Schemas['TokenDto'];
+export type Created = { title: string; secret: string };
+
+export const PERMISSIONS = { inference: 'Inference only', all: 'All' } as const;
+
+/** The end of the chosen day (UTC), as the API takes an expiry. */
+const endOfDay = (date: string) => (date ? `${date}T23:59:59.000Z` : undefined);
+
+type ConfigProvider = { models?: object; settings?: { baseURL?: string } };
+
+/**
+ * The models a key may be limited to, as the gateway names them, from the workspace config: the entries the
+ * console offers for its own gateway name them already (`openai/gpt-4o`, a route; a connection's under its
+ * `conn_…` id), others as `provider/model`. A hint for a key's allowed models; none if it cannot be read.
+ */
+export function useKnownModels(org: string): string[] {
+  const config = useLoad(
+    () =>
+      call(api.GET('/console/api/v2/config', { params: inOrg(org) })).then((document) =>
+        Object.entries((document.providers ?? {}) as Record<string, ConfigProvider>).flatMap(
+          ([provider, entry]) => {
+            const gateway = /\/inference\/(openai|anthropic)\/v1$/.test(entry.settings?.baseURL ?? '');
+            return Object.keys(entry.models ?? {}).map((model) => (gateway ? model : `${provider}/${model}`));
+          },
+        ),
+      ),
+    [org],
+  );
+  return config.data ?? [];
+}
+
+/** Each key's spend this month (dollars), from the usage report; empty for those who may not read it. */
+export function useKeySpend(org: string, admin: boolean): Map<string, number> {
+  const report = useLoad(async () => {
+    if (!admin) return new Map<string, number>();
+    const from = new Date();
+    from.setUTCDate(1);
+    from.setUTCHours(0, 0, 0, 0);
+    const rows = await call(
+      api.GET('/console/api/orgs/{org}/usage', {
+        params: { path: { org }, query: { group_by: 'key', from: from.toISOString() } },
+      }),
+    ).then(
+      (page) => page.data,
+      () => [],
+    );
+    return new Map(rows.map((row) => [row.key, microToNumber(row.spent_micro_cents)]));
+  }, [org, admin]);
+  return report.data ?? new Map();
+}
+
+export function CredentialRows(props: {
+  items: Array<Key | Token>;
+  caption: string;
+  empty?: string;
+  onRevoke: (item: Key | Token) => Promise<unknown>;
+  /** Keys (not user tokens) have controls: shown in a column, and changed here when given. */
+  controls?: {
+    knownModels: string[];
+    spent: Map<string, number>;
+    onSave: (key: Key, controls: KeyControls) => Promise<unknown>;
+  };
+}) {
+  const [editing, setEditing] = useState<string>();
+  if (props.items.length === 0) return <p class="muted">{props.empty ?? 'No keys yet.'}</p>;
+  const { controls } = props;
+  const edited = props.items.find((item): item is Key => item.id === editing && 'rate_limit' in item);
+  return (
+    <>
+      <div class="scroll">
+        <table>
+          <caption class="sr">{props.caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Permission</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+              {controls ? <th scope="col">Controls</th> : null}
+              <th scope="col">
+                <span class="sr">Action</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.items.map((item) => (
+              <tr key={item.id}>
+                <td data-label="Name">{item.name}</td>
+                <td data-label="Permission">
+                  {'permission' in item ? PERMISSIONS[item.permission] : 'As you'}
+                </td>
+                <td data-label="Key">
+                  <code>
+                    {item.prefix}…{item.last4}
+                  </code>
+                </td>
+                <td data-label="Created">{day(item.created_at)}</td>
+                <td data-label="Expires">{day(item.expires_at)}</td>
+                <td data-label="Last used">{when(item.last_used_at)}</td>
+                <td data-label="Status">{item.status}</td>
+                {controls && 'rate_limit' in item ? (
+                  <td data-label="Controls">{controlsSummary(item, controls.spent.get(item.id))}</td>
+                ) : null}
+                <td class="actions">
+                  {controls && item.status === 'active' ? (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Edit controls of ${item.name}`}
+                      aria-expanded={editing === item.id}
+                      onClick={() => setEditing(item.id)}
+                    >
+                      Edit controls
+                    </button>
+                  ) : null}{' '}
+                  {item.status === 'active' ? (
+                    <ConfirmButton
+                      label="Revoke"
+                      ariaLabel={`Revoke ${item.name}`}
+                      question={`Revoke ${item.name}? Requests with it stop at once.`}
+                      confirm="Yes, revoke"
+                      onConfirm={() => props.onRevoke(item)}
+                    />
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {controls && edited ? (
+        <KeyControlsForm
+          key={edited.id}
+          keyItem={edited}
+          knownModels={controls.knownModels}
+          onSave={(changes) => controls.onSave(edited, changes)}
+          onClose={() => setEditing(undefined)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** Name, permission (unless a user token) and an optional expiry date. */
+export function NewCredentialForm(props: {
+  idPrefix: string;
+  withPermission: boolean;
+  submitLabel: string;
+  onCreate: (input: {
+    name: string;
+    permission: 'inference' | 'all';
+    expires_at?: string;
+  }) => Promise<unknown>;
+}) {
+  const [name, setName] = useState('');
+  const [permission, setPermission] = useState<'inference' | 'all'>('inference');
+  const [expires, setExpires] = useState('');
+  const action = useAction();
+  const id = (field: string) => `${props.idPrefix}-${field}`;
+  return (
+    <form
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const ok = await action.run(() =>
+          props.onCreate({ name: name.trim(), permission, expires_at: endOfDay(expires) }),
+        );
+        if (ok) {
+          setName('');
+          setExpires('');
+        }
+      }}
+    >
+      <div class="row">
+        <div>
+          <label for={id('name')}>Key name</label>
+          <input
+            id={id('name')}
+            type="text"
+            required
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        </div>
+        {props.withPermission ? (
+          <div>
+            <label for={id('permission')}>Permission</label>
+            <select
+              id={id('permission')}
+              value={permission}
+              onChange={(e) => setPermission(e.currentTarget.value as 'inference' | 'all')}
+            >
+              <option value="inference">Inference only</option>
+              <option value="all">All</option>
+            </select>
+          </div>
+        ) : null}
+        <div>
+          <label for={id('expires')}>Expires (optional)</label>
+          <input
+            id={id('expires')}
+            type="date"
+            value={expires}
+            onInput={(e) => setExpires(e.currentTarget.value)}
+          />
+        </div>
+        <button type="submit" disabled={action.busy}>
+          {props.submitLabel}
+        </button>
+      </div>
+      <ErrorText message={action.error} />
+    </form>
+  );
+}
