@@ -1055,7 +1055,7 @@ export interface components {
       system?: string;
       description?: string;
       /** @enum {string} */
-      mode: 'subagent' | 'primary' | 'all';
+      mode: 'all' | 'subagent' | 'primary';
       hidden: boolean;
       /** @description `#RRGGBB` or primary | secondary | accent | success | warning | error | info. */
       color?: string;
@@ -1299,15 +1299,15 @@ export interface components {
       /** @enum {string} */
       type:
         | 'user'
-        | 'synthetic'
         | 'system'
-        | 'skill'
         | 'shell'
+        | 'compaction'
+        | 'synthetic'
+        | 'skill'
+        | 'assistant'
         | 'agent-switched'
         | 'model-switched'
-        | 'location-switched'
-        | 'compaction'
-        | 'assistant';
+        | 'location-switched';
       time: components['schemas']['MessageTimeDto'];
       metadata?: {
         [key: string]: unknown;
@@ -1326,7 +1326,7 @@ export interface components {
        * @description assistant
        * @enum {string}
        */
-      finish?: 'error' | 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'unknown';
+      finish?: 'length' | 'error' | 'unknown' | 'stop' | 'tool-calls' | 'content-filter';
       /** @description assistant, USD */
       cost?: number;
       /** @description assistant */
@@ -4447,7 +4447,7 @@ export interface operations {
         limit?: number;
         /** @description Matched against names and paths (the letters in order at the least), case aside; empty lists everything. */
         query: string;
-        type?: 'file' | 'directory';
+        type?: 'directory' | 'file';
         location?: components['schemas']['LocationRefDto'] | null;
       };
       header?: never;
