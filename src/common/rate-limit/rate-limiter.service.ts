@@ -74,18 +74,19 @@ export class RateLimiter implements OnApplicationShutdown {
   }
 
   /**
-   * Counts one event and refuses it (429) when it is past the limit. Far from the limit (what was last read of
-   * the shared count, within the second, plus what this process added since leaves more than EXACT_MARGIN, or a
-   * tenth of the limit), the event is added like `add`; near it, each event is counted in the store before it is
-   * admitted, so the limit holds exactly across processes where it decides.
+   * Counts one event and refuses it (429) when it is past the limit, counted in the store before it is admitted.
+   * `batched` (the gateway's requests a minute): far from the limit (what was last read of the shared count,
+   * within the second, plus what this process added since leaves more than EXACT_MARGIN, or a tenth of the limit),
+   * the event is added like `add`; near it, each event is counted in the store first, so the limit holds exactly
+   * across processes where it decides. Security limits (failed sign-ins) are never batched.
    */
-  async consume(key: string, limit: Limit, message: string): Promise<void> {
+  async consume(key: string, limit: Limit, message: string, batched = false): Promise<void> {
     const now = this.clock.now();
     const known = this.seen.get(key);
     const pending = this.unwritten.get(key);
     const margin = Math.max(EXACT_MARGIN, Math.ceil(limit.max / 10));
     const fresh = known && now - known.readAt <= PEEK_CACHE_MS && known.resetsAt > now;
-    if (fresh && known.count + (pending?.amount ?? 0) + 1 <= limit.max - margin) {
+    if (batched && fresh && known.count + (pending?.amount ?? 0) + 1 <= limit.max - margin) {
       this.add(key, limit.windowMs);
       return;
     }

@@ -33,6 +33,7 @@ export class KeyLimits {
         `key-rpm:${id}`,
         { max: controls.requestsPerMinute, windowMs: MINUTE_MS },
         `This key's limit of ${controls.requestsPerMinute} requests a minute is reached`,
+        true,
       );
     if (controls.tokensPerMinute !== null)
       await this.limiter.check(
