@@ -20,6 +20,11 @@ function statementName(sql: string): string | undefined {
   return name;
 }
 
+/** pg's connection pool under TypeORM's PostgreSQL driver (for LISTEN, pool gauges, and the hot paths below). */
+export function pgPool(db: DataSource): Pool {
+  return (db.driver as PostgresDriver).master as Pool;
+}
+
 /**
  * A single statement outside any transaction, straight on pg's connection pool.
  * TypeORM's query runner around the same call costs about 30 µs of CPU a query; hot paths use this instead: reads
@@ -27,7 +32,6 @@ function statementName(sql: string): string | undefined {
  * prepared one (up to the cap). Transactions stay with TypeORM.
  */
 export async function poolQuery<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const pool = (db.driver as PostgresDriver).master as Pool;
-  const result = await pool.query({ name: statementName(sql), text: sql, values: params });
+  const result = await pgPool(db).query({ name: statementName(sql), text: sql, values: params });
   return result.rows as T[];
 }

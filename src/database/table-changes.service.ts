@@ -1,6 +1,7 @@
+import { pgPool } from './pool-query';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Client, Pool } from 'pg';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
 /** The channel the `outpost_table_changed` triggers notify, with the table's name as payload. */
@@ -45,7 +46,7 @@ export class TableChanges implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async connect(): Promise<void> {
     if (this.closing) return;
-    const pool = (this.db.driver as unknown as { master: Pool }).master;
+    const pool = pgPool(this.db);
     const client = new Client(pool.options);
     const lost = () => {
       if (this.client !== client) return;

@@ -1,6 +1,6 @@
+import { pgPool } from '../../database/pool-query';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sha256 } from '../../common/hash';
@@ -71,8 +71,7 @@ export class CredentialLookupRepository {
    * matters on the hottest path).
    */
   private async select<T>(name: string, text: string, values: unknown[]): Promise<T | undefined> {
-    const pool = (this.db.driver as unknown as { master: Pool }).master;
-    return (await pool.query({ name, text, values })).rows[0] as T | undefined;
+    return (await pgPool(this.db).query({ name, text, values })).rows[0] as T | undefined;
   }
 
   async apiKey(token: string): Promise<ResolvedCredential | undefined> {

@@ -1,4 +1,3 @@
-import { sha256 } from '../../common/hash';
 import { clearCookie, cookieValue, setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 

@@ -1,4 +1,4 @@
-import { Html, html } from './html';
+import { Html, html } from '../../common/http/html';
 
 interface AppPage {
   path: string;

@@ -14,7 +14,7 @@ import { InvitesService } from '../workspaces/invites.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { APP_PAGES, appBody, consoleNav } from './app-shell';
 import { CsrfService } from './csrf.service';
-import { Html, html, page } from './html';
+import { Html, html, page } from '../../common/http/html';
 import { approvalForm, codeForm, homeBody, inviteBody, loginForm, signupForm } from './views';
 import { HttpReply, HttpRequest } from '../../common/http/http';
 

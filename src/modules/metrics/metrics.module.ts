@@ -1,6 +1,6 @@
+import { pgPool } from '../../database/pool-query';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { liveGauge, startDefaultMetrics } from '../../common/metrics/metrics';
 import { MetricsController } from './metrics.controller';
@@ -12,7 +12,7 @@ export class MetricsModule implements OnModuleInit {
 
   onModuleInit(): void {
     startDefaultMetrics();
-    const pool = () => (this.db.driver as unknown as { master: Pool }).master;
+    const pool = () => pgPool(this.db);
     liveGauge('outpost_db_pool_connections', 'Connections of the database pool.', () => pool().totalCount);
     liveGauge('outpost_db_pool_idle', 'Idle connections of the database pool.', () => pool().idleCount);
     liveGauge(

@@ -6,8 +6,8 @@ import { approve } from '../../helpers/device';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { api, EventLog } from '../prompt/helpers';
-import { runCli, runLogin } from './cli';
+import { api, EventLog } from '../../helpers/prompt';
+import { runCli, runLogin } from '../../helpers/outpost-cli';
 
 /**
  * Two real processes on loopback: a console with its gateway (and a scripted upstream model behind it), and an

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Person, signup } from '../../helpers/console';
 import { approve } from '../../helpers/device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { api } from '../prompt/helpers';
-import { runCli, runLogin } from './cli';
+import { api } from '../../helpers/prompt';
+import { runCli, runLogin } from '../../helpers/outpost-cli';
 
 /** Within this of `outpost login` printing "Signed in", the running server must be linked (it looks every second). */
 const PICKED_UP_MS = 5_000;

@@ -1,6 +1,7 @@
+import { launchBrowser } from '../../helpers/browser';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer, signup } from '../../helpers/console';
 import { pagesOf } from '../../helpers/device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
@@ -60,18 +61,7 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
 
   beforeAll(async () => {
     t = await createTestApp();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
     alice = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     page = await alice.newPage();
     problems = watch(t, page);

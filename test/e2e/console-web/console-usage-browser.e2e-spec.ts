@@ -1,7 +1,8 @@
+import { launchBrowser } from '../../helpers/browser';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
@@ -42,11 +43,7 @@ describe('usage and budgets pages show what the gateway recorded', () => {
       },
     });
     owner = await signup(t, 'owner@example.com');
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

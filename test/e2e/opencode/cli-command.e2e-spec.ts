@@ -1,7 +1,7 @@
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { scriptedProject } from '../prompt/helpers';
-import { opencode, opencodeEnv } from './helpers';
+import { scriptedProject } from '../../helpers/prompt';
+import { opencode, opencodeEnv } from '../../helpers/opencode';
 
 jest.setTimeout(180_000);
 

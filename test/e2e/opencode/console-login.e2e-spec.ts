@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { signup } from '../../helpers/console';
 import { approve } from '../../helpers/device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { OPENCODE, opencode, opencodeEnv } from './helpers';
+import { OPENCODE, opencode, opencodeEnv } from '../../helpers/opencode';
 
 jest.setTimeout(180_000);
 

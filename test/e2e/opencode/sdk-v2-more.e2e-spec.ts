@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { basic, TEST_PASSWORD, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../prompt/helpers';
+import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../../helpers/prompt';
 
 const run = promisify(execFile);
 type Out = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

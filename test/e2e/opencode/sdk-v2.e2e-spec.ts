@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestApp, TEST_PASSWORD, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { scriptedProject } from '../prompt/helpers';
+import { scriptedProject } from '../../helpers/prompt';
 
 const run = promisify(execFile);
 

@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { scriptedProject } from '../prompt/helpers';
-import { opencodeEnv, Tui } from './helpers';
+import { scriptedProject } from '../../helpers/prompt';
+import { opencodeEnv, Tui } from '../../helpers/opencode';
 
 jest.setTimeout(180_000);
 

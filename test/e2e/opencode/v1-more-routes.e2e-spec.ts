@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { CapturingLogger } from '../../helpers/capturing-logger';
 import { TEST_PASSWORD, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { api, scriptedProject, startScripted, stopScripted } from '../prompt/helpers';
+import { api, scriptedProject, startScripted, stopScripted } from '../../helpers/prompt';
 
 const run = promisify(execFile);
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

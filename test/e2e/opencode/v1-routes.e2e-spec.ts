@@ -1,7 +1,7 @@
 import { openSse } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { scriptedProject } from '../prompt/helpers';
+import { scriptedProject } from '../../helpers/prompt';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

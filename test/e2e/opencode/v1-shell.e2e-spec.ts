@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openSse } from '../../helpers/sse';
 import { basic, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../prompt/helpers';
+import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../../helpers/prompt';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,7 +1,7 @@
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, TestApp } from '../../helpers/test-app';
-import { api, EventLog, outline, providerConfig, startScripted, stopScripted } from './helpers';
+import { api, EventLog, outline, providerConfig, startScripted, stopScripted } from '../../helpers/prompt';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -12,7 +12,7 @@ import {
   scriptedProject,
   startScripted,
   stopScripted,
-} from './helpers';
+} from '../../helpers/prompt';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

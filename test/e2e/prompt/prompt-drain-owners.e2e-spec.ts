@@ -6,7 +6,7 @@ import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse, SseClient } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { createTestDatabase, query } from '../../helpers/test-database';
-import { api, EventLog, outline, pollUntil, scriptedProject } from './helpers';
+import { api, EventLog, outline, pollUntil, scriptedProject } from '../../helpers/prompt';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -11,7 +11,15 @@ import {
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
 import { basic, TestApp } from '../../helpers/test-app';
-import { api, EventLog, outline, pollUntil, scriptedProject, startScripted, stopScripted } from './helpers';
+import {
+  api,
+  EventLog,
+  outline,
+  pollUntil,
+  scriptedProject,
+  startScripted,
+  stopScripted,
+} from '../../helpers/prompt';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, TestApp } from '../../helpers/test-app';
-import { api, EventLog, startScripted, stopScripted } from './helpers';
+import { api, EventLog, startScripted, stopScripted } from '../../helpers/prompt';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

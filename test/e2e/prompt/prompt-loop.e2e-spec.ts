@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
 import { basic, TestApp } from '../../helpers/test-app';
-import { api, EventLog, FAST_RETRIES, scriptedProject, startScripted, stopScripted } from './helpers';
+import {
+  api,
+  EventLog,
+  FAST_RETRIES,
+  scriptedProject,
+  startScripted,
+  stopScripted,
+} from '../../helpers/prompt';
 
 describe('session.prompt: the agent loop reads, edits under ask, runs bash and answers', () => {
   let t: TestApp;

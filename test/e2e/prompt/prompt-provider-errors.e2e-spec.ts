@@ -9,7 +9,7 @@ import {
   scriptedProject,
   startScripted,
   stopScripted,
-} from './helpers';
+} from '../../helpers/prompt';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

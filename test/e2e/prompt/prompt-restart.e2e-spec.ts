@@ -7,7 +7,7 @@ import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';
 import { basic, createTestApp } from '../../helpers/test-app';
 import { createTestDatabase } from '../../helpers/test-database';
-import { api, EventLog, outline, scriptedProject } from './helpers';
+import { api, EventLog, outline, scriptedProject } from '../../helpers/prompt';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,7 +1,14 @@
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, TestApp } from '../../helpers/test-app';
-import { Api, EventLog, FAST_RETRIES, scriptedProject, startScripted, stopScripted } from './helpers';
+import {
+  Api,
+  EventLog,
+  FAST_RETRIES,
+  scriptedProject,
+  startScripted,
+  stopScripted,
+} from '../../helpers/prompt';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

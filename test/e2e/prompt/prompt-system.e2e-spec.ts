@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { projectDir, writeFiles } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TestApp } from '../../helpers/test-app';
-import { api, EventLog, providerConfig, startScripted, stopScripted } from './helpers';
+import { api, EventLog, providerConfig, startScripted, stopScripted } from '../../helpers/prompt';
 
 /** The system text the scripted provider received with its request `index`, whatever the protocol. */
 function systemText(server: ScriptedModelServer, index: number): string {

@@ -1,6 +1,6 @@
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, TestApp } from '../../helpers/test-app';
-import { api, EventLog, scriptedProject, startScripted, stopScripted } from './helpers';
+import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../../helpers/prompt';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -9,7 +9,7 @@ import {
   providerConfig,
   startScripted,
   stopScripted,
-} from './helpers';
+} from '../../helpers/prompt';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -4,7 +4,7 @@ import { isBlockedAddress, webFetchTool } from '../../../src/modules/runtime/too
 import { ToolError } from '../../../src/modules/runtime/tools/tool.errors';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../prompt/helpers';
+import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../../helpers/prompt';
 import { TestApp } from '../../helpers/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

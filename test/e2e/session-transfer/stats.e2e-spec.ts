@@ -1,5 +1,5 @@
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { tempDir } from '../sessions/helpers';
+import { tempDir } from '../../helpers/sessions';
 import { fullInfo, msgId, sessionId } from './fixtures';
 
 const at = (iso: string) => Date.parse(iso);

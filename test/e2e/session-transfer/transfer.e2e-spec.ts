@@ -8,7 +8,7 @@ import {
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
-import { recordEvents, tempDir } from '../sessions/helpers';
+import { recordEvents, tempDir } from '../../helpers/sessions';
 import { fullInfo, fullMessages, msgId, sessionId } from './fixtures';
 
 describe('session import and export', () => {

@@ -2,7 +2,7 @@ import { SessionMessageInfo } from '../../../src/modules/sessions/session-messag
 import { SessionsService } from '../../../src/modules/sessions/sessions.service';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
-import { tempDir } from '../sessions/helpers';
+import { tempDir } from '../../helpers/sessions';
 import { fullInfo, msgId, sessionId } from './fixtures';
 
 const at = (iso: string) => Date.parse(iso);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { descendingId } from '../../../src/common/ids';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { tempDir } from './helpers';
+import { tempDir } from '../../helpers/sessions';
 
 interface Seeded {
   id: string;

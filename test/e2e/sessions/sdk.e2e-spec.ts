@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { basic, createTestApp, TEST_PASSWORD, TestApp } from '../../helpers/test-app';
-import { tempDir } from './helpers';
+import { tempDir } from '../../helpers/sessions';
 
 const run = promisify(execFile);
 

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { SessionInfo } from '../../../src/modules/sessions/session.types';
 import { gitRepo } from '../../helpers/git-repo';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { hasNoNulls, recordEvents, tempDir } from './helpers';
+import { hasNoNulls, recordEvents, tempDir } from '../../helpers/sessions';
 
 /*
  * Sessions are read as the JSON the database renders for each row (a trigger on every insert and update).

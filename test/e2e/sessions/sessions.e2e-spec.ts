@@ -6,7 +6,7 @@ import { SessionsService } from '../../../src/modules/sessions/sessions.service'
 import { openSse } from '../../helpers/sse';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { gitRepo } from '../../helpers/git-repo';
-import { hasNoNulls, recordEvents, tempDir } from './helpers';
+import { hasNoNulls, recordEvents, tempDir } from '../../helpers/sessions';
 
 const SES = /^ses_[0-9a-f]{16}[0-9A-Za-z]{12}$/;
 

@@ -4,8 +4,8 @@ import { launchBrowser, screenshot } from '../../helpers/browser';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { api, Api, pollUntil, providerConfig } from '../prompt/helpers';
-import { DESKTOP, PHONE, signedInPage } from './helpers';
+import { api, Api, pollUntil, providerConfig } from '../../helpers/prompt';
+import { DESKTOP, PHONE, signedInPage } from '../../helpers/web-app';
 
 const BACKGROUND = { light: 'rgb(246, 247, 249)', dark: 'rgb(20, 22, 28)' };
 

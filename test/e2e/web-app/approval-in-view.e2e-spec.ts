@@ -5,8 +5,8 @@ import { launchBrowser, screenshot } from '../../helpers/browser';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { api, Api, pollUntil, providerConfig } from '../prompt/helpers';
-import { DESKTOP, hasFocus, PHONE, signedInPage } from './helpers';
+import { api, Api, pollUntil, providerConfig } from '../../helpers/prompt';
+import { DESKTOP, hasFocus, PHONE, signedInPage } from '../../helpers/web-app';
 
 /** An answer long enough to fill several screens. */
 const LONG_ANSWER = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`).join('\n\n');

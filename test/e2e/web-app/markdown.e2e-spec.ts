@@ -3,8 +3,8 @@ import { launchBrowser, screenshot } from '../../helpers/browser';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { api, Api, pollUntil, providerConfig } from '../prompt/helpers';
-import { DESKTOP, fitsWidth, hasFocus, PHONE, signedInPage } from './helpers';
+import { api, Api, pollUntil, providerConfig } from '../../helpers/prompt';
+import { DESKTOP, fitsWidth, hasFocus, PHONE, signedInPage } from '../../helpers/web-app';
 
 const ANSWER = [
   'Here is **the plan**:',

@@ -5,8 +5,8 @@ import { launchBrowser, screenshot } from '../../helpers/browser';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, Api, pollUntil } from '../prompt/helpers';
-import { DESKTOP, fitsWidth, hasFocus, PHONE, signedInPage } from './helpers';
+import { api, Api, pollUntil } from '../../helpers/prompt';
+import { DESKTOP, fitsWidth, hasFocus, PHONE, signedInPage } from '../../helpers/web-app';
 
 const KEY = 'sk-local-models-page-7c1e';
 const SECOND_KEY = 'sk-second-provider-90ab';

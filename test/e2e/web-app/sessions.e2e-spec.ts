@@ -5,7 +5,7 @@ import { EventStreamsService } from '../../../src/modules/events/event-streams.s
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { api, Api, EventLog, pollUntil, providerConfig } from '../prompt/helpers';
+import { api, Api, EventLog, pollUntil, providerConfig } from '../../helpers/prompt';
 import { fullInfo, fullMessages, sessionId } from '../session-transfer/fixtures';
 import { ARTIFACTS, launchBrowser, screenshot, watch } from '../../helpers/browser';
 

@@ -5,8 +5,8 @@ import { launchBrowser, screenshot } from '../../helpers/browser';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
-import { api, Api, providerConfig } from '../prompt/helpers';
-import { DESKTOP, fitsWidth, PHONE, signedInPage } from './helpers';
+import { api, Api, providerConfig } from '../../helpers/prompt';
+import { DESKTOP, fitsWidth, PHONE, signedInPage } from '../../helpers/web-app';
 
 describe('session titles as they arrive, and long paths (Debian chromium through playwright-core)', () => {
   let t: TestApp;

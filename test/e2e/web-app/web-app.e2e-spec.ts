@@ -4,7 +4,7 @@ import { Browser } from 'playwright-core';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, createTestApp, TestApp, TEST_PASSWORD } from '../../helpers/test-app';
-import { pollUntil, providerConfig } from '../prompt/helpers';
+import { pollUntil, providerConfig } from '../../helpers/prompt';
 import { launchBrowser, screenshot, watch } from '../../helpers/browser';
 
 /** A project whose provider is the scripted model and whose edits need an approval. */

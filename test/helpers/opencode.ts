@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Terminal } from '@xterm/headless';
-import { TEST_PASSWORD } from '../../helpers/test-app';
+import { TEST_PASSWORD } from './test-app';
 
 const FOCUS_IN = '\u001b[I';
 const FOCUS_OUT = '\u001b[O';
@@ -12,16 +12,7 @@ const FOCUS_OUT = '\u001b[O';
  * The released opencode 1.18.33 binary: the Linux x64 build `opencode-ai` installs, taken directly as an optional
  * dependency (the npm registry this project is tested against serves no other platform's build).
  */
-export const OPENCODE = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'node_modules',
-  'opencode-linux-x64',
-  'bin',
-  'opencode',
-);
+export const OPENCODE = join(__dirname, '..', '..', 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
 
 /** A throw-away HOME with the XDG folders under it, so the CLI neither reads nor writes the person's own. */
 export function opencodeEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -1,8 +1,8 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
-import { projectDir } from '../../helpers/project-dir';
-import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { basic, createTestApp, TestApp, TestAppOptions } from '../../helpers/test-app';
+import { OutpostEvent, PUBLISHED_EVENT } from '../../src/common/events';
+import { projectDir } from './project-dir';
+import { ScriptedModelServer } from './scripted-model-server';
+import { basic, createTestApp, TestApp, TestAppOptions } from './test-app';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,6 +1,6 @@
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { watch } from '../../helpers/browser';
-import { basic, TestApp } from '../../helpers/test-app';
+import { watch } from './browser';
+import { basic, TestApp } from './test-app';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

@@ -2,8 +2,8 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
-import { TestApp } from '../../helpers/test-app';
+import { OutpostEvent, PUBLISHED_EVENT } from '../../src/common/events';
+import { TestApp } from './test-app';
 
 export function tempDir(prefix = 'outpost-ses-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 
 /** `outpost login <url>` as a user runs it; resolves with its output once it printed the code, and its exit. */
 export function runLogin(dataDir: string, consoleUrl: string) {
