@@ -13,7 +13,8 @@ import {
   SessionOutcome,
   Tokens,
 } from '../sessions/session.types';
-import { AppendMessageInput, SessionsService, TranscriptPage } from '../sessions/sessions.service';
+import { AppendMessageInput, TranscriptPage } from '../sessions/session-inputs';
+import { SessionsService } from '../sessions/sessions.service';
 import { isSettled, sanitizeMessage, sanitizeSession } from './sanitize';
 import { checkMessage, checkSessionInfo, SchemaFailure } from './transfer-schema';
 

@@ -1,5 +1,6 @@
 import { microCentsToDollars } from '../../common/money';
-import { MessageRow, MessageTextRow, SessionRow } from './sessions.repository';
+import { MessageRow, MessageTextRow } from './session-messages.repository';
+import { SessionRow } from './sessions.repository';
 import { SessionMessageInfo } from './session-message.types';
 import { SessionInfo, Tokens } from './session.types';
 

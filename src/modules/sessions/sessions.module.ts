@@ -5,13 +5,21 @@ import { SessionsActivity } from './sessions-activity.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsPager } from './sessions-pager.service';
 import { SessionsRepository } from './sessions.repository';
+import { SessionMessagesRepository } from './session-messages.repository';
 import { SessionsService } from './sessions.service';
 import { SessionsUsage } from './sessions-usage.service';
 
 @Module({
   imports: [LocationsModule, AgentsModule],
   controllers: [SessionsController],
-  providers: [SessionsService, SessionsPager, SessionsRepository, SessionsActivity, SessionsUsage],
+  providers: [
+    SessionsService,
+    SessionsPager,
+    SessionsRepository,
+    SessionMessagesRepository,
+    SessionsActivity,
+    SessionsUsage,
+  ],
   exports: [SessionsService, SessionsActivity, SessionsUsage, SessionsPager],
 })
 export class SessionsModule {}

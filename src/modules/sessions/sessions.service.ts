@@ -1,4 +1,3 @@
-import { usdToMicroCents } from '../../common/money';
 import { Injectable } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
 import { EntityManager } from 'typeorm';
@@ -6,110 +5,38 @@ import { Clock } from '../../common/clock';
 import { ConflictError } from '../../common/errors';
 import { EventsPublisher } from '../../common/events';
 import { RenderedJson } from '../../common/http/rendered-json';
-import { ascendingId, descendingId } from '../../common/ids';
+import { descendingId } from '../../common/ids';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { MessageNotFoundError } from './errors/message-not-found.error';
 import { SessionNotFoundError } from './errors/session-not-found.error';
 import { textRowToMessageInfo, toMessageInfo, toSessionInfo } from './session.mapper';
 import { SessionMessageInfo } from './session-message.types';
-import {
-  ModelRef,
-  Ruleset,
-  SessionFork,
-  SessionInfo,
-  SessionOutcome,
-  SessionRevert,
-  Tokens,
-} from './session.types';
+import { Ruleset, SessionFork, SessionInfo, SessionOutcome, SessionRevert, Tokens } from './session.types';
 import { SessionsActivity } from './sessions-activity.service';
+import { SessionMessagesRepository } from './session-messages.repository';
+import { ImportedSession, SessionChanges, SessionRow, SessionsRepository } from './sessions.repository';
 import {
-  ImportedSession,
-  NewMessage,
-  SessionChanges,
-  SessionRow,
-  SessionsRepository,
-} from './sessions.repository';
+  DEFAULT_AGENT,
+  IMPORT_CHUNK,
+  modelRef,
+  isForeignKeyViolation,
+  storedParts,
+  defaultTitle,
+  storedMessage,
+  type ModelRefInput,
+  type CreateSessionInput,
+  type UpdateSessionInput,
+  type AppendMessageInput,
+  type Delivery,
+  type TranscriptPage,
+} from './session-inputs';
 
-/** A `Model.Ref` as clients send it (a `null` variant means none). */
-export interface ModelRefInput {
-  id: string;
-  providerID: string;
-  variant?: string | null;
-}
-
-function modelRef(input: ModelRefInput): ModelRef {
-  return input.variant
-    ? { id: input.id, providerID: input.providerID, variant: input.variant }
-    : { id: input.id, providerID: input.providerID };
-}
-
-export interface CreateSessionInput {
-  id?: string | null;
-  parentID?: string | null;
-  title?: string | null;
-  agent?: string | null;
-  model?: ModelRefInput | null;
-  location?: { directory?: string | null } | null;
-  metadata?: Record<string, unknown> | null;
-  permissions?: Ruleset | null;
-}
-
-/** PATCH: `undefined` leaves a member alone, `null` clears it. */
-export interface UpdateSessionInput {
-  title?: string | null;
-  metadata?: Record<string, unknown> | null;
-  permissions?: Ruleset | null;
-}
-
-/** A message to append: id and time default to a fresh `msg_` id and now; cost in USD as on the wire. */
-export type AppendMessageInput = SessionMessageInfo extends infer M
-  ? M extends SessionMessageInfo
-    ? Omit<M, 'id' | 'time'> & { id?: string; time?: { created?: number; completed?: number } }
-    : never
-  : never;
-
-export type Delivery = 'steer' | 'queue';
-
-/** One keyset page of a transcript, decoded as it is iterated (once). */
-export interface TranscriptPage {
-  count: number;
-  /** The id of the page's last message: the anchor of the next page. */
-  last: string | undefined;
-  messages(): Iterable<SessionMessageInfo>;
-}
-
-export const DEFAULT_AGENT = 'build';
-
-const FOREIGN_KEY_VIOLATION = '23503';
-
-/** Messages per INSERT of an import. */
-const IMPORT_CHUNK = 1000;
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === FOREIGN_KEY_VIOLATION;
-}
-
-/** A message as stored: id and time are columns, usage has its own columns, the rest is `data`. */
-function storedParts(message: SessionMessageInfo) {
-  const { id, type: _type, time, ...rest } = message;
-  const {
-    tokens: _tokens,
-    cost: _cost,
-    ...data
-  } = rest as typeof rest & { tokens?: unknown; cost?: unknown };
-  return { id, time, data };
-}
-
-function defaultTitle(time: number): string {
-  return `New session - ${new Date(time).toISOString()}`;
-}
-
-/** The session lifecycle. Every change publishes its event after the transaction commits. */
 @Injectable()
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
+    private readonly transcript: SessionMessagesRepository,
     private readonly locations: LocationsService,
     private readonly agents: AgentsService,
     private readonly activity: SessionsActivity,
@@ -202,11 +129,11 @@ export class SessionsService {
     const row = await this.sessions.transaction(async (manager) => {
       let fork: SessionFork = { sessionID: id };
       if (before) {
-        if (!(await this.sessions.messageExists(id, before, manager)))
+        if (!(await this.transcript.messageExists(id, before, manager)))
           throw new MessageNotFoundError(id, before);
         fork = { sessionID: id, boundary: { type: 'before', messageID: before } };
       } else {
-        const last = await this.sessions.lastMessageId(id, manager);
+        const last = await this.transcript.lastMessageId(id, manager);
         if (last) fork = { sessionID: id, boundary: { type: 'through', messageID: last } };
       }
       const created = await this.sessions
@@ -231,7 +158,7 @@ export class SessionsService {
           if (isForeignKeyViolation(error)) throw new SessionNotFoundError(id);
           throw error;
         });
-      await this.sessions.copyMessages(id, created!.id, before ?? undefined, manager);
+      await this.transcript.copyMessages(id, created!.id, before ?? undefined, manager);
       return created!;
     });
     return this.published('session.created', row);
@@ -314,8 +241,8 @@ export class SessionsService {
     input: AppendMessageInput,
     manager?: EntityManager,
   ): Promise<string> {
-    const message = this.newMessage(sessionID, input);
-    await this.sessions.insertMessage(message, manager).catch((error: unknown) => {
+    const message = storedMessage(sessionID, input, this.clock.now());
+    await this.transcript.insertMessage(message, manager).catch((error: unknown) => {
       if (isForeignKeyViolation(error)) throw new SessionNotFoundError(sessionID);
       throw error;
     });
@@ -336,8 +263,8 @@ export class SessionsService {
       if (!created) throw new ConflictError(`Session already exists: ${session.id}`, session.id);
       for (let start = 0; start < messages.length; start += IMPORT_CHUNK) {
         const chunk = messages.slice(start, start + IMPORT_CHUNK);
-        await this.sessions.insertMessages(
-          chunk.map((message) => this.newMessage(session.id, message)),
+        await this.transcript.insertMessages(
+          chunk.map((message) => storedMessage(session.id, message, this.clock.now())),
           manager,
         );
       }
@@ -356,7 +283,7 @@ export class SessionsService {
     range: { after?: string; through?: string },
     limit: { messages: number; bytes: number },
   ): Promise<TranscriptPage> {
-    const rows = await this.sessions.messageTextPage(sessionID, range, limit.messages, limit.bytes);
+    const rows = await this.transcript.messageTextPage(sessionID, range, limit.messages, limit.bytes);
     return {
       count: rows.length,
       last: rows.at(-1)?.id,
@@ -370,41 +297,15 @@ export class SessionsService {
     };
   }
 
-  private newMessage(sessionID: string, input: AppendMessageInput): NewMessage {
-    const created = input.time?.created ?? this.clock.now();
-    const { type, tokens, cost, time, id, ...data } = input as AppendMessageInput & {
-      tokens?: { input: number; output: number; reasoning: number; cache: { read: number; write: number } };
-      cost?: number;
-    };
-    return {
-      sessionId: sessionID,
-      id: id ?? ascendingId('msg', created),
-      type,
-      data,
-      timeCreated: created,
-      timeCompleted: time?.completed ?? null,
-      tokens: tokens
-        ? {
-            input: tokens.input,
-            output: tokens.output,
-            reasoning: tokens.reasoning,
-            cacheRead: tokens.cache.read,
-            cacheWrite: tokens.cache.write,
-          }
-        : null,
-      cost: cost === undefined ? null : Number(usdToMicroCents(cost)),
-    };
-  }
-
   /** The id of the session's last message, if any. */
   lastMessageId(sessionID: string, manager?: EntityManager): Promise<string | undefined> {
-    return this.sessions.lastMessageId(sessionID, manager);
+    return this.transcript.lastMessageId(sessionID, manager);
   }
 
   /** The projected transcript in order. */
   async messages(sessionID: string): Promise<SessionMessageInfo[]> {
     await this.require(sessionID);
-    return (await this.sessions.messages(sessionID)).map(toMessageInfo);
+    return (await this.transcript.messages(sessionID)).map(toMessageInfo);
   }
 
   /** One page of the transcript by message id; `after` is exclusive. */
@@ -415,7 +316,7 @@ export class SessionsService {
     limit: number,
   ): Promise<SessionMessageInfo[]> {
     await this.require(sessionID);
-    return (await this.sessions.messagePage(sessionID, order, after, limit)).map(toMessageInfo);
+    return (await this.transcript.messagePage(sessionID, order, after, limit)).map(toMessageInfo);
   }
 
   /**
@@ -424,7 +325,7 @@ export class SessionsService {
    */
   updateMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
     const { id, time, data } = storedParts(message);
-    return this.sessions.updateMessage(sessionID, id, data, time.completed ?? null);
+    return this.transcript.updateMessage(sessionID, id, data, time.completed ?? null);
   }
 
   /** Stages (or, with null, drops) a revert; publishes `session.updated`. */
@@ -436,13 +337,13 @@ export class SessionsService {
 
   /** Deletes the messages from `messageID` on: a staged revert made final. */
   deleteMessagesFrom(sessionID: string, messageID: string): Promise<number> {
-    return this.sessions.deleteMessagesFrom(sessionID, messageID);
+    return this.transcript.deleteMessagesFrom(sessionID, messageID);
   }
 
   /** Rewrites a closed message's content (compaction marks old tool outputs pruned); its times stay. */
   rewriteMessage(sessionID: string, message: SessionMessageInfo): Promise<boolean> {
     const { id, data } = storedParts(message);
-    return this.sessions.rewriteMessage(sessionID, id, data);
+    return this.transcript.rewriteMessage(sessionID, id, data);
   }
 
   /**
@@ -458,7 +359,7 @@ export class SessionsService {
     next?: AppendMessageInput,
   ): Promise<SessionInfo | undefined> {
     const { id, time, data } = storedParts(message);
-    const row = await this.sessions.completeMessage(
+    const row = await this.transcript.completeMessage(
       sessionID,
       id,
       data,
@@ -471,7 +372,7 @@ export class SessionsService {
         cacheWrite: tokens.cache.write,
       },
       costMicroCents,
-      next ? this.newMessage(sessionID, next) : undefined,
+      next ? storedMessage(sessionID, next, this.clock.now()) : undefined,
     );
     return row ? this.published('session.updated', row) : undefined;
   }
