@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { TableChanges } from './table-changes.service';
+import { TableChanges } from './table-changes';
 
 /** `TableChanges` for every module: the notifications in-process caches are invalidated by. */
 @Global()

@@ -1,7 +1,7 @@
 import { Client as PgClient } from 'pg';
 import { BaseClient, Issuer } from 'openid-client';
 import { TestApp } from './test-app';
-import { SecretHasher } from '../../src/modules/console-access/secret-hasher.service';
+import { SecretHasher } from '../../src/modules/console-access/secret-hasher';
 
 /** An `openid-client` (a real OAuth library, not ours) configured for the console's device endpoints. */
 export function oauthClient(t: TestApp, clientId = 'opencode-cli'): BaseClient {

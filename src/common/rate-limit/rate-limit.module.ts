@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store';
 import { RATE_LIMIT_STORE } from './rate-limit.store';
-import { RateLimiter } from './rate-limiter.service';
+import { RateLimiter } from './rate-limiter';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 
 /** The shared rate limits: in PostgreSQL, or in Redis when `REDIS_URL` is set. */

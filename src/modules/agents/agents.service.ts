@@ -8,7 +8,7 @@ import { LocationCache } from '../locations/location-cache';
 import { ResolvedLocation } from '../locations/location.types';
 import { PluginsService } from '../plugins/plugins.service';
 import { AgentInfo } from './agent.types';
-import { AgentNotFoundError } from './agent-not-found.error';
+import { AgentNotFoundError } from './agents.errors';
 import { GLOBAL_AGENT_DIRS, PROJECT_AGENT_DIRS, readAgentFiles } from './agent-files';
 import { BuiltinPaths, builtinAgents, DEFAULT_AGENT_ID, emptyAgent } from './builtin-agents';
 

@@ -6,7 +6,7 @@ import { OrgRole } from '../console-access/console-access.decorators';
 import { ConsolePrincipal, roleAtLeast } from '../console-access/console-principal';
 import { RequestLogPageDto, RequestLogQueryDto, RequestLogRowDto } from './dto/request-log.dto';
 import { RequestLogEntity } from './request-log.entity';
-import { RequestLog } from './request-log.service';
+import { RequestLog } from './request-log';
 
 const CSV_COLUMNS: Array<keyof RequestLogRowDto> = [
   'time',

@@ -1,4 +1,4 @@
-import { Settlement, usageRows } from './usage-ledger.service';
+import { Settlement, usageRows } from './usage-ledger';
 
 const AT = Date.UTC(2026, 10, 26, 12, 0, 0);
 

@@ -1,5 +1,5 @@
 import { TaggedError } from '../../common/errors';
-import { ConsoleNotFoundError } from '../console-access/console-errors';
+import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 
 /** No such connection in this workspace (tag `NotFound`, with `connection_id`). */
 export class ConnectionNotFoundError extends ConsoleNotFoundError {

@@ -9,7 +9,7 @@ import { ConnectionEntity } from './connection.entity';
 import { connectionsConfig, outboundPolicyProvider } from './connections.config';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsService } from './connections.service';
-import { CredentialCipher } from './credential-cipher.service';
+import { CredentialCipher } from './credential-cipher';
 
 /**
  * Bring-your-own-key connections (the Providers family): their console routes, and `ConnectionsService.forInference`

@@ -11,7 +11,7 @@ import { Actor } from '../console-access/actor';
 import { AuthMode, ConnectionEntity, ConnectionSchema, StoredModels } from './connection.entity';
 import { MicroCentPrices, microCentPrices, parseModels } from './connection-models';
 import { ConnectionNotFoundError } from './connections.errors';
-import { CredentialCipher } from './credential-cipher.service';
+import { CredentialCipher } from './credential-cipher';
 
 export interface NewConnection {
   name: string;

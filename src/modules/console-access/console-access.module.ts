@@ -4,7 +4,7 @@ import { consoleAccessConfig } from './console-access.config';
 import { ConsoleAuthenticator } from './console.authenticator';
 import { CredentialCache } from './credential-cache';
 import { CredentialLookupRepository } from './credential-lookup.repository';
-import { SecretHasher } from './secret-hasher.service';
+import { SecretHasher } from './secret-hasher';
 
 /**
  * Who may call the console API and the gateway: the one authenticator of `/console/api/` (cookie sessions, API

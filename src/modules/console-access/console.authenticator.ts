@@ -13,7 +13,7 @@ import {
   ConsoleNotFoundError,
   ConsoleUnauthorizedError,
   OrgRequiredError,
-} from './console-errors';
+} from './console-access.errors';
 import { ConsolePrincipal, ResolvedCredential, Role, roleAtLeast } from './console-principal';
 import { CredentialCache } from './credential-cache';
 import { CredentialLookupRepository } from './credential-lookup.repository';

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sha256 } from '../../common/hash';
 import { parseToken, TOKEN_PREFIXES } from './token-format';
-import { SecretHasher } from './secret-hasher.service';
+import { SecretHasher } from './secret-hasher';
 import { Permission, ResolvedCredential, Role } from './console-principal';
 
 const LAST_USED_EVERY_MS = 60_000;

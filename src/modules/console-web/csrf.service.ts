@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readCookie } from '../console-access/session-cookie';
-import { SecretHasher } from '../console-access/secret-hasher.service';
+import { SecretHasher } from '../console-access/secret-hasher';
 import { setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
 

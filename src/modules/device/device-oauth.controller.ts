@@ -18,7 +18,7 @@ import {
   DeviceTokenResponseDto,
   OAuthErrorDto,
 } from './dto/device.dto';
-import { OAuthError } from './oauth.error';
+import { OAuthError } from './device.errors';
 import { HttpRequest } from '../../common/http/http';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -5,14 +5,14 @@ import { Clock } from '../../common/clock';
 import { randomBase62, ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { ConsoleNotFoundError } from '../console-access/console-errors';
+import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { ResolvedCredential, Role } from '../console-access/console-principal';
-import { SecretHasher } from '../console-access/secret-hasher.service';
+import { SecretHasher } from '../console-access/secret-hasher';
 import { generateToken, parseToken, TOKEN_PREFIXES } from '../console-access/token-format';
 import { deviceConfig, DeviceConfig } from './device.config';
 import { DeviceSessionEntity } from './device-session.entity';
 import { DeviceTokenEntity, DeviceTokenKind } from './device-token.entity';
-import { OAuthError } from './oauth.error';
+import { OAuthError } from './device.errors';
 import { execute } from '../../database/execute';
 
 export const ACCESS_TOKEN_SECONDS = 3600;

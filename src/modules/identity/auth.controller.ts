@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { Public } from '../../common/auth';
-import { ConsoleForbiddenError } from '../console-access/console-errors';
+import { ConsoleForbiddenError } from '../console-access/console-access.errors';
 import { LoginDto, SignupDto, SignupResultDto } from './dto/auth.dto';
 import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
 import { IdentityService } from './identity.service';

@@ -8,7 +8,7 @@ import {
   ConsoleConflictError,
   ConsoleForbiddenError,
   ConsoleUnauthorizedError,
-} from '../console-access/console-errors';
+} from '../console-access/console-access.errors';
 import { InvitesService, normalizeEmail } from '../workspaces/invites.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { identityConfig, IdentityConfig } from './identity.config';
@@ -17,7 +17,7 @@ import { PasswordService } from './password.service';
 import { SessionsService, SignedInPerson } from './sessions.service';
 import { UserEntity } from './user.entity';
 import { execute } from '../../database/execute';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter.service';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter';
 
 export interface NewPerson {
   email: string;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { utcMonth } from '../../common/money';
 import { BudgetsService, Headroom } from '../budgets/budgets.service';
-import { KeyBudgets } from '../budgets/key-budgets.service';
+import { KeyBudgets } from '../budgets/key-budgets';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { CatalogueModel, gatewayConfig, GatewayConfig } from './gateway.config';
 import { BudgetRefusal, UserLimitError, WorkspaceLimitError } from './gateway.errors';

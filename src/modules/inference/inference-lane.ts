@@ -10,7 +10,7 @@ import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import type { CallSchema } from './gateway.config';
 import { SCHEMA_PATHS } from './inference-request';
 import { GatewayService, ModelCall } from './gateway.service';
-import { GatewayTargets } from './gateway-targets.service';
+import { GatewayTargets } from './gateway-targets';
 import { inferenceErrorBody } from './inference-error-body';
 
 /** Model requests carry whole conversations and images; only an authenticated caller gets past 64 KiB. */

@@ -9,7 +9,7 @@ import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import { GatewayModelDto, GatewayModelListDto } from './dto/gateway-models.dto';
 import { ModelNotFoundError } from './gateway.errors';
 import { GatewayService } from './gateway.service';
-import { GatewayTargets } from './gateway-targets.service';
+import { GatewayTargets } from './gateway-targets';
 import { INFERENCE_BODY_LIMIT, InferenceLane, useKeyHeader } from './inference-lane';
 
 /**

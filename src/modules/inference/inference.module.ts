@@ -13,7 +13,7 @@ import { KeysModule } from '../keys/keys.module';
 import { WorkspaceConfigModule } from '../workspace-config/workspace-config.module';
 import { gatewayConfig } from './gateway.config';
 import { GatewayService } from './gateway.service';
-import { GatewayTargets } from './gateway-targets.service';
+import { GatewayTargets } from './gateway-targets';
 import { DeploymentHealth } from './deployment-health';
 import { UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../connections/connections.service';
 import type { ProviderEntry } from '../workspace-config/config-document';
-import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
+import { WorkspacePolicies } from '../workspace-config/workspace-policies';
 import { gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
 
 /**

@@ -6,7 +6,7 @@ import { OutboundPolicy } from '../../common/net/outbound-policy';
 import { DeploymentHealth } from './deployment-health';
 import { gatewayConfig, GatewayConfig } from './gateway.config';
 import { GatewayLoopError } from './gateway.errors';
-import type { Plan, UpstreamTarget } from './gateway-targets.service';
+import type { Plan, UpstreamTarget } from './gateway-targets';
 import { SCHEMA_PATHS } from './inference-request';
 import { ProviderCall, splitBaseUrl } from './provider-call';
 

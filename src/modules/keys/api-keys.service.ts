@@ -6,11 +6,11 @@ import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { ConsoleNotFoundError } from '../console-access/console-errors';
+import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { Permission } from '../console-access/console-principal';
 import { ApiKeyEntity } from './api-key.entity';
 import { parseExpiry } from './credential-status';
-import { SecretHasher } from '../console-access/secret-hasher.service';
+import { SecretHasher } from '../console-access/secret-hasher';
 import { generateToken, TOKEN_PREFIXES } from '../console-access/token-format';
 
 /** Whose key: a service account's, or a person's own in a workspace. */

@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { ConsoleNotFoundError } from '../console-access/console-errors';
+import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { ApiKeyEntity } from './api-key.entity';
 import { ServiceAccountEntity } from './service-account.entity';
 

@@ -5,9 +5,9 @@ import { Clock } from '../../common/clock';
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { ConsoleNotFoundError } from '../console-access/console-errors';
+import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { parseExpiry } from './credential-status';
-import { SecretHasher } from '../console-access/secret-hasher.service';
+import { SecretHasher } from '../console-access/secret-hasher';
 import { generateToken, TOKEN_PREFIXES } from '../console-access/token-format';
 import { UserTokenEntity } from './user-token.entity';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { locationsConfig, LocationsConfig } from './locations.config';
-import { LocationNotFoundError } from './location-not-found.error';
+import { LocationNotFoundError } from './locations.errors';
 import { ResolvedLocation } from './location.types';
 import { ProjectResolver } from './project-resolver';
 

@@ -7,7 +7,7 @@ import { ConnectParamsDto } from './dto/connect-params.dto';
 import { PairingCodeDto } from './dto/pairing-code.dto';
 import { PairingSessionDto } from './dto/pairing-session.dto';
 import { pairingConfig, PairingConfig } from './pairing.config';
-import { PairingLinkExpiredError } from './pairing-link-expired.error';
+import { PairingLinkExpiredError } from './pairing.errors';
 import { PairingService } from './pairing.service';
 import { setCookie } from '../../common/http/cookies';
 import { HttpReply, HttpRequest, requestOrigin } from '../../common/http/http';

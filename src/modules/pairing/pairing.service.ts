@@ -9,7 +9,7 @@ import { SessionTokensService } from '../instance-auth/session-tokens.service';
 import { PairingCodeDto } from './dto/pairing-code.dto';
 import { PairingCodeEntity } from './pairing-code.entity';
 import { pairingConfig, PairingConfig } from './pairing.config';
-import { PairingLinkExpiredError } from './pairing-link-expired.error';
+import { PairingLinkExpiredError } from './pairing.errors';
 
 /** Short-lived, single-use pairing codes, kept hashed in the database so any server process redeems them. */
 @Injectable()

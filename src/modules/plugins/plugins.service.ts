@@ -12,7 +12,7 @@ import { NpmClient, RegistryUnreachableError } from './npm.client';
 import { loadPlugin } from './plugin-loader';
 import { newestMatching, parsePluginSpec, PluginSpec } from './plugin-spec';
 import { PluginInfo } from './plugin.types';
-import { PluginUpdateFailedError } from './plugin-update-failed.error';
+import { PluginUpdateFailedError } from './plugins.errors';
 
 type PackageSpec = Extract<PluginSpec, { kind: 'package' }>;
 

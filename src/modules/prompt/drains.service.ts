@@ -5,13 +5,13 @@ import { EventLocation, EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '.
 import { ascendingId } from '../../common/ids';
 import { UserMessage } from '../sessions/session-message.types';
 import { SessionInfo, SessionOutcome } from '../sessions/session.types';
-import { SessionsActivity } from '../sessions/sessions-activity.service';
+import { SessionsActivity } from '../sessions/sessions-activity';
 import { SessionsService } from '../sessions/sessions.service';
-import { DrainLeases } from './drain-leases.service';
-import { DrainSignals } from './drain-signals.service';
+import { DrainLeases } from './drain-leases';
+import { DrainSignals } from './drain-signals';
 import { InboxRepository, WaitingItem } from './inbox/inbox.repository';
 import { Delivery, InboxMove, InboxUser } from './inbox/inbox.types';
-import { AgentLoop, RunOutcome } from './loop/agent-loop.service';
+import { AgentLoop, RunOutcome } from './loop/agent-loop';
 import { liveGauge } from '../../common/metrics/metrics';
 
 /** `lost`: another process took the drain over (this one stalled past its lease); it stops without writing. */

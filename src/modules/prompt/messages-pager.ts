@@ -1,4 +1,4 @@
-import { InvalidCursorError } from '../sessions/errors/invalid-cursor.error';
+import { InvalidCursorError } from '../sessions/sessions.errors';
 import { SessionMessageInfo } from '../sessions/session-message.types';
 import { SessionsService } from '../sessions/sessions.service';
 import { PROMPT_MESSAGE_ID } from './dto/prompt.dto';

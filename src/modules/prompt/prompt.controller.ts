@@ -23,7 +23,7 @@ import { PromptDto } from './dto/prompt.dto';
 import { InboxUser } from './inbox/inbox.types';
 import { MessagesPage, messagesPage } from './messages-pager';
 import { PromptService } from './prompt.service';
-import { SessionPermissions } from './session-permissions.service';
+import { SessionPermissions } from './session-permissions';
 import { BodyLimit } from '../../common/http/body-parsers';
 
 /** A prompt carries its text (up to 1 MB) and attached files, base64-encoded. */

@@ -6,25 +6,25 @@ import { LocationsModule } from '../locations/locations.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { CommandsService } from './commands/commands.service';
-import { SessionCompaction } from './compaction/session-compaction.service';
-import { DrainLeases } from './drain-leases.service';
-import { DrainRecovery } from './drain-recovery.service';
-import { DrainSignals } from './drain-signals.service';
+import { SessionCompaction } from './compaction/session-compaction';
+import { DrainLeases } from './drain-leases';
+import { DrainRecovery } from './drain-recovery';
+import { DrainSignals } from './drain-signals';
 import { DrainsRepository } from './drains.repository';
 import { DrainsService } from './drains.service';
 import { InboxRepository } from './inbox/inbox.repository';
-import { AgentLoop } from './loop/agent-loop.service';
+import { AgentLoop } from './loop/agent-loop';
 import { StepTools } from './loop/step-tools';
 import { PromptController } from './prompt.controller';
 import { promptConfig } from './prompt.config';
 import { PromptService } from './prompt.service';
-import { SessionPermissions } from './session-permissions.service';
-import { SessionRevert } from './revert/session-revert.service';
-import { SessionShell } from './shell/session-shell.service';
-import { Snapshots } from './snapshots/snapshots.service';
-import { Subagents } from './subagents/subagents.service';
+import { SessionPermissions } from './session-permissions';
+import { SessionRevert } from './revert/session-revert';
+import { SessionShell } from './shell/session-shell';
+import { Snapshots } from './snapshots/snapshots';
+import { Subagents } from './subagents/subagents';
 import { SystemPromptService } from './system/system-prompt.service';
-import { SessionTitles } from './titles/session-titles.service';
+import { SessionTitles } from './titles/session-titles';
 
 /**
  * session.prompt and what it drives: the durable inbox, one drain per running session (claimed in the database,

@@ -6,7 +6,7 @@ import { ascendingId } from '../../common/ids';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { ProvidersService } from '../runtime/providers/providers.service';
-import { SessionNotFoundError } from '../sessions/errors/session-not-found.error';
+import { SessionNotFoundError } from '../sessions/sessions.errors';
 import { FileAttachment, Json } from '../sessions/session-message.types';
 import { SessionsService } from '../sessions/sessions.service';
 import { DrainsService } from './drains.service';
@@ -16,9 +16,9 @@ import { InboxRepository } from './inbox/inbox.repository';
 import { AgentAttachment, InboxUser, UserPayload } from './inbox/inbox.types';
 import { chooseModel } from './loop/model-choice';
 import { sessionAgent } from './loop/session-agent';
-import { SessionRevert } from './revert/session-revert.service';
-import { Subagents } from './subagents/subagents.service';
-import { SessionTitles } from './titles/session-titles.service';
+import { SessionRevert } from './revert/session-revert';
+import { Subagents } from './subagents/subagents';
+import { SessionTitles } from './titles/session-titles';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 

@@ -3,9 +3,9 @@ import { LocationConfigModule } from '../location-config/location-config.module'
 import { LocationReloadModule } from '../location-reload/location-reload.module';
 import { PermissionReloadHook } from './permissions/permission-reload.hook';
 import { PermissionRequestsService } from './permissions/permission-requests.service';
-import { ModelStep } from './providers/model-step.service';
+import { ModelStep } from './providers/model-step';
 import { ProvidersService } from './providers/providers.service';
-import { ToolRunner } from './tools/tool-runner.service';
+import { ToolRunner } from './tools/tool-runner';
 
 /**
  * The agent loop's building blocks: a location's providers, provider steps, tool calls under permission rules,

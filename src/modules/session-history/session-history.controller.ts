@@ -12,8 +12,8 @@ import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { findFiles, readLocationFile } from '../locations/location-files';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
-import { SessionRevert } from '../prompt/revert/session-revert.service';
-import { SessionCompaction } from '../prompt/compaction/session-compaction.service';
+import { SessionRevert } from '../prompt/revert/session-revert';
+import { SessionCompaction } from '../prompt/compaction/session-compaction';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionsService } from '../sessions/sessions.service';
 import {
@@ -35,7 +35,7 @@ import {
   SAVED_PERMISSIONS_RESPONSE,
   SESSION_EVENTS_RESPONSE,
 } from './response-schemas';
-import { NotSupportedError } from './not-supported.error';
+import { NotSupportedError } from './session-history.errors';
 import { SessionHistoryService } from './session-history.service';
 
 /**

@@ -4,7 +4,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ServerResponse } from 'node:http';
 import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { listDirectory } from '../locations/location-files';
-import { MessageNotFoundError } from '../sessions/errors/message-not-found.error';
+import { MessageNotFoundError } from '../sessions/sessions.errors';
 import { SessionsService } from '../sessions/sessions.service';
 import { SessionMessageInfo } from '../sessions/session-message.types';
 import { DurableEvent, durableEvents } from './durable-events';

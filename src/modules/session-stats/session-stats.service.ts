@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { InvalidRequestError } from '../../common/errors';
 import { microCentsToDollars } from '../../common/money';
 import { Tokens } from '../sessions/session.types';
-import { SessionsUsage, ToolUsageRow, UsageDayRow, UsageRange } from '../sessions/sessions-usage.service';
+import { SessionsUsage, ToolUsageRow, UsageDayRow, UsageRange } from '../sessions/sessions-usage';
 import { ModelUsage, SessionStatsInfo, ToolsMode, ToolsStats, ToolTotals } from './session-stats.types';
 
 export interface StatsInput {

@@ -1,4 +1,4 @@
-import { InvalidCursorError } from './errors/invalid-cursor.error';
+import { InvalidCursorError } from './sessions.errors';
 import { SESSION_ID } from './session-ids';
 
 export type SortOrder = 'asc' | 'desc';

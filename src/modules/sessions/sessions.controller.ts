@@ -12,8 +12,8 @@ import { SwitchAgentDto } from './dto/switch-agent.dto';
 import { SwitchModelDto } from './dto/switch-model.dto';
 import { UpdateSessionDto } from './dto/update-session.dto';
 import { SessionInfo, SessionsPage } from './session.types';
-import { SessionActive, SessionsActivity } from './sessions-activity.service';
-import { SessionsPager } from './sessions-pager.service';
+import { SessionActive, SessionsActivity } from './sessions-activity';
+import { SessionsPager } from './sessions-pager';
 import { SessionsService } from './sessions.service';
 
 @ApiTags('session')

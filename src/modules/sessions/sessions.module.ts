@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { LocationsModule } from '../locations/locations.module';
-import { SessionsActivity } from './sessions-activity.service';
+import { SessionsActivity } from './sessions-activity';
 import { SessionsController } from './sessions.controller';
-import { SessionsPager } from './sessions-pager.service';
+import { SessionsPager } from './sessions-pager';
 import { SessionsRepository } from './sessions.repository';
 import { SessionMessagesRepository } from './session-messages.repository';
 import { SessionsService } from './sessions.service';
-import { SessionsUsage } from './sessions-usage.service';
+import { SessionsUsage } from './sessions-usage';
 
 @Module({
   imports: [LocationsModule, AgentsModule],

@@ -8,12 +8,11 @@ import { RenderedJson } from '../../common/http/rendered-json';
 import { descendingId } from '../../common/ids';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
-import { MessageNotFoundError } from './errors/message-not-found.error';
-import { SessionNotFoundError } from './errors/session-not-found.error';
+import { MessageNotFoundError, SessionNotFoundError } from './sessions.errors';
 import { textRowToMessageInfo, toMessageInfo, toSessionInfo } from './session.mapper';
 import { SessionMessageInfo } from './session-message.types';
 import { Ruleset, SessionFork, SessionInfo, SessionOutcome, SessionRevert, Tokens } from './session.types';
-import { SessionsActivity } from './sessions-activity.service';
+import { SessionsActivity } from './sessions-activity';
 import { SessionMessagesRepository } from './session-messages.repository';
 import { ImportedSession, SessionChanges, SessionRow, SessionsRepository } from './sessions.repository';
 import {

@@ -4,7 +4,7 @@ import { AuditModule } from '../audit/audit.module';
 import { WorkspaceConfigController } from './workspace-config.controller';
 import { WorkspaceConfigEntity } from './workspace-config.entity';
 import { WorkspaceConfigService } from './workspace-config.service';
-import { WorkspacePolicies } from './workspace-policies.service';
+import { WorkspacePolicies } from './workspace-policies';
 
 /** The workspace config (V2) every client polls, and its admin writes. */
 @Module({

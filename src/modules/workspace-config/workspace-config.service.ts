@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { ConsoleForbiddenError } from '../console-access/console-errors';
+import { ConsoleForbiddenError } from '../console-access/console-access.errors';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import {
   ConfigDocument,
@@ -17,7 +17,7 @@ import {
   WORKSPACE_HEADER,
 } from './config-document';
 import { WorkspaceConfigEntity } from './workspace-config.entity';
-import { WorkspacePolicies } from './workspace-policies.service';
+import { WorkspacePolicies } from './workspace-policies';
 
 export interface RenderedConfig {
   etag: string;

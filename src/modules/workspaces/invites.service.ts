@@ -11,7 +11,7 @@ import {
   ConsoleConflictError,
   ConsoleForbiddenError,
   ConsoleNotFoundError,
-} from '../console-access/console-errors';
+} from '../console-access/console-access.errors';
 import { ConsolePrincipal, Role } from '../console-access/console-principal';
 import { InviteEntity } from './invite.entity';
 import { MembershipEntity } from './membership.entity';

@@ -7,7 +7,7 @@ import {
   ConsoleConflictError,
   ConsoleForbiddenError,
   ConsoleNotFoundError,
-} from '../console-access/console-errors';
+} from '../console-access/console-access.errors';
 import { ConsolePrincipal, Role, roleAtLeast } from '../console-access/console-principal';
 import { ApiKeysService } from '../keys/api-keys.service';
 import { ServiceAccountsService } from '../keys/service-accounts.service';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { UsageLedger } from '../../../src/modules/budgets/usage-ledger.service';
+import { UsageLedger } from '../../../src/modules/budgets/usage-ledger';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { toPromptMessages, TranscriptMessage } from '../../../src/modules/runtime/providers/history';
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
+import { ModelStep } from '../../../src/modules/runtime/providers/model-step';
 import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
 import { StepEvent } from '../../../src/modules/runtime/providers/step.types';
 import { BUILTIN_TOOLS, toolSpec } from '../../../src/modules/runtime/tools/builtin-tools';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { microCentsToDollars } from '../../../src/common/money';
 import { cost } from '../../../src/modules/runtime/providers/cost';
 import { PromptMessage } from '../../../src/modules/runtime/providers/history';
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
+import { ModelStep } from '../../../src/modules/runtime/providers/model-step';
 import { parseProviders, ProviderConfigMap } from '../../../src/modules/runtime/providers/provider-config';
 import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
 import {

@@ -1,6 +1,6 @@
 import { LocationsService } from '../../../src/modules/locations/locations.service';
 import { PermissionRequestsService } from '../../../src/modules/runtime/permissions/permission-requests.service';
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step.service';
+import { ModelStep } from '../../../src/modules/runtime/providers/model-step';
 import { ProvidersService } from '../../../src/modules/runtime/providers/providers.service';
 import { projectDir, writeFiles } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';

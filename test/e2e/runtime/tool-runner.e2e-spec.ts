@@ -15,7 +15,7 @@ import {
   commandPattern,
   ToolCallRequest,
   ToolRunner,
-} from '../../../src/modules/runtime/tools/tool-runner.service';
+} from '../../../src/modules/runtime/tools/tool-runner';
 import { TestClock } from '../../helpers/test-clock';
 
 const AGENT: PermissionRuleset = [

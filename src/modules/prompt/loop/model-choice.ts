@@ -1,6 +1,6 @@
 import type { ModelRef } from '../../sessions/session.types';
 import { ProviderRegistry } from '../../runtime/providers/provider-registry';
-import { NoModelConfiguredError } from '../no-model-configured.error';
+import { NoModelConfiguredError } from '../prompt.errors';
 
 /**
  * The model a step runs with: the session's, else its agent's, else the location's first configured one.

@@ -1,4 +1,4 @@
-import { AgentNotFoundError } from '../../agents/agent-not-found.error';
+import { AgentNotFoundError } from '../../agents/agents.errors';
 import { AgentInfo } from '../../agents/agent.types';
 import { AgentsService } from '../../agents/agents.service';
 import { ResolvedLocation } from '../../locations/location.types';

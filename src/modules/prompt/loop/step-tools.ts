@@ -5,14 +5,14 @@ import { ResolvedLocation } from '../../locations/location.types';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { StepError, StepResult } from '../../runtime/providers/step.types';
 import { latestTodos, Todo, todoWriteTool } from '../../runtime/tools/todo.tools';
-import { ToolRunner } from '../../runtime/tools/tool-runner.service';
+import { ToolRunner } from '../../runtime/tools/tool-runner';
 import { AnyTool } from '../../runtime/tools/tool.types';
 import { Json } from '../../sessions/session-message.types';
 import { SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
-import { Snapshots } from '../snapshots/snapshots.service';
+import { Snapshots } from '../snapshots/snapshots';
 import { StepSnapshot } from '../snapshots/step-snapshot';
-import { Subagents } from '../subagents/subagents.service';
+import { Subagents } from '../subagents/subagents';
 import type { RunContext } from './run-context';
 import { AssistantRecorder } from './assistant-recorder';
 

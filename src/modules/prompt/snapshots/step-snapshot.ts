@@ -1,5 +1,5 @@
 import type { AssistantMessage } from '../../sessions/session-message.types';
-import { Snapshots } from './snapshots.service';
+import { Snapshots } from './snapshots';
 
 /** Tools that may change the location's files: a step that runs one gets snapshots around its tools. */
 const CHANGING_TOOLS = new Set(['edit', 'write', 'bash']);

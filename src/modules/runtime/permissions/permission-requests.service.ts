@@ -3,7 +3,7 @@ import { Clock } from '../../../common/clock';
 import { EventLocation, EventsPublisher } from '../../../common/events';
 import { ascendingId } from '../../../common/ids';
 import { evaluate } from './evaluate';
-import { PermissionRequestNotFoundError } from './permission-request-not-found.error';
+import { PermissionRequestNotFoundError } from './permissions.errors';
 import { PermissionAnswer, PermissionReply, PermissionRequest, PermissionRule } from './permission.types';
 
 export interface AskInput {

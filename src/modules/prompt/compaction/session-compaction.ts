@@ -3,11 +3,11 @@ import { Clock } from '../../../common/clock';
 import { ConflictError, InvalidRequestError } from '../../../common/errors';
 import { EventsPublisher } from '../../../common/events';
 import { ascendingId } from '../../../common/ids';
-import { AgentNotFoundError } from '../../agents/agent-not-found.error';
+import { AgentNotFoundError } from '../../agents/agents.errors';
 import { AgentsService } from '../../agents/agents.service';
 import { LocationsService } from '../../locations/locations.service';
 import { lastCompaction, toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
-import { ModelStep } from '../../runtime/providers/model-step.service';
+import { ModelStep } from '../../runtime/providers/model-step';
 import { acceptedFiles } from '../../runtime/providers/provider-config';
 import { ProvidersService } from '../../runtime/providers/providers.service';
 import {
@@ -16,7 +16,7 @@ import {
   SyntheticMessage,
 } from '../../sessions/session-message.types';
 import { ModelRef } from '../../sessions/session.types';
-import { SessionsActivity } from '../../sessions/sessions-activity.service';
+import { SessionsActivity } from '../../sessions/sessions-activity';
 import { SessionsService } from '../../sessions/sessions.service';
 import { chooseModel } from '../loop/model-choice';
 import { sessionAgent } from '../loop/session-agent';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { DrainLeases } from './drain-leases.service';
+import { DrainLeases } from './drain-leases';
 
 const CHANNEL = 'outpost_drain_signal';
 const RECONNECT_MS = 1_000;

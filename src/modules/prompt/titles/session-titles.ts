@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AgentNotFoundError } from '../../agents/agent-not-found.error';
+import { AgentNotFoundError } from '../../agents/agents.errors';
 import { AgentsService } from '../../agents/agents.service';
 import { LocationConfigService } from '../../location-config/location-config.service';
 import { ResolvedLocation } from '../../locations/location.types';
-import { ModelStep } from '../../runtime/providers/model-step.service';
+import { ModelStep } from '../../runtime/providers/model-step';
 import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
 import { ProvidersService } from '../../runtime/providers/providers.service';

@@ -5,10 +5,10 @@ import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { decide } from '../runtime/permissions/evaluate';
-import { PermissionRequestNotFoundError } from '../runtime/permissions/permission-request-not-found.error';
+import { PermissionRequestNotFoundError } from '../runtime/permissions/permissions.errors';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
 import { PermissionEffect, PermissionRequest } from '../runtime/permissions/permission.types';
-import { SessionsActivity } from '../sessions/sessions-activity.service';
+import { SessionsActivity } from '../sessions/sessions-activity';
 import { SessionsService } from '../sessions/sessions.service';
 import { sessionAgent } from './loop/session-agent';
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { wildcardMatch } from '../../common/text/wildcard';
 import { poolQuery } from '../../database/pool-query';
-import { TableChanges } from '../../database/table-changes.service';
+import { TableChanges } from '../../database/table-changes';
 import { PolicyStatement } from './config-document';
 
 /**

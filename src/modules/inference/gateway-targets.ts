@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../connections/connections.service';
-import { WorkspacePolicies } from '../workspace-config/workspace-policies.service';
+import { WorkspacePolicies } from '../workspace-config/workspace-policies';
 import { CallSchema, CatalogueModel, gatewayConfig, GatewayConfig, SERVED_BY } from './gateway.config';
 import { InvalidInferenceRequestError, ModelNotFoundError } from './gateway.errors';
 import { MAX_OUTPUT_TOKENS, SCHEMA_PATHS } from './inference-request';

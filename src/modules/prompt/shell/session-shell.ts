@@ -11,7 +11,7 @@ import { bashTool } from '../../runtime/tools/bash.tool';
 import { ToolAbortedError, ToolError } from '../../runtime/tools/tool.errors';
 import { ShellMessage } from '../../sessions/session-message.types';
 import { ModelRef } from '../../sessions/session.types';
-import { SessionsActivity } from '../../sessions/sessions-activity.service';
+import { SessionsActivity } from '../../sessions/sessions-activity';
 import { SessionsService } from '../../sessions/sessions.service';
 import { chooseModel } from '../loop/model-choice';
 import { sessionAgent } from '../loop/session-agent';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { OutpostEvent, PUBLISHED_EVENT } from '../../../common/events';
-import { AgentNotFoundError } from '../../agents/agent-not-found.error';
+import { AgentNotFoundError } from '../../agents/agents.errors';
 import { AgentsService } from '../../agents/agents.service';
 import { ResolvedLocation } from '../../locations/location.types';
 import { SubtaskResult, TaskInput } from '../../runtime/tools/task.tool';

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '../../../common/errors';
 import { EventsPublisher } from '../../../common/events';
-import { MessageNotFoundError } from '../../sessions/errors/message-not-found.error';
+import { MessageNotFoundError } from '../../sessions/sessions.errors';
 import { SessionMessageInfo } from '../../sessions/session-message.types';
 import { SessionInfo } from '../../sessions/session.types';
-import { SessionsActivity } from '../../sessions/sessions-activity.service';
+import { SessionsActivity } from '../../sessions/sessions-activity';
 import { SessionsService } from '../../sessions/sessions.service';
-import { Snapshots } from '../snapshots/snapshots.service';
+import { Snapshots } from '../snapshots/snapshots';
 
 /**
  * Undo and redo (the TUI's /undo and /redo): a revert puts the location's files back as they were before a

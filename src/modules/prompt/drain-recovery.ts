@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { EventsPublisher } from '../../common/events';
 import { AssistantMessage } from '../sessions/session-message.types';
 import { SessionsService } from '../sessions/sessions.service';
-import { DrainLeases } from './drain-leases.service';
+import { DrainLeases } from './drain-leases';
 import { DrainsRepository } from './drains.repository';
 import { DrainsService } from './drains.service';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { SecretHasher } from '../console-access/secret-hasher.service';
+import { SecretHasher } from '../console-access/secret-hasher';
 import { ConnectionCredentialError } from './connections.errors';
 
 const VERSION = 1;

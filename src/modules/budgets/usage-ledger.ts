@@ -4,7 +4,7 @@ import { poolQuery } from '../../database/pool-query';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { UsageInput } from './budgets.service';
-import { HoldLease } from './hold-lease.service';
+import { HoldLease } from './hold-lease';
 import { utcMonth } from '../../common/money';
 
 /** How long a settlement waits for company before it is written, and the most written in one statement. */

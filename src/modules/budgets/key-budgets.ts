@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { utcMonth } from '../../common/money';
 import { poolQuery } from '../../database/pool-query';
 import type { Headroom } from './budgets.service';
-import { HoldLease } from './hold-lease.service';
+import { HoldLease } from './hold-lease';
 
 /**
  * A key's own monthly budget (`monthly_budget_dollars` on the key). Its spend and holds live in `member_spend`

@@ -1,7 +1,0 @@
-import { NotFoundError } from '../../../common/errors';
-
-export class SessionNotFoundError extends NotFoundError {
-  constructor(sessionID: string) {
-    super(`Session not found: ${sessionID}`, { sessionID });
-  }
-}
