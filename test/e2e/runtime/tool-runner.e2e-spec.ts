@@ -11,11 +11,7 @@ import {
   PermissionRuleset,
 } from '../../../src/modules/runtime/permissions/permission.types';
 import { BUILTIN_TOOLS } from '../../../src/modules/runtime/tools/builtin-tools';
-import {
-  commandPattern,
-  ToolCallRequest,
-  ToolRunner,
-} from '../../../src/modules/runtime/tools/tool-runner';
+import { commandPattern, ToolCallRequest, ToolRunner } from '../../../src/modules/runtime/tools/tool-runner';
 import { TestClock } from '../../helpers/test-clock';
 
 const AGENT: PermissionRuleset = [
