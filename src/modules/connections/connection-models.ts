@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../../common/errors';
 import { usdToMicroCents } from '../../common/money';
-import { StoredModels, StoredPrices } from './connection.entity';
+import { ModelKind, StoredModels, StoredPrices } from './connection.entity';
 
 export const MAX_MODELS = 500;
 /** A model id as callers send it in `model`: printable ASCII without spaces, e.g. `meta-llama/Llama-3-70b:free`. */
@@ -57,17 +57,21 @@ export function parseModels(value: unknown, field = 'models'): StoredModels {
     if (!MODEL_ID.test(id)) invalid(at, 'a model id is 1 to 200 printable characters without spaces');
     if (!isPlainObject(model)) invalid(at, 'must be an object with `name`');
     for (const key of Object.keys(model)) {
-      if (key !== 'name' && key !== 'prices') invalid(`${at}.${key}`, 'should not exist');
+      if (key !== 'name' && key !== 'prices' && key !== 'kind') invalid(`${at}.${key}`, 'should not exist');
     }
+    if (model.kind !== undefined && model.kind !== 'chat' && model.kind !== 'embedding')
+      invalid(`${at}.kind`, 'must be chat or embedding');
     if (typeof model.name !== 'string' || model.name.trim().length === 0 || model.name.length > 200)
       invalid(`${at}.name`, 'must be a string of 1 to 200 characters');
     // A lone surrogate is valid in a JS string but not in PostgreSQL's jsonb.
     if (/\p{Cs}/u.test(model.name)) invalid(`${at}.name`, 'must be well-formed Unicode');
     models.push([
       id,
-      model.prices === undefined
-        ? { name: model.name }
-        : { name: model.name, prices: parsePrices(model.prices, `${at}.prices`) },
+      {
+        name: model.name,
+        ...(model.prices === undefined ? {} : { prices: parsePrices(model.prices, `${at}.prices`) }),
+        ...(model.kind === undefined ? {} : { kind: model.kind as ModelKind }),
+      },
     ]);
   }
   return Object.fromEntries(models);

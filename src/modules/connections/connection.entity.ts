@@ -15,7 +15,10 @@ export interface StoredPrices {
 }
 
 /** The models a connection serves, by the id callers put in `model`. */
-export type StoredModels = Record<string, { name: string; prices?: StoredPrices }>;
+/** What a model is for: `embedding` models only on the embeddings route, `chat` ones never there; unset: both. */
+export type ModelKind = 'chat' | 'embedding';
+
+export type StoredModels = Record<string, { name: string; prices?: StoredPrices; kind?: ModelKind }>;
 
 /**
  * A workspace's bring-your-own-key connection to a provider. The credential is stored only encrypted

@@ -8,7 +8,7 @@ import { InternalAddressError, OutboundPolicy } from '../../common/net/outbound-
 import { ulidId } from '../../common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { AuthMode, ConnectionEntity, ConnectionSchema, StoredModels } from './connection.entity';
+import { AuthMode, ConnectionEntity, ConnectionSchema, StoredModels, ModelKind } from './connection.entity';
 import { MicroCentPrices, microCentPrices, parseModels } from './connection-models';
 import { ConnectionNotFoundError } from './connections.errors';
 import { CredentialCipher } from './credential-cipher';
@@ -44,7 +44,7 @@ export interface InferenceConnection {
   /** Decrypted. Never log it. */
   credential: string;
   /** By the id callers send in `model`; prices in integer micro-cents per million tokens, null when not priced. */
-  models: Map<string, { name: string; prices: MicroCentPrices | null }>;
+  models: Map<string, { name: string; prices: MicroCentPrices | null; kind?: ModelKind }>;
 }
 
 /** How long `forInference` answers from memory; changes made by this process are seen at once. */
@@ -305,7 +305,11 @@ function modelMap(models: StoredModels): InferenceConnection['models'] {
   return new Map(
     Object.entries(models).map(([id, model]) => [
       id,
-      { name: model.name, prices: model.prices ? microCentPrices(model.prices) : null },
+      {
+        name: model.name,
+        prices: model.prices ? microCentPrices(model.prices) : null,
+        ...(model.kind ? { kind: model.kind } : {}),
+      },
     ]),
   );
 }

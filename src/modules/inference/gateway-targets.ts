@@ -186,19 +186,22 @@ export class GatewayTargets {
     const model = connection.models.get(modelId);
     if (!model) throw new ModelNotFoundError(modelId);
     const prices = model.prices ?? { input: 0n, output: 0n, cacheRead: 0n, cacheWrite: 0n };
+    const served: CatalogueModel = {
+      id: `${connection.id}/${modelId}`,
+      provider: connection.id,
+      upstreamId: modelId,
+      prices,
+      maxOutput: CONNECTION_MAX_OUTPUT,
+      ...(model.kind ? { kind: model.kind } : {}),
+    };
+    checkKind(served, schema);
     return {
       provider: connection.id,
       baseUrl: connection.baseUrl,
       schema,
       credentials: [connection.credential],
       credentialHeader: connection.authMode === 'header' ? connection.authHeader : null,
-      model: {
-        id: `${connection.id}/${modelId}`,
-        provider: connection.id,
-        upstreamId: modelId,
-        prices,
-        maxOutput: CONNECTION_MAX_OUTPUT,
-      },
+      model: served,
       label: `connection "${connection.name}" (${connection.id})`,
       guarded: true,
     };

@@ -82,6 +82,7 @@ export class OfferedProviders {
         `${origin}/inference/custom/${connection.id}/v1`,
       );
       for (const [id, model] of Object.entries(connection.models)) {
+        if (model.kind === 'embedding') continue;
         if (await this.policies.allows(workspaceId, connection.id, `${connection.id}/${id}`))
           offer.models[id] = { name: model.name };
       }

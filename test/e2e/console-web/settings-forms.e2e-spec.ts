@@ -167,6 +167,7 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
     await model.getByLabel('Model id').fill('gpt-x');
     await model.getByLabel('Input $').fill('2');
     await model.getByLabel('Output $').fill('8');
+    await model.getByLabel('Used for').selectOption({ label: 'Chat only' });
     await form.getByRole('button', { name: 'Add connection' }).click();
     await section.getByText('Own OpenAI was saved.').waitFor();
     const row = section.getByRole('row', { name: /Own OpenAI/ });
@@ -175,14 +176,17 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
 
     await row.getByRole('button', { name: 'Edit connection Own OpenAI' }).click();
     const edit = section.getByRole('form', { name: 'Edit Own OpenAI' });
-    await edit.getByRole('group', { name: 'Connection model 1' }).getByLabel('Output $').fill('6');
+    const edited = edit.getByRole('group', { name: 'Connection model 1' });
+    expect(await edited.getByLabel('Used for').inputValue()).toBe('chat'); // the form shows what was saved
+    await edited.getByLabel('Output $').fill('6');
+    await shot(page, 'settings-connection-form-desktop');
     await edit.getByLabel('New API key (empty keeps …1111)').fill('sk-second-key-00000002222');
     await edit.getByRole('button', { name: 'Save connection' }).click();
     await section.getByText('Own OpenAI was saved. Its new key is in use; the old one is gone.').waitFor();
     await row.getByText('$2 in / $6 out per million tokens').waitFor();
     await row.getByText('…2222').waitFor();
     const listed = await owner.get(`/console/api/orgs/${owner.org}/connections`);
-    expect(listed.body[0].models['gpt-x']).toMatchObject({ prices: { input: 2, output: 6 } });
+    expect(listed.body[0].models['gpt-x']).toMatchObject({ prices: { input: 2, output: 6 }, kind: 'chat' });
     expect(JSON.stringify(listed.body)).not.toContain('sk-second-key');
     expect(await accessibilityProblems(page)).toEqual([]);
     await shot(page, 'settings-connections-desktop');

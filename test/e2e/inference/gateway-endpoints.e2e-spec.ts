@@ -209,9 +209,13 @@ describe('embeddings, completions, one model, Anthropic models and token counts 
       base_url: upstream.baseURL,
       schema: 'openai-chat',
       auth: { mode: 'bearer', credential: 'sk-connection' },
-      models: { 'text-embed': { name: 'Text embed', prices: { input: 1, output: 0 } } },
+      models: {
+        'text-embed': { name: 'Text embed', prices: { input: 1, output: 0 }, kind: 'embedding' },
+        chatty: { name: 'Chatty', kind: 'chat' },
+      },
     });
     expect(connection.status).toBe(201);
+    expect(connection.body.models['text-embed'].kind).toBe('embedding');
     const byConnection = new OpenAI({
       baseURL: `${t.url}/inference/custom/${connection.body.id}/v1`,
       apiKey: key,
@@ -222,5 +226,24 @@ describe('embeddings, completions, one model, Anthropic models and token counts 
     expect(vectors.data).toHaveLength(1);
     expect(upstream.requests.at(-1)!.headers.authorization).toBe('Bearer sk-connection');
     expect((await usageByModel()).get(`${connection.body.id}/text-embed`)).toMatchObject({ input_tokens: 5 });
+    // A connection's models keep to their kind too, and a kind that is neither is refused by field.
+    const chatOnEmbed = await byConnection.chat.completions
+      .create({ model: 'text-embed', messages: [{ role: 'user', content: 'x' }] })
+      .catch((error: unknown) => error);
+    expect((chatOnEmbed as Error).message).toContain(
+      `"${connection.body.id}/text-embed" is an embedding model`,
+    );
+    const embedOnChat = await byConnection.embeddings
+      .create({ model: 'chatty', input: 'x' })
+      .catch((error: unknown) => error);
+    expect(embedOnChat).toBeInstanceOf(OpenAI.BadRequestError);
+    const wrongKind = await owner.patch(`/console/api/orgs/${owner.org}/connections/${connection.body.id}`, {
+      models: { chatty: { name: 'Chatty', kind: 'vector' } },
+    });
+    expect(wrongKind.status).toBe(400);
+    expect(wrongKind.body.message).toBe('models.chatty.kind: must be chat or embedding');
+    // The workspace config offers the connection's chat model, not its embedding model.
+    const offered = await t.http.get('/console/api/v2/config').set('authorization', bearer(key));
+    expect(Object.keys(offered.body.providers[connection.body.id].models)).toEqual(['chatty']);
   });
 });

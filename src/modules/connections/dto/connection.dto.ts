@@ -214,6 +214,8 @@ export class ConnectionModelDto {
   name!: string;
   /** USD per million tokens. */
   prices?: ConnectionPricesDto;
+  /** `embedding`: served on the embeddings route only; `chat`: everywhere but there; absent: both. */
+  kind?: 'chat' | 'embedding';
 }
 
 /** A connection as answers show it: never the credential. */

@@ -5,14 +5,23 @@ import { ConfirmButton, ErrorText, Loading, Notice, useAction, useLoad } from '.
 
 type Connection = Schemas['ConnectionDto'];
 type Schema = Connection['schema'];
-type ModelEntry = { name?: string; prices?: { input?: number; output?: number } };
+type Kind = '' | 'chat' | 'embedding';
+type ModelEntry = { name?: string; prices?: { input?: number; output?: number }; kind?: Kind };
 
 interface ModelRow {
   id: string;
   name: string;
   input: string;
   output: string;
+  /** '' for both chat and embeddings. */
+  kind: Kind;
 }
+
+const KINDS: Array<[Kind, string]> = [
+  ['', 'Chat and embeddings'],
+  ['chat', 'Chat only'],
+  ['embedding', 'Embeddings only'],
+];
 
 const SCHEMAS: Array<[Schema, string]> = [
   ['openai-chat', 'OpenAI chat completions'],
@@ -26,6 +35,7 @@ const rowsOf = (models: Record<string, unknown>): ModelRow[] =>
     name: model.name ?? '',
     input: model.prices?.input === undefined ? '' : String(model.prices.input),
     output: model.prices?.output === undefined ? '' : String(model.prices.output),
+    kind: model.kind ?? '',
   }));
 
 const price = (value: string) => (value.trim() === '' ? undefined : Number(value.trim()));
@@ -165,7 +175,7 @@ function ConnectionForm(props: {
   const [schema, setSchema] = useState<Schema>(existing?.schema ?? 'openai-chat');
   const [credential, setCredential] = useState('');
   const [models, setModels] = useState<ModelRow[]>(
-    existing ? rowsOf(existing.models) : [{ id: '', name: '', input: '', output: '' }],
+    existing ? rowsOf(existing.models) : [{ id: '', name: '', input: '', output: '', kind: '' }],
   );
   const form = useFormAction([
     'name',
@@ -194,6 +204,7 @@ function ConnectionForm(props: {
       entries[id] = {
         name: model.name.trim() || id,
         ...(input !== undefined && output !== undefined ? { prices: { input, output } } : {}),
+        ...(model.kind ? { kind: model.kind } : {}),
       };
     }
     if (Object.keys(entries).length === 0) return form.refuse('models', 'Name at least one model.');
@@ -294,7 +305,7 @@ function ConnectionForm(props: {
         {models.map((model, index) => {
           const rowId = `conn-model-${index}`;
           const message = model.id.trim() ? form.at(`models.${model.id.trim()}`) : undefined;
-          const field = (key: keyof ModelRow, label: string, size: number) => (
+          const field = (key: Exclude<keyof ModelRow, 'kind'>, label: string, size: number) => (
             <div>
               <label for={`${rowId}-${key}`}>{label}</label>
               <input
@@ -314,6 +325,20 @@ function ConnectionForm(props: {
                 {field('name', 'Name', 14)}
                 {field('input', 'Input $', 8)}
                 {field('output', 'Output $', 8)}
+                <div>
+                  <label for={`${rowId}-kind`}>Used for</label>
+                  <select
+                    id={`${rowId}-kind`}
+                    value={model.kind}
+                    onChange={(e) => setModel(index, { kind: e.currentTarget.value as Kind })}
+                  >
+                    {KINDS.map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
                 <button
                   type="button"
                   class="secondary"
@@ -331,7 +356,7 @@ function ConnectionForm(props: {
         <button
           type="button"
           class="secondary"
-          onClick={() => setModels([...models, { id: '', name: '', input: '', output: '' }])}
+          onClick={() => setModels([...models, { id: '', name: '', input: '', output: '', kind: '' }])}
         >
           Add a model
         </button>
