@@ -1,7 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const CONFIG = '/console/api/v2/config';
@@ -16,9 +14,7 @@ describe("the workspace config offers the gateway's models and the workspace's c
   let key: string;
 
   beforeAll(async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'outpost-offered-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = gatewayCatalogue(
       `providers:
   up:
     base_url: http://127.0.0.1:9/v1

@@ -1,11 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { UsageLedger } from '../../../src/modules/budgets/usage-ledger';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 /**
@@ -25,9 +23,7 @@ describe('embeddings, completions, one model, Anthropic models and token counts 
   beforeAll(async () => {
     upstream = await ScriptedModelServer.start();
     upstream.answerUnstreamed = true;
-    const file = join(mkdtempSync(join(tmpdir(), 'outpost-endpoints-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = gatewayCatalogue(
       `providers:
   up:
     base_url: ${upstream.baseURL}

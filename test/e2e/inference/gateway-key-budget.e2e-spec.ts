@@ -1,10 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { UsageLedger } from '../../../src/modules/budgets/usage-ledger';
 import { bearer, Person, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
 
@@ -26,9 +24,7 @@ describe("a key's own monthly budget on the gateway (monthly_budget_dollars), he
     upstream = await ScriptedModelServer.start();
     upstream.answerUnstreamed = true;
     upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 } };
-    const file = join(mkdtempSync(join(tmpdir(), 'outpost-key-budget-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = gatewayCatalogue(
       `providers:
   up:
     base_url: ${upstream.baseURL}

@@ -1,10 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { bearer, Person, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const SECRET = 'key-controls-test-secret-0123456789';
@@ -20,9 +18,7 @@ describe('per-key controls on the gateway: allowed models, requests and tokens a
     upstream = await ScriptedModelServer.start();
     upstream.answerUnstreamed = true;
     upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 } };
-    const file = join(mkdtempSync(join(tmpdir(), 'outpost-key-controls-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = gatewayCatalogue(
       `providers:
   up:
     base_url: ${upstream.baseURL}
