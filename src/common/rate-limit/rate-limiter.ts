@@ -14,13 +14,21 @@ const PEEK_CACHE_MS = 1_000;
 const PEEK_CACHE_SIZE = 10_000;
 /** How long counts added without waiting (`add`) are summed before they are written. */
 const ADD_FLUSH_MS = 100;
-/** `consume` counts in the store before admitting once the limit is this near (or a tenth of it, if more). */
-const EXACT_MARGIN = 20;
+/** The most events one lease reserves (`consume`, batched). */
+const MAX_LEASE = 256;
+
+interface Lease {
+  /** Events reserved in the store and not yet admitted. */
+  left: number;
+  /** How many the lease reserved when taken: it is renewed when a quarter is left. */
+  size: number;
+  resetsAt: number;
+}
 
 /**
  * Limits that hold across every server process (the store is shared), with the 429 every surface answers.
  * A check reads the shared counter at most once a second per key; what another process counted is seen
- * within that second. Counts that nothing waits on are summed in the process and written every 100 ms (`add`),
+ * within that second. Busy limits that are consumed reserve leases of events (`consume`, batched). Counts that nothing waits on are summed in the process and written every 100 ms (`add`),
  * so a busy key costs the store a write per key and tick, not one per event.
  */
 @Injectable()
@@ -28,6 +36,10 @@ export class RateLimiter implements OnApplicationShutdown {
   private readonly seen = new Map<string, WindowCount & { readAt: number }>();
   /** Counts added in this process and not yet written, per key. */
   private readonly unwritten = new Map<string, { windowMs: number; amount: number }>();
+  /** Events reserved in the store that this process may admit without asking it (`consume`, batched). */
+  private readonly leases = new Map<string, Lease>();
+  /** The lease reservation in flight per key (at most one per process). */
+  private readonly reserving = new Map<string, Promise<boolean>>();
   private flushTimer?: NodeJS.Timeout;
   private flushing = Promise.resolve();
 
@@ -75,29 +87,88 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /**
    * Counts one event and refuses it (429) when it is past the limit, counted in the store before it is admitted.
-   * `batched` (the gateway's requests a minute): far from the limit (what was last read of the shared count,
-   * within the second, plus what this process added since leaves more than EXACT_MARGIN, or a tenth of the limit),
-   * the event is added like `add`; near it, each event is counted in the store first, so the limit holds exactly
-   * across processes where it decides. Security limits (failed sign-ins) are never batched.
+   * `batched` (the gateway's requests a minute): far from the limit, a process reserves a lease of several events
+   * in the store with one write (a tenth of what the window has left, at most MAX_LEASE) and admits from it
+   * without a round trip, reserving the next lease ahead when a quarter is left. Near the limit a lease is one
+   * event. One reservation per key is in flight in a process; callers without an event wait for it. The store's
+   * count is what was reserved, so the limit is never passed, however many processes share it; a lease left
+   * unused when the window ends is dropped. Security limits (failed sign-ins) are never batched.
    */
   async consume(key: string, limit: Limit, message: string, batched = false): Promise<void> {
-    const now = this.clock.now();
-    const known = this.seen.get(key);
-    const pending = this.unwritten.get(key);
-    const margin = Math.max(EXACT_MARGIN, Math.ceil(limit.max / 10));
-    const fresh = known && now - known.readAt <= PEEK_CACHE_MS && known.resetsAt > now;
-    if (batched && fresh && known.count + (pending?.amount ?? 0) + 1 <= limit.max - margin) {
-      this.add(key, limit.windowMs);
+    if (!batched) {
+      const now = this.clock.now();
+      if ((await this.reserve(key, limit, 1, now)) === 0)
+        throw this.refusal(message, this.resetsAt(key), now);
       return;
     }
-    this.unwritten.delete(key);
-    const amount = 1 + (pending?.amount ?? 0);
-    const { count, resetsAt } = this.remember(
-      key,
-      await this.store.hit(key, limit.windowMs, now, amount),
-      now,
-    );
-    if (count > limit.max) throw this.refusal(message, resetsAt, now);
+    for (;;) {
+      if (this.take(key, limit)) return;
+      const reserving = this.reserving.get(key) ?? this.lease(key, limit, false);
+      if (!(await reserving)) {
+        const now = this.clock.now();
+        if (this.take(key, limit)) return;
+        throw this.refusal(message, this.resetsAt(key), now);
+      }
+    }
+  }
+
+  /** Admits one event from the process's lease, if it holds one; renews the lease ahead when it runs low. */
+  private take(key: string, limit: Limit): boolean {
+    const lease = this.leases.get(key);
+    if (!lease || lease.left === 0 || lease.resetsAt <= this.clock.now()) return false;
+    lease.left -= 1;
+    if (lease.left <= lease.size / 4 && !this.reserving.has(key)) void this.lease(key, limit, true);
+    return true;
+  }
+
+  /**
+   * Reserves a lease in the store (the only reservation in flight for `key` here): false when nothing fits under
+   * the limit. `ahead` (a renewal before the lease ran out) reserves only while far from the limit.
+   */
+  private lease(key: string, limit: Limit, ahead: boolean): Promise<boolean> {
+    const now = this.clock.now();
+    const size = this.leaseSize(key, limit, now);
+    if (ahead && size <= 1) return Promise.resolve(true);
+    const reserving = this.reserve(key, limit, size, now)
+      .then((granted) => {
+        if (granted > 0) this.lend(key, granted, size, this.resetsAt(key), now);
+        return granted > 0;
+      })
+      .catch((error: unknown) => {
+        if (ahead) return true; // the store is down: the next event past the lease meets the error itself
+        throw error;
+      })
+      .finally(() => this.reserving.delete(key));
+    this.reserving.set(key, reserving);
+    return reserving;
+  }
+
+  /** Reserves up to `size` events in the store: how many fit under the limit (0 when none do). */
+  private async reserve(key: string, limit: Limit, size: number, now: number): Promise<number> {
+    const { count } = this.remember(key, await this.store.hit(key, limit.windowMs, now, size), now);
+    return Math.max(0, Math.min(size, limit.max - (count - size)));
+  }
+
+  /** A lease as large as a tenth of what the window has left, as last read; 1 when nothing was read lately. */
+  private leaseSize(key: string, limit: Limit, now: number): number {
+    const known = this.seen.get(key);
+    if (!known || now - known.readAt > PEEK_CACHE_MS || known.resetsAt <= now) return 1;
+    return Math.min(MAX_LEASE, Math.max(1, Math.floor((limit.max - known.count) / 10)));
+  }
+
+  private lend(key: string, events: number, size: number, resetsAt: number, now: number): void {
+    const lease = this.leases.get(key);
+    if (lease && lease.resetsAt > now) {
+      lease.left += events;
+      lease.size = size;
+      return;
+    }
+    if (this.leases.size >= PEEK_CACHE_SIZE) this.leases.clear();
+    this.leases.set(key, { left: events, size, resetsAt });
+  }
+
+  private resetsAt(key: string): number {
+    return this.seen.get(key)?.resetsAt ?? this.clock.now();
   }
 
   /** Writes what `add` summed: one store call per key. */
@@ -123,6 +194,7 @@ export class RateLimiter implements OnApplicationShutdown {
 
   clear(key: string): Promise<void> {
     this.seen.delete(key);
+    this.leases.delete(key);
     return this.store.clear(key);
   }
 

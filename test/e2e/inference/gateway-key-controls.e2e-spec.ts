@@ -107,7 +107,7 @@ describe('per-key controls on the gateway: allowed models, requests and tokens a
     expect((await call(t, key)).status).toBe(200);
   });
 
-  it('a larger limit is counted in batches far from it and exactly near it: 40 a minute admits 40 across two processes', async () => {
+  it('a larger limit is reserved in leases far from it and one by one near it: 40 a minute admits exactly 40 across two processes', async () => {
     const { key } = await createKey({ rate_limit: { requests_per_minute: 40 } });
     const statuses: number[] = [];
     for (let i = 0; i < 46; i++) statuses.push((await call(i % 2 ? second : t, key)).status);

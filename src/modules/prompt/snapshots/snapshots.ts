@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { appConfig, AppConfig } from '../../../config/app.config';
 
@@ -43,7 +43,10 @@ export class Snapshots {
     });
   }
 
-  /** Puts the location's files back as they were in `tree`: changed files rewritten, added ones deleted. */
+  /**
+   * Puts the location's files back as they were in `tree`: changed files rewritten, added ones deleted. A file is
+   * rewritten by renaming a whole new copy over it, so an editor or watcher never sees it missing or half written.
+   */
   restore(directory: string, tree: string): Promise<string[]> {
     return this.serial(directory, async () => {
       const git = await this.repository(directory);
@@ -51,14 +54,17 @@ export class Snapshots {
       const now = (await git(['write-tree'])).trim();
       const changed = lines(await git(['diff', '--name-only', '--no-renames', '-z', tree, now]));
       if (changed.length === 0) return [];
-      const kept = new Set(lines(await git(['ls-tree', '-r', '-z', '--name-only', tree, '--', ...changed])));
-      const back = changed.filter((file) => kept.has(file));
-      if (back.length > 0) await git(['checkout', tree, '--', ...back]);
+      const entries = lines(await git(['ls-tree', '-r', '-z', tree, '--', ...changed])).map(treeEntry);
+      const kept = new Set(entries.map((entry) => entry.path));
+      for (const entry of entries) {
+        const path = inside(directory, entry.path);
+        if (!path) continue;
+        if (entry.mode === SYMLINK) await git(['checkout', tree, '--', entry.path]);
+        else await replaceFile(path, await git.blob(entry.object), entry.mode === EXECUTABLE ? 0o755 : 0o644);
+      }
       for (const file of changed.filter((f) => !kept.has(f))) {
-        const path = resolve(directory, file);
-        const rel = relative(directory, path);
-        if (rel.startsWith('..') || isAbsolute(rel)) continue; // never outside the location
-        await rm(path, { force: true });
+        const path = inside(directory, file);
+        if (path) await rm(path, { force: true });
       }
       return changed;
     });
@@ -76,6 +82,15 @@ export class Snapshots {
       );
       return stdout;
     };
+    const blob = async (object: string): Promise<Buffer> => {
+      const { stdout } = await run('git', ['cat-file', 'blob', object], {
+        cwd: directory,
+        env,
+        maxBuffer: MAX_OUTPUT,
+        encoding: 'buffer',
+      });
+      return stdout;
+    };
     const exists = await stat(join(gitDir, 'HEAD')).then(
       () => true,
       () => false,
@@ -84,7 +99,7 @@ export class Snapshots {
       await mkdir(gitDir, { recursive: true });
       await git(['init', '--quiet']);
     }
-    return git;
+    return Object.assign(git, { blob });
   }
 
   private serial<T>(directory: string, work: () => Promise<T>): Promise<T> {
@@ -96,6 +111,37 @@ export class Snapshots {
       if (this.queues.get(directory) === settled) this.queues.delete(directory);
     });
     return next;
+  }
+}
+
+const SYMLINK = '120000';
+const EXECUTABLE = '100755';
+
+/** One line of `git ls-tree -r -z`: `<mode> <type> <object>\t<path>`. */
+function treeEntry(line: string): { mode: string; object: string; path: string } {
+  const tab = line.indexOf('\t');
+  const [mode, , object] = line.slice(0, tab).split(' ');
+  return { mode, object, path: line.slice(tab + 1) };
+}
+
+/** The absolute path of `file` in the location; undefined when it would lie outside it. */
+function inside(directory: string, file: string): string | undefined {
+  const path = resolve(directory, file);
+  const rel = relative(directory, path);
+  return rel.startsWith('..') || isAbsolute(rel) ? undefined : path;
+}
+
+/** Writes `content` beside `path` and renames it over: the file is never missing or partly written. */
+async function replaceFile(path: string, content: Buffer, mode: number): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = join(dirname(path), `.${basename(path)}.outpost-${process.pid}-${Date.now()}`);
+  try {
+    await writeFile(temporary, content, { mode });
+    await chmod(temporary, mode);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
   }
 }
 
