@@ -12,6 +12,7 @@ import { UsageController } from './usage.controller';
 import { BudgetLimits } from './budget-limits';
 import { BudgetHoldEntity } from './budget-hold.entity';
 import { GatewayNodeEntity } from './gateway-node.entity';
+import { UsageJournalEntity } from './usage-journal.entity';
 import { HoldLease } from './hold-lease';
 import { KeyBudgets } from './key-budgets';
 import { BudgetsService } from './budgets.service';
@@ -32,6 +33,7 @@ import { WorkspaceSpendEntity } from './workspace-spend.entity';
       UsageEntity,
       WorkspaceSpendEntity,
       GatewayNodeEntity,
+      UsageJournalEntity,
       BudgetHoldEntity,
       RequestLogEntity,
     ]),

@@ -61,29 +61,10 @@ export class HoldLease implements OnApplicationBootstrap {
   }
 
   private async releaseExpired(): Promise<{ nodes: number; released: bigint }> {
-    // The DELETE of the node rows decides which process releases them: a second one finds them gone.
-    const [row] = await poolQuery<{ nodes: string; released: string }>(
-      this.db,
-      `WITH dead AS (
-         DELETE FROM gateway_node WHERE heartbeat_at < now() - make_interval(secs => $2::int / 1000.0) AND id <> $1
-         RETURNING id
-       ), holds AS (
-         DELETE FROM budget_hold h USING dead WHERE h.node_id = dead.id
-         RETURNING h.workspace_id, h.member_id, h.month, h.member_held_micro_cents AS member_held,
-                   h.workspace_held_micro_cents AS workspace_held
-       ), members AS (
-         UPDATE member_spend s SET held_micro_cents = GREATEST(0, s.held_micro_cents - x.held)
-           FROM (SELECT workspace_id, member_id, month, sum(member_held) AS held FROM holds GROUP BY 1, 2, 3) x
-          WHERE s.workspace_id = x.workspace_id AND s.member_id = x.member_id AND s.month = x.month
-       ), workspaces AS (
-         UPDATE workspace_spend s SET held_micro_cents = GREATEST(0, s.held_micro_cents - x.held)
-           FROM (SELECT workspace_id, month, sum(workspace_held) AS held FROM holds GROUP BY 1, 2) x
-          WHERE s.workspace_id = x.workspace_id AND s.month = x.month
-       )
-       SELECT (SELECT count(*) FROM dead) AS nodes,
-              (SELECT coalesce(sum(member_held), 0) FROM holds) AS released`,
-      [this.nodeId, LEASE_MS],
-    );
+    const [row] = await poolQuery<{ nodes: string; released: string }>(this.db, RELEASE_EXPIRED, [
+      this.nodeId,
+      LEASE_MS,
+    ]);
     const result = { nodes: Number(row.nodes), released: BigInt(row.released) };
     if (result.nodes > 0)
       this.logger.warn(
@@ -92,3 +73,33 @@ export class HoldLease implements OnApplicationBootstrap {
     return result;
   }
 }
+
+/**
+ * Ends the leases the `dead` CTE deletes and gives their holds back to members and workspaces. The DELETE of the
+ * node rows decides which process releases them: a second one finds them gone.
+ */
+function releaseHolds(dead: string): string {
+  return `WITH dead AS (${dead} RETURNING id),
+     holds AS (
+       DELETE FROM budget_hold h USING dead WHERE h.node_id = dead.id
+       RETURNING h.workspace_id, h.member_id, h.month, h.member_held_micro_cents AS member_held,
+                 h.workspace_held_micro_cents AS workspace_held
+     ), members AS (
+       UPDATE member_spend s SET held_micro_cents = GREATEST(0, s.held_micro_cents - x.held)
+         FROM (SELECT workspace_id, member_id, month, sum(member_held) AS held FROM holds GROUP BY 1, 2, 3) x
+        WHERE s.workspace_id = x.workspace_id AND s.member_id = x.member_id AND s.month = x.month
+     ), workspaces AS (
+       UPDATE workspace_spend s SET held_micro_cents = GREATEST(0, s.held_micro_cents - x.held)
+         FROM (SELECT workspace_id, month, sum(workspace_held) AS held FROM holds GROUP BY 1, 2) x
+        WHERE s.workspace_id = x.workspace_id AND s.month = x.month
+     )
+     SELECT (SELECT count(*) FROM dead) AS nodes, (SELECT coalesce(sum(member_held), 0) FROM holds) AS released`;
+}
+
+/** Every process whose lease ran out ($1 this process, $2 LEASE_MS). */
+const RELEASE_EXPIRED = releaseHolds(
+  'DELETE FROM gateway_node WHERE heartbeat_at < now() - make_interval(secs => $2::int / 1000.0) AND id <> $1',
+);
+
+/** One process known to be gone ($1), whatever its lease says: its journal is being written (UsageLedger). */
+export const RELEASE_NODE = releaseHolds('DELETE FROM gateway_node WHERE id = $1');

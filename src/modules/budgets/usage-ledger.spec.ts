@@ -1,4 +1,5 @@
-import { Settlement, usageRows } from './usage-ledger';
+import { Settlement } from './usage-journal';
+import { usageRows } from './usage-ledger';
 
 const AT = Date.UTC(2026, 10, 26, 12, 0, 0);
 

@@ -1,11 +1,14 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { poolQuery } from '../../database/pool-query';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { UsageInput } from './budgets.service';
-import { HoldLease } from './hold-lease';
+import { join } from 'node:path';
+import { HoldLease, RELEASE_NODE } from './hold-lease';
 import { utcMonth } from '../../common/money';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { Settlement, UsageJournal } from './usage-journal';
 
 /** How long a settlement waits for company before it is written, and the most written in one statement. */
 export const FLUSH_EVERY_MS = 200;
@@ -13,21 +16,14 @@ const BATCH_SIZE = 500;
 /** How often what calls in flight have produced so far is recorded (UsageLedger.watch). */
 export const PROGRESS_EVERY_MS = 1_000;
 
-export interface Settlement {
-  usage: UsageInput;
-  held: bigint;
-  /** What the workspace's row holds for it (0 when the workspace has no limit). */
-  workspaceHeld: bigint;
-  /** What its key's own budget holds for it (KeyBudgets; 0 when the key has none). */
-  keyHeld: bigint;
-  /** When it was settled (epoch ms). */
-  at: number;
-  /** 1 for a call's last record, 0 for what a call in flight produced so far. */
-  requests: number;
-}
-
 /** A call's record as the gateway gives it: its usage and the holds it gives back. */
 export type SettlementPart = Omit<Settlement, 'at' | 'requests'>;
+
+/** A settlement waiting for its batch, with its number in this process's journal. */
+type Pending = Settlement & { seq: number };
+
+/** Runs one statement: on the pool, or on a transaction's connection (recovery). */
+type Run = (sql: string, params: unknown[]) => Promise<unknown>;
 
 /** What a call in flight has produced since its last record, or nothing new. */
 export type Progress = () => SettlementPart | undefined;
@@ -122,14 +118,16 @@ export function usageRows(batch: Settlement[]): UsageRowJson[] {
 /**
  * The gateway's settlements, written in batches: one statement inserts a batch's usage rows, adds each
  * member's and workspace's spend and releases their holds. A settlement is written within `FLUSH_EVERY_MS` (or at once past
- * `BATCH_SIZE`), and whatever is pending is written when the server stops, so usage is durable within a
- * second and none is lost on SIGTERM. Until it is written a request's hold stays in place, so a budget can
- * never be passed in between; a failed write is retried on the next tick.
+ * `BATCH_SIZE`), and whatever is pending is written when the server stops. Until it is written a request's
+ * hold stays in place, so a budget can never be passed in between; a failed write is retried on the next tick.
+ * Each settlement is also appended to the node's journal (UsageJournal) before the caller has the whole answer,
+ * so a process killed with SIGKILL loses none: the next process on its data directory writes what it left.
  */
 @Injectable()
-export class UsageLedger implements OnApplicationShutdown {
+export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(UsageLedger.name);
-  private pending: Settlement[] = [];
+  private pending: Pending[] = [];
+  private readonly journal: UsageJournal;
   private timer?: NodeJS.Timeout;
   private flushing = Promise.resolve();
   private readonly inFlight = new Set<Progress>();
@@ -139,11 +137,55 @@ export class UsageLedger implements OnApplicationShutdown {
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly lease: HoldLease,
-  ) {}
+    @Inject(appConfig.KEY) app: AppConfig,
+  ) {
+    this.journal = new UsageJournal(join(app.dataDir, 'usage-journal'), lease.nodeId);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const leftover of this.journal.leftovers()) {
+      try {
+        const written = await this.recover(leftover.nodeId, leftover.records);
+        this.journal.discard(leftover);
+        if (written > 0)
+          this.logger.warn(
+            `wrote ${written} usage records that process ${leftover.nodeId} journaled before it died`,
+          );
+      } catch (error) {
+        this.logger.error(`usage journal of ${leftover.nodeId} not written: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /**
+   * Writes what a dead process journaled and its batches had not: in one transaction, under a lock on its id,
+   * its leftover holds are given back (as HoldLease does for any expired lease) and its records after the last
+   * one it wrote are written with no hold of their own. Answers how many were written.
+   */
+  private recover(nodeId: string, records: Array<{ seq: number; settlement: Settlement }>): Promise<number> {
+    return this.db.transaction(async (manager) => {
+      const run: Run = (sql, params) => manager.query(sql, params);
+      await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`usage-journal:${nodeId}`]);
+      const [mark] = (await run('SELECT written_seq FROM usage_journal WHERE node_id = $1', [
+        nodeId,
+      ])) as Array<{
+        written_seq: string;
+      }>;
+      const after = Number(mark?.written_seq ?? 0);
+      await run(RELEASE_NODE, [nodeId]);
+      const unwritten = records
+        .filter((record) => record.seq > after)
+        .map(({ seq, settlement }) => ({ ...settlement, held: 0n, workspaceHeld: 0n, keyHeld: 0n, seq }));
+      if (unwritten.length > 0) await this.write(unwritten, run, nodeId);
+      await run('DELETE FROM usage_journal WHERE node_id = $1', [nodeId]);
+      return unwritten.length;
+    });
+  }
 
   /** Records what a request cost and gives its holds back, soon; `requests` 0 for a call still in flight. */
   settle(part: SettlementPart, requests = 1): void {
-    this.pending.push({ ...part, at: this.clock.now(), requests });
+    const settlement = { ...part, at: this.clock.now(), requests };
+    this.pending.push({ ...settlement, seq: this.journal.append(settlement) });
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
   }
@@ -181,9 +223,16 @@ export class UsageLedger implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
     if (this.pending.length > 0) {
-      this.logger.error(`${this.pending.length} usage records could not be written`);
+      this.logger.error(
+        `${this.pending.length} usage records could not be written; they stay in the journal`,
+      );
+      this.journal.keep();
       return; // the lease stays, so a live process releases the holds these records did not
     }
+    this.journal.remove();
+    await poolQuery(this.db, 'DELETE FROM usage_journal WHERE node_id = $1', [this.lease.nodeId]).catch(
+      () => undefined,
+    );
     await this.lease.end().catch((error: Error) => this.logger.warn(`lease not ended: ${error.message}`));
   }
 
@@ -195,6 +244,7 @@ export class UsageLedger implements OnApplicationShutdown {
       try {
         await this.write(batch);
         this.pending = this.pending.slice(batch.length);
+        if (this.pending.length === 0) this.journal.clear();
       } catch (error) {
         this.logger.warn(`usage batch of ${batch.length} not written, retrying: ${(error as Error).message}`);
         this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
@@ -207,7 +257,11 @@ export class UsageLedger implements OnApplicationShutdown {
    * The batch's usage rows (`usageRows`); the spend per member for the newest month in the batch (a row of an older
    * month stays in `usage` without touching the newer month's spend), and every hold of the batch released.
    */
-  private async write(batch: Settlement[]): Promise<void> {
+  private async write(
+    batch: Pending[],
+    run: Run = (sql, params) => poolQuery(this.db, sql, params),
+    nodeId = this.lease.nodeId,
+  ): Promise<void> {
     const members = new Map<string, Spend>();
     const workspaces = new Map<string, Spend>();
     for (const { usage, held, workspaceHeld, keyHeld, at } of batch) {
@@ -221,8 +275,7 @@ export class UsageLedger implements OnApplicationShutdown {
     const rows = JSON.stringify(usageRows(batch));
     const spend = [...members].map(([key, entry]) => ({ key: key.split('\n'), ...entry }));
     const workspaceSpend = [...workspaces];
-    await poolQuery(
-      this.db,
+    await run(
       `WITH batch AS (
          SELECT * FROM unnest($2::varchar[], $3::varchar[], $4::date[], $5::bigint[], $6::bigint[],
                               $11::bigint[])
@@ -247,6 +300,10 @@ export class UsageLedger implements OnApplicationShutdown {
                 workspace_held_micro_cents = GREATEST(0, h.workspace_held_micro_cents - b.workspace_released)
            FROM batch b
           WHERE h.node_id = $12 AND h.workspace_id = b.workspace_id AND h.member_id = b.member_id
+       ), journaled AS (
+         INSERT INTO usage_journal AS j (node_id, written_seq, updated_at) VALUES ($12, $13, now())
+         ON CONFLICT (node_id) DO UPDATE SET written_seq = GREATEST(j.written_seq, EXCLUDED.written_seq),
+                                             updated_at = now()
        ), recorded AS (
          INSERT INTO usage (workspace_id, member_id, key_id, model, requests, input_tokens, output_tokens,
                             cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
@@ -277,7 +334,8 @@ export class UsageLedger implements OnApplicationShutdown {
         workspaceSpend.map(([, entry]) => entry.spent.toString()),
         workspaceSpend.map(([, entry]) => entry.released.toString()),
         spend.map((entry) => entry.workspaceReleased.toString()),
-        this.lease.nodeId,
+        nodeId,
+        batch[batch.length - 1].seq,
       ],
     );
   }

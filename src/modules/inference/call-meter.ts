@@ -1,4 +1,4 @@
-import type { Settlement } from '../budgets/usage-ledger';
+import type { Settlement } from '../budgets/usage-journal';
 import type { UsageInput } from '../budgets/budgets.service';
 import type { Holds } from './call-budgets';
 import type { CatalogueModel } from './gateway.config';

@@ -306,9 +306,10 @@ export class GatewayService {
       if (answer.statusCode >= 400 || !admitted.stream) {
         const whole = await this.whole(answer, schema, upstream.model);
         whole.headers['x-outpost-gateway-ms'] = gatewayMs();
-        writeWhole(response, answer.statusCode, whole.headers, whole.text);
+        // Settled (journaled) before the answer leaves: a process killed after it has it billed.
         if (whole.usage) settle(whole.usage, 'answered', whole.cost);
         else settle(NO_USAGE, 'upstream_refused');
+        writeWhole(response, answer.statusCode, whole.headers, whole.text);
         return;
       }
       const headers = answer.headers;
@@ -324,9 +325,9 @@ export class GatewayService {
         (chunk) => streamUsage.push(chunk),
         filter && ((chunk) => filter.pass(chunk)),
       );
-      response.end(filter?.rest());
       unwatch();
       settle(streamUsage.result());
+      response.end(filter?.rest());
     } catch (error) {
       unwatch?.();
       // A client that left mid-stream, or a provider that failed: bill what was produced, then answer (if still possible).

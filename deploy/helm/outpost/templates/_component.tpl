@@ -104,7 +104,8 @@ spec:
               readOnly: true
             {{- end }}
       volumes:
-        # Only the generated files of one process (no database, no projects): nothing to keep.
+        # No database, no projects: the usage journal, which outlives a killed container (the restarted one writes
+        # what the killed one had not), and generated files. It goes with the pod.
         - name: data
           emptyDir: {}
         {{- if $root.Values.config.gatewayConfig }}

@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageJournal } from '../../../src/modules/budgets/usage-journal';
+import { startGatewayServer } from '../../helpers/gateway-server';
+import { ServerProcess } from '../../helpers/processes';
+import { inferenceAccount, setMemberBudget } from '../../helpers/remote-console';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { createTestDatabase, query } from '../../helpers/test-database';
+
+jest.setTimeout(120_000);
+
+const SECRET = 'usage-journal-test-secret-0123456789';
+const CALLS = 20;
+
+/**
+ * Usage is written to the database in batches every 200 ms; a process killed with SIGKILL in between used to lose
+ * the calls it had answered in that window. Each settlement is now journaled on the node's disk before the caller
+ * has the answer, and the next process on the same data directory writes what the dead one left, once.
+ */
+describe('the usage journal of a gateway process killed with SIGKILL', () => {
+  let upstream: ScriptedModelServer;
+  let database: { url: string; drop: () => Promise<void> };
+  let dataDir: string;
+  let node: ServerProcess | undefined;
+
+  const start = async () => {
+    node = await startGatewayServer(upstream, database.url, 'sk-up', {
+      OUTPOST_SECRET_KEY: SECRET,
+      OUTPOST_DATA_DIR: dataDir,
+    });
+    return node;
+  };
+  const usage = async (member: string) =>
+    (
+      await query<{ requests: number; cost: string }>(
+        database.url,
+        `SELECT coalesce(sum(requests), 0)::int AS requests, coalesce(sum(cost_micro_cents), 0)::text AS cost
+           FROM usage WHERE member_id = $1`,
+        [member],
+      )
+    )[0];
+  const spend = async (member: string) =>
+    (
+      await query<{ spent: string; held: string }>(
+        database.url,
+        'SELECT spent_micro_cents::text AS spent, held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
+        [member],
+      )
+    )[0];
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    upstream.answerUnstreamed = true;
+    upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 } };
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'outpost-journal-'));
+  });
+  afterAll(async () => {
+    node?.child.kill('SIGKILL');
+    await upstream.close();
+    await database.drop();
+  });
+
+  it('calls answered just before the kill are billed, and their holds given back, when the node starts again', async () => {
+    const doomed = await start();
+    const account = await inferenceAccount(doomed.url, 'journal@example.com');
+    await setMemberBudget(doomed.url, account, account.sa, 5);
+    const call = () =>
+      fetch(`${doomed.url}/inference/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.key}` },
+        body: JSON.stringify({ model: 'small', max_tokens: 100, messages: [{ role: 'user', content: 'x' }] }),
+      }).then(async (res) => ({ status: res.status, body: await res.text() }));
+    const answers = await Promise.all(Array.from({ length: CALLS }, call));
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    expect(answers.map((answer) => answer.status)).toEqual(Array(CALLS).fill(200));
+
+    // The kill came before the batch: the database lacks calls that were answered, the journal has them all.
+    const before = await usage(account.sa);
+    expect(before.requests).toBeLessThan(CALLS);
+    expect(BigInt((await spend(account.sa)).held)).toBeGreaterThan(0n);
+    const journals = readdirSync(join(dataDir, 'usage-journal'));
+    expect(journals).toHaveLength(1);
+    const lines = readFileSync(join(dataDir, 'usage-journal', journals[0]), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(CALLS - before.requests);
+
+    const restarted = await start();
+    const after = await usage(account.sa);
+    expect(after.requests).toBe(CALLS);
+    // $1 / $2 per million: 10 input and 10 output tokens cost 3,000 micro-cents a call.
+    expect(after.cost).toBe(String(CALLS * 3_000));
+    expect(await spend(account.sa)).toEqual({ spent: String(CALLS * 3_000), held: '0' });
+    expect(existsSync(join(dataDir, 'usage-journal', journals[0]))).toBe(false);
+    expect(restarted.output()).toContain('usage records that process');
+
+    // A clean stop and another start write nothing twice.
+    restarted.child.kill('SIGTERM');
+    expect(await restarted.exited).toBe(0);
+    await start();
+    expect(await usage(account.sa)).toEqual(after);
+  });
+
+  it('a journal whose first records its batches had written is written from the next record on, exactly once', async () => {
+    const account = await inferenceAccount(node!.url, 'journal-mark@example.com');
+    node!.child.kill('SIGTERM');
+    await node!.exited;
+    // A journal as a killed process leaves it between a batch's commit and the journal starting over: records 1-5,
+    // the first three already written (its `usage_journal` mark says 3).
+    const nodeId = 'node_00000000deadbeef';
+    const journal = new UsageJournal(join(dataDir, 'usage-journal'), nodeId);
+    const at = Date.now();
+    for (let i = 0; i < 5; i++)
+      journal.append({
+        usage: {
+          workspaceId: account.org,
+          memberId: account.sa,
+          keyId: null,
+          model: 'up/small',
+          inputTokens: 10,
+          outputTokens: 10,
+          costMicroCents: 3_000n,
+        },
+        held: 0n,
+        workspaceHeld: 0n,
+        keyHeld: 0n,
+        at,
+        requests: 1,
+      });
+    journal.keep();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const [file] = readdirSync(join(dataDir, 'usage-journal')).filter((name) => name.startsWith(nodeId));
+    renameSync(
+      join(dataDir, 'usage-journal', file),
+      join(dataDir, 'usage-journal', `${nodeId}.${dead}.jsonl`),
+    );
+    await query(database.url, `INSERT INTO usage_journal VALUES ($1, 3, now())`, [nodeId]);
+
+    await start();
+    expect(await usage(account.sa)).toEqual({ requests: 2, cost: '6000' });
+    expect(await query(database.url, 'SELECT 1 FROM usage_journal WHERE node_id = $1', [nodeId])).toEqual([]);
+  });
+});
