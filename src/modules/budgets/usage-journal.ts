@@ -37,8 +37,8 @@ export interface Leftover {
 
 /**
  * A node's usage journal on its own disk, `<data>/usage-journal/<node id>.<pid>.jsonl`: every settlement is
- * appended (one write, no fsync: the kernel keeps it when the process is killed) before the caller gets the
- * answer's last byte, and the file starts over whenever everything appended is in the database. A process
+ * appended before the caller gets the answer's last byte (what one turn of the event loop settled in one write,
+ * no fsync: the kernel keeps it when the process is killed; the answers wait for that turn's end), and the file starts over whenever everything appended is in the database. A process
  * killed with SIGKILL before its batch was written leaves the journal behind; the next process on the same data
  * directory writes it to the database (UsageLedger.recover), exactly once: each batch records the journal's last
  * sequence number it wrote (`usage_journal`), in the same statement.
@@ -47,29 +47,47 @@ export class UsageJournal {
   private readonly path: string;
   private fd?: number;
   private seq = 0;
+  /** What this turn of the event loop appended, written at its end. */
+  private unwritten?: { lines: string[]; done: Promise<void>; resolve: () => void };
 
   constructor(
     private readonly dir: string,
     readonly nodeId: string,
+    private readonly failed: (error: Error) => void,
   ) {
     this.path = join(dir, `${nodeId}.${process.pid}.jsonl`);
     LIVE_HERE.add(nodeId);
   }
 
-  /** Appends a settlement; answers its sequence number. */
+  /**
+   * Appends a settlement; answers its sequence number. The settlements appended in one turn of the event loop are
+   * written together, in one write, before the next turn (`written` resolves then).
+   */
   append(settlement: Settlement): number {
     this.seq += 1;
-    writeSync(this.file(), `${encode(this.seq, settlement)}\n`);
+    if (!this.unwritten) {
+      let resolve!: () => void;
+      const done = new Promise<void>((settled) => (resolve = settled));
+      this.unwritten = { lines: [], done, resolve };
+      setImmediate(() => this.write());
+    }
+    this.unwritten.lines.push(encode(this.seq, settlement));
     return this.seq;
+  }
+
+  /** Resolves once every settlement appended so far is in the file. */
+  written(): Promise<void> {
+    return this.unwritten?.done ?? Promise.resolve();
   }
 
   /** Everything appended is in the database: the journal starts over (sequence numbers keep counting). */
   clear(): void {
-    if (this.fd !== undefined) ftruncateSync(this.fd, 0);
+    if (this.fd !== undefined && !this.unwritten) ftruncateSync(this.fd, 0);
   }
 
   /** The process stops with everything written: its journal goes. */
   remove(): void {
+    this.write();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     rmSync(this.path, { force: true });
@@ -78,6 +96,7 @@ export class UsageJournal {
 
   /** The process stops with records unwritten (the database is down): its journal stays for the next one. */
   keep(): void {
+    this.write();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     LIVE_HERE.delete(this.nodeId);
@@ -102,6 +121,19 @@ export class UsageJournal {
       const path = join(this.dir, name);
       return [{ nodeId: match[1], path, records: decodeAll(readFileSync(path, 'utf8')) }];
     });
+  }
+
+  private write(): void {
+    const unwritten = this.unwritten;
+    if (!unwritten) return;
+    this.unwritten = undefined;
+    try {
+      writeSync(this.file(), `${unwritten.lines.join('\n')}\n`);
+    } catch (error) {
+      // The disk failed: the records still go to the database in their batch; only a kill would lose them now.
+      this.failed(error as Error);
+    }
+    unwritten.resolve();
   }
 
   private file(): number {

@@ -139,7 +139,9 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly lease: HoldLease,
     @Inject(appConfig.KEY) app: AppConfig,
   ) {
-    this.journal = new UsageJournal(join(app.dataDir, 'usage-journal'), lease.nodeId);
+    this.journal = new UsageJournal(join(app.dataDir, 'usage-journal'), lease.nodeId, (error) =>
+      this.logger.warn(`usage journal not written: ${error.message}`),
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -188,6 +190,11 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     this.pending.push({ ...settlement, seq: this.journal.append(settlement) });
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+  }
+
+  /** Resolves once what was settled so far is in the journal: the caller may have the answer's end then. */
+  journaled(): Promise<void> {
+    return this.journal.written();
   }
 
   /**

@@ -306,9 +306,10 @@ export class GatewayService {
       if (answer.statusCode >= 400 || !admitted.stream) {
         const whole = await this.whole(answer, schema, upstream.model);
         whole.headers['x-outpost-gateway-ms'] = gatewayMs();
-        // Settled (journaled) before the answer leaves: a process killed after it has it billed.
+        // Settled and journaled before the answer leaves: a process killed after it has it billed.
         if (whole.usage) settle(whole.usage, 'answered', whole.cost);
         else settle(NO_USAGE, 'upstream_refused');
+        await this.ledger.journaled();
         writeWhole(response, answer.statusCode, whole.headers, whole.text);
         return;
       }
@@ -327,6 +328,7 @@ export class GatewayService {
       );
       unwatch();
       settle(streamUsage.result());
+      await this.ledger.journaled();
       response.end(filter?.rest());
     } catch (error) {
       unwatch?.();

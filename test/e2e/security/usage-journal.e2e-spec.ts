@@ -112,7 +112,9 @@ describe('the usage journal of a gateway process killed with SIGKILL', () => {
     // A journal as a killed process leaves it between a batch's commit and the journal starting over: records 1-5,
     // the first three already written (its `usage_journal` mark says 3).
     const nodeId = 'node_00000000deadbeef';
-    const journal = new UsageJournal(join(dataDir, 'usage-journal'), nodeId);
+    const journal = new UsageJournal(join(dataDir, 'usage-journal'), nodeId, (error) => {
+      throw error;
+    });
     const at = Date.now();
     for (let i = 0; i < 5; i++)
       journal.append({
