@@ -108,6 +108,12 @@ interface Admitted {
  * statement); the request goes to the provider (streams pass through as they come; a client that leaves aborts
  * the upstream call); the real usage settles the hold and is recorded in the next batch.
  */
+/** The target serving a call (the first until one answers) and what to tell its health when the call ends. */
+interface Serving {
+  upstream: UpstreamTarget;
+  served?: () => void;
+}
+
 @Injectable()
 export class GatewayService {
   constructor(
@@ -265,21 +271,8 @@ export class GatewayService {
     record: CallRecord,
   ): Promise<void> {
     const { schema, meter } = admitted;
-    let upstream = admitted.plan.targets[0];
-    let served: (() => void) | undefined;
-    let settled = false;
-    const settle = (usage: TokenUsage, outcome = 'answered', cost = costOf(upstream.model, usage)): void => {
-      if (settled) return;
-      settled = true;
-      served?.();
-      const { model } = upstream;
-      Object.assign(record, { outcome, usage, cost, servedBy: model.id });
-      countRequest(schema, model.id, outcome);
-      countTokens(model.id, usage);
-      this.keyLimits.record(call.principal, usage.input + usage.output + usage.cacheRead + usage.cacheWrite);
-      if (cost > 0n) gatewayCost.add({ model: model.id }, Number(cost) / 100_000_000);
-      this.ledger.settle(meter.final(usage, cost));
-    };
+    const serving: Serving = { upstream: admitted.plan.targets[0] };
+    const settle = this.settlement(call, admitted, record, serving);
     const caller: Caller = { left: false };
     response.on('close', () => {
       if (response.writableFinished) return;
@@ -292,8 +285,8 @@ export class GatewayService {
       const before = performance.now() - started;
       gatewayAddedSeconds.observe({ schema }, before / 1000);
       const sent = await this.sender.first(admitted.plan, admitted.payloadFor, call.request, caller);
-      ({ upstream, done: served } = sent);
-      const { answer } = sent;
+      Object.assign(serving, { upstream: sent.upstream, served: sent.done });
+      const { answer, upstream } = sent;
       // Metered at the model that served.
       meter.serve(upstream.model);
       answer.headers['x-outpost-served-by'] = upstream.model.id;
@@ -344,9 +337,29 @@ export class GatewayService {
       }
       if (error instanceof Error && 'status' in error) throw error;
       throw new UpstreamError(
-        `The ${upstream.label} could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        `The ${serving.upstream.label} could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
     }
+  }
+
+  /**
+   * A call's settlement, made once whatever happens (a second call does nothing): at the model that served, in
+   * the metrics, the key's tokens a minute, the call's log record and the usage ledger.
+   */
+  private settlement(call: ModelCall, admitted: Admitted, record: CallRecord, serving: Serving) {
+    let settled = false;
+    return (usage: TokenUsage, outcome = 'answered', cost = costOf(serving.upstream.model, usage)): void => {
+      if (settled) return;
+      settled = true;
+      serving.served?.();
+      const { model } = serving.upstream;
+      Object.assign(record, { outcome, usage, cost, servedBy: model.id });
+      countRequest(admitted.schema, model.id, outcome);
+      countTokens(model.id, usage);
+      this.keyLimits.record(call.principal, usage.input + usage.output + usage.cacheRead + usage.cacheWrite);
+      if (cost > 0n) gatewayCost.add({ model: model.id }, Number(cost) / 100_000_000);
+      this.ledger.settle(admitted.meter.final(usage, cost));
+    };
   }
 
   /**

@@ -151,48 +151,8 @@ export class V1EventsService implements OnModuleDestroy {
         const { sessionID, message } = event.data as { sessionID: string; message: SessionMessageInfo };
         return this.message(sessionID, message, event.location?.directory ?? '');
       }
-      case 'session.message.part.delta': {
-        const data = event.data as {
-          sessionID: string;
-          messageID: string;
-          index: number;
-          type: string;
-          delta: string;
-        };
-        if (data.type === 'tool-input') return [];
-        const out: V1Event[] = [];
-        const entry = this.entry(data.sessionID, data.messageID);
-        if (entry.finished) return [];
-        const announced = entry.parts;
-        if (!announced.has(data.index)) {
-          // The content entry has not been sent as a part yet: announce it (empty) before its first delta.
-          announced.set(data.index, undefined);
-          out.push(
-            e('message.part.updated', {
-              sessionID: data.sessionID,
-              part: {
-                id: partID(data.messageID, data.index),
-                sessionID: data.sessionID,
-                messageID: data.messageID,
-                type: data.type,
-                text: '',
-                time: { start: event.created },
-              },
-              time: event.created,
-            }),
-          );
-        }
-        out.push(
-          e('message.part.delta', {
-            sessionID: data.sessionID,
-            messageID: data.messageID,
-            partID: partID(data.messageID, data.index),
-            field: 'text',
-            delta: data.delta,
-          }),
-        );
-        return out;
-      }
+      case 'session.message.part.delta':
+        return this.partDelta(event);
       case 'session.todo.updated': {
         const { sessionID, todos } = event.data as { sessionID: string; todos: unknown[] };
         return [e('todo.updated', { sessionID, todos })];
@@ -239,6 +199,51 @@ export class V1EventsService implements OnModuleDestroy {
       default:
         return [];
     }
+  }
+
+  /** A content delta as v1 sends it: the part announced (empty) before its first delta. */
+  private partDelta(event: OutpostEvent): V1Event[] {
+    const e = (type: string, properties: Record<string, unknown>) => this.event(type, properties);
+    const data = event.data as {
+      sessionID: string;
+      messageID: string;
+      index: number;
+      type: string;
+      delta: string;
+    };
+    if (data.type === 'tool-input') return [];
+    const out: V1Event[] = [];
+    const entry = this.entry(data.sessionID, data.messageID);
+    if (entry.finished) return [];
+    const announced = entry.parts;
+    if (!announced.has(data.index)) {
+      // The content entry has not been sent as a part yet: announce it (empty) before its first delta.
+      announced.set(data.index, undefined);
+      out.push(
+        e('message.part.updated', {
+          sessionID: data.sessionID,
+          part: {
+            id: partID(data.messageID, data.index),
+            sessionID: data.sessionID,
+            messageID: data.messageID,
+            type: data.type,
+            text: '',
+            time: { start: event.created },
+          },
+          time: event.created,
+        }),
+      );
+    }
+    out.push(
+      e('message.part.delta', {
+        sessionID: data.sessionID,
+        messageID: data.messageID,
+        partID: partID(data.messageID, data.index),
+        field: 'text',
+        delta: data.delta,
+      }),
+    );
+    return out;
   }
 
   private message(sessionID: string, message: SessionMessageInfo, directory: string): V1Event[] {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type {
   LanguageModelV3FunctionTool,
+  LanguageModelV3StreamPart,
   LanguageModelV3ToolCall,
   LanguageModelV3Usage,
   SharedV3ProviderOptions,
@@ -23,6 +24,18 @@ import {
 export const CONTEXT_OVERFLOW_ERROR = 'ContextOverflowError';
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 2_000, maxDelayMs: 30_000 };
+
+type StreamPart = LanguageModelV3StreamPart;
+
+/** What one attempt has read from the provider's stream so far. */
+interface Reading {
+  partial: Omit<StepResult, 'attempts'>;
+  /** Provider state of each reasoning part (signatures), merged across its deltas. */
+  reasoning: Map<string, ProviderState | undefined>;
+  failure?: { error: unknown };
+  finished: boolean;
+  output: boolean;
+}
 
 type Attempt =
   | { kind: 'done'; result: Omit<StepResult, 'attempts'> }
@@ -75,12 +88,8 @@ export class ModelStep {
     });
     if (request.signal?.aborted) return interrupted();
 
-    const emit = request.onEvent ?? (() => {});
-    const reasoningState = new Map<string, ProviderState | undefined>();
+    const reading: Reading = { partial, reasoning: new Map(), finished: false, output: false };
     const tools = request.tools ?? [];
-    let failure: { error: unknown } | undefined;
-    let finished = false;
-    let output = false;
     try {
       const { stream } = await request.model.doStream({
         prompt:
@@ -94,73 +103,77 @@ export class ModelStep {
         abortSignal: request.signal,
         includeRawChunks: false,
       });
-      for await (const part of stream) {
-        switch (part.type) {
-          case 'stream-start':
-            if (part.warnings.length > 0) {
-              const { provider, modelId } = request.model;
-              this.logger.debug({ provider, model: modelId, warnings: part.warnings });
-            }
-            break;
-          case 'text-start':
-          case 'text-end':
-          case 'reasoning-start':
-            output = true;
-            emit({ type: part.type, id: part.id });
-            break;
-          case 'reasoning-end': {
-            const state = mergeState(reasoningState.get(part.id), part.providerMetadata);
-            emit(
-              state ? { type: 'reasoning-end', id: part.id, state } : { type: 'reasoning-end', id: part.id },
-            );
-            break;
-          }
-          case 'text-delta':
-            output = true;
-            if (part.delta === '') break;
-            partial.text += part.delta;
-            emit({ type: 'text-delta', id: part.id, text: part.delta });
-            break;
-          case 'reasoning-delta':
-            output = true;
-            reasoningState.set(part.id, mergeState(reasoningState.get(part.id), part.providerMetadata));
-            partial.reasoning += part.delta;
-            emit({ type: 'reasoning-delta', id: part.id, text: part.delta });
-            break;
-          case 'tool-input-start':
-            output = true;
-            emit({ type: 'tool-input-start', id: part.id, name: part.toolName });
-            break;
-          case 'tool-input-delta':
-            emit({ type: 'tool-input-delta', id: part.id, delta: part.delta });
-            break;
-          case 'tool-call': {
-            output = true;
-            const call = toolCall(part, tools);
-            partial.toolCalls.push(call);
-            emit({ type: 'tool-call', call });
-            break;
-          }
-          case 'finish':
-            finished = true;
-            partial.finish = finishReason(part.finishReason.unified);
-            partial.tokens = tokens(part.usage);
-            break;
-          case 'error':
-            finished = true;
-            failure = { error: part.error };
-            break;
-          default:
-            break; // tool input ends, response metadata, sources, files, raw chunks
-        }
-      }
+      for await (const part of stream) this.read(part, reading, request);
     } catch (error) {
-      failure = { error };
+      reading.failure = { error };
     }
     if (request.signal?.aborted) return interrupted();
-    if (!failure && !finished && !output) failure = { error: new Error(NO_OUTPUT) };
+    const { failure, finished, output } = reading;
     if (failure) return { kind: 'error', error: failure.error, partial };
+    if (!finished && !output) return { kind: 'error', error: new Error(NO_OUTPUT), partial };
     return { kind: 'done', result: partial };
+  }
+
+  /** One part of the provider's stream: added to what the attempt read, and passed on as a step event. */
+  private read(part: StreamPart, reading: Reading, request: StepRequest): void {
+    const emit = request.onEvent ?? (() => {});
+    const { partial } = reading;
+    switch (part.type) {
+      case 'stream-start':
+        if (part.warnings.length > 0) {
+          const { provider, modelId } = request.model;
+          this.logger.debug({ provider, model: modelId, warnings: part.warnings });
+        }
+        break;
+      case 'text-start':
+      case 'text-end':
+      case 'reasoning-start':
+        reading.output = true;
+        emit({ type: part.type, id: part.id });
+        break;
+      case 'reasoning-end': {
+        const state = mergeState(reading.reasoning.get(part.id), part.providerMetadata);
+        emit(state ? { type: 'reasoning-end', id: part.id, state } : { type: 'reasoning-end', id: part.id });
+        break;
+      }
+      case 'text-delta':
+        reading.output = true;
+        if (part.delta === '') break;
+        partial.text += part.delta;
+        emit({ type: 'text-delta', id: part.id, text: part.delta });
+        break;
+      case 'reasoning-delta':
+        reading.output = true;
+        reading.reasoning.set(part.id, mergeState(reading.reasoning.get(part.id), part.providerMetadata));
+        partial.reasoning += part.delta;
+        emit({ type: 'reasoning-delta', id: part.id, text: part.delta });
+        break;
+      case 'tool-input-start':
+        reading.output = true;
+        emit({ type: 'tool-input-start', id: part.id, name: part.toolName });
+        break;
+      case 'tool-input-delta':
+        emit({ type: 'tool-input-delta', id: part.id, delta: part.delta });
+        break;
+      case 'tool-call': {
+        reading.output = true;
+        const call = toolCall(part, request.tools ?? []);
+        partial.toolCalls.push(call);
+        emit({ type: 'tool-call', call });
+        break;
+      }
+      case 'finish':
+        reading.finished = true;
+        partial.finish = finishReason(part.finishReason.unified);
+        partial.tokens = tokens(part.usage);
+        break;
+      case 'error':
+        reading.finished = true;
+        reading.failure = { error: part.error };
+        break;
+      default:
+        break; // tool input ends, response metadata, sources, files, raw chunks
+    }
   }
 }
 
