@@ -49,6 +49,7 @@ export class UsageJournal {
   private seq = 0;
   /** What this turn of the event loop appended, written at its end. */
   private unwritten?: { lines: string[]; done: Promise<void>; resolve: () => void };
+  private failing = false;
 
   constructor(
     private readonly dir: string,
@@ -129,9 +130,12 @@ export class UsageJournal {
     this.unwritten = undefined;
     try {
       writeSync(this.file(), `${unwritten.lines.join('\n')}\n`);
+      this.failing = false;
     } catch (error) {
       // The disk failed: the records still go to the database in their batch; only a kill would lose them now.
-      this.failed(error as Error);
+      // Said once until a write succeeds again, not once per turn of the loop.
+      if (!this.failing) this.failed(error as Error);
+      this.failing = true;
     }
     unwritten.resolve();
   }

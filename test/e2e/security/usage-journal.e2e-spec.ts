@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageJournal } from '../../../src/modules/budgets/usage-journal';
@@ -145,5 +145,30 @@ describe('the usage journal of a gateway process killed with SIGKILL', () => {
     await start();
     expect(await usage(account.sa)).toEqual({ requests: 2, cost: '6000' });
     expect(await query(database.url, 'SELECT 1 FROM usage_journal WHERE node_id = $1', [nodeId])).toEqual([]);
+  });
+
+  it('a journal that cannot be written (its folder is a file) does not stop calls or their usage; it is said once', async () => {
+    node!.child.kill('SIGTERM');
+    await node!.exited;
+    const brokenDir = mkdtempSync(join(tmpdir(), 'outpost-journal-broken-'));
+    writeFileSync(join(brokenDir, 'usage-journal'), 'not a folder');
+    const broken = await startGatewayServer(upstream, database.url, 'sk-up', {
+      OUTPOST_SECRET_KEY: SECRET,
+      OUTPOST_DATA_DIR: brokenDir,
+    });
+    node = broken;
+    const account = await inferenceAccount(broken.url, 'journal-broken@example.com');
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${broken.url}/inference/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.key}` },
+        body: JSON.stringify({ model: 'small', max_tokens: 100, messages: [{ role: 'user', content: 'x' }] }),
+      });
+      expect(res.status).toBe(200);
+    }
+    for (let i = 0; i < 40 && (await usage(account.sa)).requests < 5; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await usage(account.sa)).toEqual({ requests: 5, cost: '15000' });
+    expect(broken.output().match(/usage journal not written/g)).toHaveLength(1);
   });
 });
