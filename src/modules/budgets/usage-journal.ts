@@ -37,11 +37,12 @@ export interface Leftover {
 
 /**
  * A node's usage journal on its own disk, `<data>/usage-journal/<node id>.<pid>.jsonl`: every settlement is
- * appended before the caller gets the answer's last byte (what one turn of the event loop settled in one write,
- * no fsync: the kernel keeps it when the process is killed; the answers wait for that turn's end), and the file starts over whenever everything appended is in the database. A process
- * killed with SIGKILL before its batch was written leaves the journal behind; the next process on the same data
- * directory writes it to the database (UsageLedger.recover), exactly once: each batch records the journal's last
- * sequence number it wrote (`usage_journal`), in the same statement.
+ * appended before the caller gets the answer's last byte (what one turn of the event loop settled goes out in one
+ * write, no fsync: the kernel keeps it when the process is killed; the answers wait for that turn's end), and the
+ * file starts over whenever everything appended is in the database. A process killed with SIGKILL before its
+ * batch was written leaves the journal behind; the next process on the same data directory writes it to the
+ * database (UsageLedger.recover), exactly once: each batch records the journal's last sequence number it wrote
+ * (`usage_journal`), in the same statement.
  */
 export class UsageJournal {
   private readonly path: string;
