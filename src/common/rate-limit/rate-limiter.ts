@@ -28,7 +28,8 @@ interface Lease {
 /**
  * Limits that hold across every server process (the store is shared), with the 429 every surface answers.
  * A check reads the shared counter at most once a second per key; what another process counted is seen
- * within that second. Busy limits that are consumed reserve leases of events (`consume`, batched). Counts that nothing waits on are summed in the process and written every 100 ms (`add`),
+ * within that second. Busy limits that are consumed reserve leases of events (`consume`, batched). Counts that
+ * nothing waits on are summed in the process and written every 100 ms (`add`),
  * so a busy key costs the store a write per key and tick, not one per event.
  */
 @Injectable()
