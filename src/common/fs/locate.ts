@@ -27,7 +27,8 @@ export function locate(directory: string, path: string | undefined): LocatedPath
   };
 }
 
-function isInside(root: string, path: string): boolean {
+/** Whether `path` is `root` or lies under it (both absolute). */
+export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

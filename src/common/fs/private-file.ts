@@ -1,12 +1,9 @@
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
+import { writeWholeFileSync } from './whole-file';
 
 /**
  * Writes a file only its owner may read (mode 0600), whole or not at all: a temporary file renamed over it, so a
  * reader never sees half of it and the secret is never readable by others, not even for a moment.
  */
 export function writePrivateFile(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, file);
+  writeWholeFileSync(file, text, 0o600);
 }

@@ -52,11 +52,8 @@ export class RateLimiter implements OnApplicationShutdown {
   /** 429 when `key` has used up its events in the current window; counts nothing. */
   async check(key: string, limit: Limit, message: string): Promise<void> {
     const now = this.clock.now();
-    const cached = this.seen.get(key);
     const known =
-      cached && now - cached.readAt <= PEEK_CACHE_MS && cached.resetsAt > now
-        ? cached
-        : this.remember(key, await this.store.peek(key, limit.windowMs, now), now);
+      this.fresh(key, now) ?? this.remember(key, await this.store.peek(key, limit.windowMs, now), now);
     const count = known.count + (this.unwritten.get(key)?.amount ?? 0);
     if (count >= limit.max && known.resetsAt > now) throw this.refusal(message, known.resetsAt, now);
   }
@@ -64,9 +61,7 @@ export class RateLimiter implements OnApplicationShutdown {
   /** How many events the current window holds under `key` (read at most once a second). */
   async count(key: string, windowMs: number): Promise<number> {
     const now = this.clock.now();
-    const cached = this.seen.get(key);
-    if (cached && now - cached.readAt <= PEEK_CACHE_MS && cached.resetsAt > now) return cached.count;
-    return this.remember(key, await this.store.peek(key, windowMs, now), now).count;
+    return (this.fresh(key, now) ?? this.remember(key, await this.store.peek(key, windowMs, now), now)).count;
   }
 
   /** Counts `amount` (one event) under `key` and answers how many the window holds now. */
@@ -152,8 +147,8 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /** A lease as large as a tenth of what the window has left, as last read; 1 when nothing was read lately. */
   private leaseSize(key: string, limit: Limit, now: number): number {
-    const known = this.seen.get(key);
-    if (!known || now - known.readAt > PEEK_CACHE_MS || known.resetsAt <= now) return 1;
+    const known = this.fresh(key, now);
+    if (!known) return 1;
     return Math.min(MAX_LEASE, Math.max(1, Math.floor((limit.max - known.count) / 10)));
   }
 
@@ -197,6 +192,12 @@ export class RateLimiter implements OnApplicationShutdown {
     this.seen.delete(key);
     this.leases.delete(key);
     return this.store.clear(key);
+  }
+
+  /** What was last read of `key`'s counter, if read within PEEK_CACHE_MS and its window still runs. */
+  private fresh(key: string, now: number): WindowCount | undefined {
+    const known = this.seen.get(key);
+    return known && now - known.readAt <= PEEK_CACHE_MS && known.resetsAt > now ? known : undefined;
   }
 
   private remember(key: string, count: WindowCount, now: number): WindowCount {

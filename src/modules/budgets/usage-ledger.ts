@@ -168,11 +168,8 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     return this.db.transaction(async (manager) => {
       const run: Run = (sql, params) => manager.query(sql, params);
       await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`usage-journal:${nodeId}`]);
-      const [mark] = (await run('SELECT written_seq FROM usage_journal WHERE node_id = $1', [
-        nodeId,
-      ])) as Array<{
-        written_seq: string;
-      }>;
+      const marks = await run('SELECT written_seq FROM usage_journal WHERE node_id = $1', [nodeId]);
+      const [mark] = marks as Array<{ written_seq: string }>;
       const after = Number(mark?.written_seq ?? 0);
       await run(RELEASE_NODE, [nodeId]);
       const unwritten = records
@@ -186,8 +183,9 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Records what a request cost and gives its holds back, soon; `requests` 0 for a call still in flight. */
   settle(part: SettlementPart, requests = 1): void {
-    const settlement = { ...part, at: this.clock.now(), requests };
-    this.pending.push({ ...settlement, seq: this.journal.append(settlement) });
+    const settlement: Pending = { ...part, at: this.clock.now(), requests, seq: 0 };
+    settlement.seq = this.journal.append(settlement);
+    this.pending.push(settlement);
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
   }

@@ -285,7 +285,8 @@ export class GatewayService {
       const before = performance.now() - started;
       gatewayAddedSeconds.observe({ schema }, before / 1000);
       const sent = await this.sender.first(admitted.plan, admitted.payloadFor, call.request, caller);
-      Object.assign(serving, { upstream: sent.upstream, served: sent.done });
+      serving.upstream = sent.upstream;
+      serving.served = sent.done;
       const { answer, upstream } = sent;
       // Metered at the model that served.
       meter.serve(upstream.model);

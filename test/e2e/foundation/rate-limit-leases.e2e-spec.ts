@@ -1,9 +1,8 @@
-import Redis from 'ioredis';
 import { RATE_LIMIT_STORE, RateLimitStore } from '../../../src/common/rate-limit/rate-limit.store';
 import { RateLimiter } from '../../../src/common/rate-limit/rate-limiter';
+import { clearRedis, REDIS_URL } from '../../helpers/redis';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const MINUTE = { windowMs: 60_000 };
 
 /** The app's store, counting the writes the limiters make. */
@@ -41,12 +40,7 @@ describe.each([
     let store: RateLimitStore & { writes: number };
 
     beforeAll(async () => {
-      if (env.REDIS_URL) {
-        const redis = new Redis(REDIS_URL);
-        const keys = await redis.keys('outpost:rl:lease-*');
-        if (keys.length) await redis.del(...keys);
-        await redis.quit();
-      }
+      if (env.REDIS_URL) await clearRedis('outpost:rl:lease-*');
       t = await createTestApp({ env });
       store = counted(t.app.get<RateLimitStore>(RATE_LIMIT_STORE));
     });

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import Redis from 'ioredis';
 import { PASSWORD } from '../../helpers/console';
+import { clearRedis, REDIS_URL } from '../../helpers/redis';
 import { basic, createTestApp, TEST_PASSWORD, TestApp } from '../../helpers/test-app';
 
 /** A request from a chosen loopback address (127.0.0.1 or 127.0.0.2), as another client would send it. */
@@ -24,8 +24,6 @@ function send(
   });
 }
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-
 describe.each([
   ['PostgreSQL', {}],
   ['Redis', { REDIS_URL }],
@@ -34,12 +32,7 @@ describe.each([
   let b: TestApp;
 
   beforeAll(async () => {
-    if (env.REDIS_URL) {
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys('outpost:rl:*');
-      if (keys.length) await redis.del(...keys);
-      await redis.quit();
-    }
+    if (env.REDIS_URL) await clearRedis('outpost:rl:*');
     a = await createTestApp({ env });
     b = await createTestApp({ env, databaseUrl: a.databaseUrl });
   });

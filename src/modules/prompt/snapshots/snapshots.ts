@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { isInside } from '../../../common/fs/locate';
+import { writeWholeFile } from '../../../common/fs/whole-file';
 import { promisify } from 'node:util';
 import { appConfig, AppConfig } from '../../../config/app.config';
 
@@ -60,7 +62,10 @@ export class Snapshots {
         const path = inside(directory, entry.path);
         if (!path) continue;
         if (entry.mode === SYMLINK) await git(['checkout', tree, '--', entry.path]);
-        else await replaceFile(path, await git.blob(entry.object), entry.mode === EXECUTABLE ? 0o755 : 0o644);
+        else {
+          await mkdir(dirname(path), { recursive: true });
+          await writeWholeFile(path, await git.blob(entry.object), entry.mode === EXECUTABLE ? 0o755 : 0o644);
+        }
       }
       for (const file of changed.filter((f) => !kept.has(f))) {
         const path = inside(directory, file);
@@ -127,22 +132,7 @@ function treeEntry(line: string): { mode: string; object: string; path: string }
 /** The absolute path of `file` in the location; undefined when it would lie outside it. */
 function inside(directory: string, file: string): string | undefined {
   const path = resolve(directory, file);
-  const rel = relative(directory, path);
-  return rel.startsWith('..') || isAbsolute(rel) ? undefined : path;
-}
-
-/** Writes `content` beside `path` and renames it over: the file is never missing or partly written. */
-async function replaceFile(path: string, content: Buffer, mode: number): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = join(dirname(path), `.${basename(path)}.outpost-${process.pid}-${Date.now()}`);
-  try {
-    await writeFile(temporary, content, { mode });
-    await chmod(temporary, mode);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  return isInside(directory, path) ? path : undefined;
 }
 
 function lines(text: string): string[] {

@@ -38,6 +38,8 @@ const rowsOf = (models: Record<string, unknown>): ModelRow[] =>
     kind: model.kind ?? '',
   }));
 
+const emptyRow = (): ModelRow => ({ id: '', name: '', input: '', output: '', kind: '' });
+
 const price = (value: string) => (value.trim() === '' ? undefined : Number(value.trim()));
 
 /** The workspace's own provider accounts: a table; add, edit (prices too) and rotate the key in one form; delete. */
@@ -174,9 +176,7 @@ function ConnectionForm(props: {
   const [baseUrl, setBaseUrl] = useState(existing?.base_url ?? '');
   const [schema, setSchema] = useState<Schema>(existing?.schema ?? 'openai-chat');
   const [credential, setCredential] = useState('');
-  const [models, setModels] = useState<ModelRow[]>(
-    existing ? rowsOf(existing.models) : [{ id: '', name: '', input: '', output: '', kind: '' }],
-  );
+  const [models, setModels] = useState<ModelRow[]>(existing ? rowsOf(existing.models) : [emptyRow()]);
   const form = useFormAction([
     'name',
     'base_url',
@@ -353,11 +353,7 @@ function ConnectionForm(props: {
           );
         })}
         <FieldError id="conn-models" message={form.at('models')} />
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => setModels([...models, { id: '', name: '', input: '', output: '', kind: '' }])}
-        >
+        <button type="button" class="secondary" onClick={() => setModels([...models, emptyRow()])}>
           Add a model
         </button>
       </fieldset>
