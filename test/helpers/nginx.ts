@@ -4,6 +4,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './processes';
 
+export interface NginxOptions {
+  /**
+   * The node that serves everything but the console, the gateway and the probes (the instance surface, one per
+   * machine): with it, only `/console`, `/inference` and `/health` are balanced across `upstreams`.
+   */
+  instance?: string;
+}
+
+/** One location's proxying: HTTP/1.1 with keep-alive, nothing buffered, a failed hand-over tried on the next node. */
+function proxied(upstream: string): string {
+  return `proxy_pass http://${upstream};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_buffering off;
+      proxy_request_buffering off;
+      proxy_read_timeout 300s;
+      proxy_next_upstream error timeout http_503 non_idempotent;
+      proxy_next_upstream_tries 3;`;
+}
+
+/** Everything to the balanced nodes, or with an instance node only the fleet's surfaces and the rest to it. */
+function locations(options: NginxOptions): string {
+  const location = (path: string, upstream: string) =>
+    `location ${path} {\n      ${proxied(upstream)}\n    }`;
+  if (!options.instance) return location('/', 'outpost');
+  const balanced = ['/console', '/inference', '/health'].map((path) => location(path, 'outpost'));
+  return [...balanced, location('/', 'instance')].join('\n    ');
+}
+
 /**
  * A real nginx (Debian's package) on loopback in front of several Outpost nodes, configured as docs/operations.md
  * advises: round robin, keep-alive to the nodes, no buffering (SSE and streams pass as they come), and a request
@@ -13,6 +44,7 @@ import { freePort } from './processes';
 export async function startNginx(
   upstreams: string[],
   port?: number,
+  options: NginxOptions = {},
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const prefix = mkdtempSync(join(tmpdir(), 'outpost-nginx-'));
   for (const dir of ['logs', 'tmp']) mkdirSync(join(prefix, dir));
@@ -37,21 +69,11 @@ http {
     ${servers}
     keepalive 32;
   }
+  ${options.instance ? `upstream instance {\n    server ${new URL(options.instance).host};\n    keepalive 8;\n  }` : ''}
   server {
     listen 127.0.0.1:${port};
     client_max_body_size 20m;
-    location / {
-      proxy_pass http://outpost;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_buffering off;
-      proxy_request_buffering off;
-      proxy_read_timeout 300s;
-      proxy_next_upstream error timeout http_502 http_503 non_idempotent;
-      proxy_next_upstream_tries 3;
-    }
+    ${locations(options)}
   }
 }
 `,

@@ -1,25 +1,25 @@
-import 'reflect-metadata';
-import { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { INestApplication } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { AppModule } from '../../src/app.module';
-import { configureApp, createHttpAdapter } from '../../src/app.setup';
-import { Clock } from '../../src/common/clock';
 import { stopEmbeddedDatabase } from '../../src/database/embedded';
-import { recordRoutes } from './routes';
+import { addressOf, bootNode, NodeOptions } from './boot-node';
+import { fleetOf } from './fleet';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
 
 export const TEST_PASSWORD = 'test-password';
 
 export interface TestApp {
+  /** The first node: it serves every surface (with `OUTPOST_TEST_FLEET`, the only one serving the instance). */
   app: INestApplication;
-  /** `http://127.0.0.1:<port>`: the app really listens, so SSE, browsers and other processes can reach it. */
+  /** Every node of the app, the first one first: one, or `OUTPOST_TEST_FLEET` of them (see test/helpers/fleet.ts). */
+  nodes: INestApplication[];
+  /**
+   * `http://127.0.0.1:<port>`: the app really listens, so SSE, browsers and other processes can reach it. With
+   * `OUTPOST_TEST_FLEET`, nginx in front of the nodes.
+   */
   url: string;
   /** supertest against the app, without credentials. */
   http: ReturnType<typeof request>;
@@ -29,7 +29,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions {
+export interface TestAppOptions extends NodeOptions {
   /** Extra environment for this app (restored after boot). */
   env?: Record<string, string | undefined>;
   /** Reuse a database (a second "server process" on the same data); by default each app gets its own. */
@@ -38,30 +38,11 @@ export interface TestAppOptions {
   embedded?: boolean;
   /** Keep state across a restart by handing the same directory to the next app. */
   dataDir?: string;
-  /** Extra modules, e.g. a probe controller that exercises a global pipe or filter. */
-  imports?: Array<Type | DynamicModule>;
-  /** Swap providers before the app is built. */
-  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
 }
 
 /** Basic credentials for the instance API with the test password. */
 export function basic(password = TEST_PASSWORD, user = 'opencode'): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-}
-
-function withEnv<T>(env: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
-  const saved: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(env)) {
-    saved[key] = process.env[key];
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  return work().finally(() => {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  });
 }
 
 /** Boots the whole AppModule on its own database, as `main` does, listening on a free loopback port. */
@@ -84,31 +65,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PORT: '0',
     ...options.env,
   };
-  const app = await withEnv(env, async () => {
-    let builder = Test.createTestingModule({ imports: [AppModule.forRoot(), ...(options.imports ?? [])] })
-      .overrideProvider(Clock)
-      .useValue(clock);
-    if (options.override) builder = options.override(builder);
-    const moduleRef = await builder.compile();
-    const nest = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), {
-      bodyParser: false,
-      logger: false,
-    });
-    recordRoutes(nest);
-    await configureApp(nest);
-    await nest.listen(0, '127.0.0.1');
-    return nest;
-  });
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const app = await bootNode(env, clock, options);
+  const fleet =
+    options.databaseUrl || options.embedded || options.dataDir
+      ? undefined
+      : await fleetOf(app, env, clock, options);
+  const url = fleet?.url ?? addressOf(app);
   return {
     app,
+    nodes: [app, ...(fleet?.nodes ?? [])],
     url,
     http: request(url),
     clock,
     dataDir,
     databaseUrl,
     async close() {
+      await fleet?.close();
       await app.close();
       if (options.embedded) await stopEmbeddedDatabase(dataDir);
       await ownDatabase?.drop();

@@ -49,25 +49,32 @@ export class RateLimiter implements OnApplicationShutdown {
     private readonly clock: Clock,
   ) {}
 
-  /** 429 when `key` has used up its events in the current window; counts nothing. */
-  async check(key: string, limit: Limit, message: string): Promise<void> {
+  /**
+   * 429 when `key` has used up its events in the current window; counts nothing. The shared counter is read at
+   * most once a second, or every time when `exact` (a security limit: a count another process made must hold here
+   * at once, or a right password could pass one just over the limit).
+   */
+  async check(key: string, limit: Limit, message: string, exact = false): Promise<void> {
     const now = this.clock.now();
-    const known =
-      this.fresh(key, now) ?? this.remember(key, await this.store.peek(key, limit.windowMs, now), now);
+    const known = await this.read(key, limit.windowMs, now, exact);
     const count = known.count + (this.unwritten.get(key)?.amount ?? 0);
     if (count >= limit.max && known.resetsAt > now) throw this.refusal(message, known.resetsAt, now);
   }
 
-  /** How many events the current window holds under `key` (read at most once a second). */
-  async count(key: string, windowMs: number): Promise<number> {
-    const now = this.clock.now();
-    return (this.fresh(key, now) ?? this.remember(key, await this.store.peek(key, windowMs, now), now)).count;
+  /** How many events the current window holds under `key` (read as `check` reads it). */
+  async count(key: string, windowMs: number, exact = false): Promise<number> {
+    return (await this.read(key, windowMs, this.clock.now(), exact)).count;
   }
 
   /** Counts `amount` (one event) under `key` and answers how many the window holds now. */
   async hit(key: string, windowMs: number, amount = 1): Promise<number> {
     const now = this.clock.now();
     return this.remember(key, await this.store.hit(key, windowMs, now, amount), now).count;
+  }
+
+  private async read(key: string, windowMs: number, now: number, exact: boolean): Promise<WindowCount> {
+    const known = exact ? undefined : this.fresh(key, now);
+    return known ?? this.remember(key, await this.store.peek(key, windowMs, now), now);
   }
 
   /**

@@ -183,7 +183,11 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
       await this.fresh(link, true);
       return this.fetchConfig(true);
     }
-    if (!res.ok) throw new Error(`the workspace config answered ${res.status}`);
+    // A balancer in front of a console whose nodes are all down answers for them.
+    if ([502, 503, 504].includes(res.status))
+      throw new Error(`not reachable (answered ${res.status}); using the last workspace config fetched`);
+    if (!res.ok)
+      throw new Error(`the workspace config answered ${res.status}; using the last workspace config fetched`);
     const config = (await res.json()) as SavedConfig['config'];
     this.saved = { etag: res.headers.get('etag') ?? '', fetchedAt: Date.now(), config };
     writeSavedConfig(this.app.dataDir, this.saved);

@@ -13,7 +13,8 @@ export const MAX_DELAY_MS = 8_000;
 const MESSAGE = 'Too many failed sign-ins; try again later';
 
 /**
- * Console sign-in limits, shared by every server process (PostgreSQL, or Redis with `REDIS_URL`). No attacker
+ * Console sign-in limits, shared by every server process (PostgreSQL, or Redis with `REDIS_URL`) and read from
+ * the store at each attempt, so a fleet behind a balancer holds them as one process does. No attacker
  * can lock an owner out: an address that guesses is refused for that account (and, past a larger number, for
  * every account), while the account itself only answers more slowly (a delay that doubles with each failure
  * past the free ones, at most 8 s), so its owner from another address still signs in.
@@ -33,13 +34,11 @@ export class LoginThrottleService {
   /** 429 while the pair or the address is over its limit; otherwise the delay this attempt must wait (ms). */
   async check(ip: string, email: string): Promise<number> {
     const keys = this.keys(ip, email);
-    await this.limiter.check(keys.pair, { max: MAX_FAILURES_PER_PAIR, windowMs: LOGIN_WINDOW_MS }, MESSAGE);
-    await this.limiter.check(
-      keys.address,
-      { max: MAX_FAILURES_PER_ADDRESS, windowMs: LOGIN_WINDOW_MS },
-      MESSAGE,
-    );
-    const failures = await this.limiter.count(keys.account, LOGIN_WINDOW_MS);
+    const pair = { max: MAX_FAILURES_PER_PAIR, windowMs: LOGIN_WINDOW_MS };
+    await this.limiter.check(keys.pair, pair, MESSAGE, true);
+    const address = { max: MAX_FAILURES_PER_ADDRESS, windowMs: LOGIN_WINDOW_MS };
+    await this.limiter.check(keys.address, address, MESSAGE, true);
+    const failures = await this.limiter.count(keys.account, LOGIN_WINDOW_MS, true);
     return delayFor(failures);
   }
 

@@ -33,36 +33,45 @@ async function admitted(limiter: RateLimiter, key: string, max: number): Promise
 describe.each([
   ['PostgreSQL', {}],
   ['Redis', { REDIS_URL }],
-])(
-  'batched requests-a-minute limits reserve leases in the shared store (%s)',
-  (_store, env: Record<string, string>) => {
-    let t: TestApp;
-    let store: RateLimitStore & { writes: number };
+])('limits shared by processes through the store (%s)', (_store, env: Record<string, string>) => {
+  let t: TestApp;
+  let store: RateLimitStore & { writes: number };
 
-    beforeAll(async () => {
-      if (env.REDIS_URL) await clearRedis('outpost:rl:lease-*');
-      t = await createTestApp({ env });
-      store = counted(t.app.get<RateLimitStore>(RATE_LIMIT_STORE));
-    });
-    afterAll(() => t.close());
+  beforeAll(async () => {
+    if (env.REDIS_URL) await clearRedis('outpost:rl:lease-*');
+    t = await createTestApp({ env });
+    store = counted(t.app.get<RateLimitStore>(RATE_LIMIT_STORE));
+  });
+  afterAll(() => t.close());
 
-    it('four processes calling at once admit exactly the limit, never more, and far from it write once per lease', async () => {
-      const processes = Array.from({ length: 4 }, () => new RateLimiter(store, t.clock));
-      const key = `lease-${Date.now()}`;
-      const results: boolean[] = [];
-      // 30 rounds of every process calling 10 times at once: 1,200 calls against 1,000 a minute.
-      for (let round = 0; round < 30; round++) {
-        const calls = processes.flatMap((limiter) =>
-          Array.from({ length: 10 }, () => admitted(limiter, key, 1_000)),
-        );
-        results.push(...(await Promise.all(calls)));
-      }
-      expect(results.filter(Boolean)).toHaveLength(1_000);
-      expect(results.slice(-100).some(Boolean)).toBe(false);
-      expect(store.writes).toBeLessThan(400);
-    });
-  },
-);
+  it('four processes calling at once admit exactly the limit, never more, and far from it write once per lease', async () => {
+    const processes = Array.from({ length: 4 }, () => new RateLimiter(store, t.clock));
+    const key = `lease-${Date.now()}`;
+    const results: boolean[] = [];
+    // 30 rounds of every process calling 10 times at once: 1,200 calls against 1,000 a minute.
+    for (let round = 0; round < 30; round++) {
+      const calls = processes.flatMap((limiter) =>
+        Array.from({ length: 10 }, () => admitted(limiter, key, 1_000)),
+      );
+      results.push(...(await Promise.all(calls)));
+    }
+    expect(results.filter(Boolean)).toHaveLength(1_000);
+    expect(results.slice(-100).some(Boolean)).toBe(false);
+    expect(store.writes).toBeLessThan(400);
+  });
+
+  it("an exact check sees another process's count at once; a plain one may trail it by a second", async () => {
+    const [here, there] = [new RateLimiter(store, t.clock), new RateLimiter(store, t.clock)];
+    const key = `exact-${Date.now()}`;
+    const limit = { ...MINUTE, max: 3 };
+    await there.consume(key, limit, 'refused');
+    await here.check(key, limit, 'refused', true); // reads 1, and remembers it
+    for (let i = 0; i < 2; i++) await there.consume(key, limit, 'refused');
+    await expect(here.check(key, limit, 'refused')).resolves.toBeUndefined(); // the remembered 1
+    await expect(here.check(key, limit, 'refused', true)).rejects.toMatchObject({ status: 429 });
+    expect(await here.count(key, MINUTE.windowMs, true)).toBe(3);
+  });
+});
 
 // PostgreSQL's windows follow the app's clock, which the test moves; Redis's expire on its own time.
 describe('a batched limit on PostgreSQL when the minute ends', () => {

@@ -57,7 +57,7 @@ describe('embeddings, completions, one model, Anthropic models and token counts 
   });
 
   const usageByModel = async () => {
-    await t.app.get(UsageLedger).flush();
+    for (const node of t.nodes) await node.get(UsageLedger).flush();
     const report = await owner.get(
       `/console/api/orgs/${owner.org}/usage?group_by=model&from=2000-01-01T00:00:00Z`,
     );

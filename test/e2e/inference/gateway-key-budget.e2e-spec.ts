@@ -59,8 +59,7 @@ describe("a key's own monthly budget on the gateway (monthly_budget_dollars), he
       .set('authorization', bearer(key))
       .send({ model: 'up/dear', messages: [{ role: 'user', content: 'x' }], ...body });
   const settled = async () => {
-    await t.app.get(UsageLedger).flush();
-    await second.app.get(UsageLedger).flush();
+    for (const node of [...t.nodes, ...second.nodes]) await node.get(UsageLedger).flush();
   };
   const spendOf = async (keyId: string) => {
     const rows = await query<{ spent: string; held: string }>(

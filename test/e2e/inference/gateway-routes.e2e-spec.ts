@@ -132,14 +132,15 @@ describe('gateway routes: deployments balanced by weight, failures skipped and c
   const call = (model: string) =>
     client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
 
-  it('a deployment answering 5xx is skipped and cooled down: every call is served, the failing one is tried once', async () => {
+  it('a deployment answering 5xx is skipped and cooled down: every call is served, the failing one is tried once (by each node)', async () => {
     const before = failing.calls;
     for (let i = 0; i < 10; i++) {
       const { data, response } = await call('skip-failing');
       expect(data.choices[0].message.content).toBe('served');
       expect(response.headers.get('x-outpost-served-by')).toBe('good/m');
     }
-    expect(failing.calls - before).toBeLessThanOrEqual(1);
+    // Each node learns from its own calls (OUTPOST_TEST_FLEET runs several behind nginx).
+    expect(failing.calls - before).toBeLessThanOrEqual(t.nodes.length);
   });
 
   it('a deployment that does not answer within timeout_seconds is left for the fallback', async () => {
