@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { parseAppEnv, parseDatabaseEnv } from '../config/env';
+import { parseAppEnv, parseDatabaseEnv } from '@/config/env';
 import { chooseDatabase } from './database-url';
 import { dataSourceOptions, describeDatabase } from './data-source.options';
 import { stopEmbeddedDatabase } from './embedded';

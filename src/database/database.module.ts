@@ -1,7 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { appConfig, AppConfig, databaseConfig, DatabaseConfig } from '../config/app.config';
+import { appConfig, AppConfig, databaseConfig, DatabaseConfig } from '@/config/app.config';
 import { chooseDatabase } from './database-url';
 import { dataSourceOptions, describeDatabase } from './data-source.options';
 import { runMigrationsLocked } from './migrate';

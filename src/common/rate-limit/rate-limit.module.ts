@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { appConfig, AppConfig } from '../../config/app.config';
+import { appConfig, AppConfig } from '@/config/app.config';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store';
 import { RATE_LIMIT_STORE } from './rate-limit.store';
 import { RateLimiter } from './rate-limiter';

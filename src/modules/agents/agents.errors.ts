@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../common/errors';
+import { NotFoundError } from '@/common/errors';
 
 export class AgentNotFoundError extends NotFoundError {
   constructor(agentID: string) {

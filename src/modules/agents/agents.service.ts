@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { tmpdir } from 'node:os';
-import { EventsPublisher } from '../../common/events';
-import { appConfig, AppConfig } from '../../config/app.config';
+import { EventsPublisher } from '@/common/events';
+import { appConfig, AppConfig } from '@/config/app.config';
 import { AgentConfig, ConfigProblem, Ruleset } from '../location-config/config.types';
 import { LocationConfigService } from '../location-config/location-config.service';
 import { LocationCache } from '../locations/location-cache';

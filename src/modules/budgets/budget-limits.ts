@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { poolQuery } from '../../database/pool-query';
-import { TableChanges } from '../../database/table-changes';
+import { poolQuery } from '@/database/pool-query';
+import { TableChanges } from '@/database/table-changes';
 
 const BUDGET_TABLES = new Set(['*', 'member_budget', 'workspace_budget']);
 const MAX_ENTRIES = 10_000;

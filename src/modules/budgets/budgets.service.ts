@@ -1,16 +1,16 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock';
+import { Clock } from '@/common/clock';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { Member, MembersService } from '../workspaces/members.service';
 import { BudgetLimits } from './budget-limits';
 import { HoldLease } from './hold-lease';
-import { dollarsToMicroCents, utcMonth } from '../../common/money';
-import { poolQuery } from '../../database/pool-query';
-import { execute } from '../../database/execute';
+import { dollarsToMicroCents, utcMonth } from '@/common/money';
+import { poolQuery } from '@/database/pool-query';
+import { execute } from '@/database/execute';
 import { AuditAction } from '../audit/audit-actions';
 import { UsageQueryDto, UsageReportDto } from './dto/usage.dto';
 

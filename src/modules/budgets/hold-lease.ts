@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { poolQuery } from '../../database/pool-query';
+import { poolQuery } from '@/database/pool-query';
 
 /** How often a process renews its lease and looks for processes that stopped renewing theirs. */
 export const HEARTBEAT_MS = 5_000;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { utcMonth } from '../../common/money';
-import { poolQuery } from '../../database/pool-query';
+import { Clock } from '@/common/clock';
+import { utcMonth } from '@/common/money';
+import { poolQuery } from '@/database/pool-query';
 import type { Headroom } from './budgets.service';
 import { HoldLease } from './hold-lease';
 

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { int } from '../../config/env';
+import { int } from '@/config/env';
 
 /** How many days the per-request log of the gateway is kept (`OUTPOST_REQUEST_LOG_DAYS`, default 30). */
 export function parseRequestLogEnv(env: Record<string, string | undefined>) {

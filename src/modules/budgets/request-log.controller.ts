@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
-import { HttpReply } from '../../common/http/http';
+import { CurrentPrincipal } from '@/common/auth';
+import { HttpReply } from '@/common/http/http';
 import { OrgRole } from '../console-access/console-access.decorators';
 import { ConsolePrincipal, roleAtLeast } from '../console-access/console-principal';
 import { RequestLogPageDto, RequestLogQueryDto, RequestLogRowDto } from './dto/request-log.dto';

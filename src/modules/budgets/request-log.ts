@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { SequentialUlids } from '../../common/ids';
-import { poolQuery } from '../../database/pool-query';
+import { Clock } from '@/common/clock';
+import { SequentialUlids } from '@/common/ids';
+import { poolQuery } from '@/database/pool-query';
 import { RequestLogEntity } from './request-log.entity';
 import { requestLogConfig, RequestLogConfig } from './request-log.config';
 

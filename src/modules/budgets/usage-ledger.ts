@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { poolQuery } from '../../database/pool-query';
+import { poolQuery } from '@/database/pool-query';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
+import { Clock } from '@/common/clock';
 import { UsageInput } from './budgets.service';
 import { join } from 'node:path';
 import { HoldLease, RELEASE_NODE } from './hold-lease';
-import { utcMonth } from '../../common/money';
-import { appConfig, AppConfig } from '../../config/app.config';
+import { utcMonth } from '@/common/money';
+import { appConfig, AppConfig } from '@/config/app.config';
 import { Settlement, UsageJournal } from './usage-journal';
 
 /** How long a settlement waits for company before it is written, and the most written in one statement. */

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
+import { CurrentPrincipal } from '@/common/auth';
 import { OrgRole } from '../console-access/console-access.decorators';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { BudgetsService } from './budgets.service';

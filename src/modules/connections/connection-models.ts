@@ -1,6 +1,7 @@
-import { InvalidRequestError } from '../../common/errors';
-import { usdToMicroCents } from '../../common/money';
-import { ModelKind, StoredModels, StoredPrices } from './connection.entity';
+import { InvalidRequestError } from '@/common/errors';
+import { usdToMicroCents } from '@/common/money';
+import { StoredModels, StoredPrices } from './connection.entity';
+import { isModelKind } from './catalogue-terms';
 
 export const MAX_MODELS = 500;
 /** A model id as callers send it in `model`: printable ASCII without spaces, e.g. `meta-llama/Llama-3-70b:free`. */
@@ -59,7 +60,7 @@ export function parseModels(value: unknown, field = 'models'): StoredModels {
     for (const key of Object.keys(model)) {
       if (key !== 'name' && key !== 'prices' && key !== 'kind') invalid(`${at}.${key}`, 'should not exist');
     }
-    if (model.kind !== undefined && model.kind !== 'chat' && model.kind !== 'embedding')
+    if (model.kind !== undefined && !isModelKind(model.kind))
       invalid(`${at}.kind`, 'must be chat or embedding');
     if (typeof model.name !== 'string' || model.name.trim().length === 0 || model.name.length > 200)
       invalid(`${at}.name`, 'must be a string of 1 to 200 characters');
@@ -70,7 +71,7 @@ export function parseModels(value: unknown, field = 'models'): StoredModels {
       {
         name: model.name,
         ...(model.prices === undefined ? {} : { prices: parsePrices(model.prices, `${at}.prices`) }),
-        ...(model.kind === undefined ? {} : { kind: model.kind as ModelKind }),
+        ...(isModelKind(model.kind) ? { kind: model.kind } : {}),
       },
     ]);
   }

@@ -1,7 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-
-export const CONNECTION_SCHEMAS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
-export type ConnectionSchema = (typeof CONNECTION_SCHEMAS)[number];
+import { ModelKind, UpstreamSchema } from './catalogue-terms';
 
 export const AUTH_MODES = ['bearer', 'header'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -15,8 +13,6 @@ export interface StoredPrices {
 }
 
 /** The models a connection serves, by the id callers put in `model`. */
-/** What a model is for: `embedding` models only on the embeddings route, `chat` ones never there; unset: both. */
-export type ModelKind = 'chat' | 'embedding';
 
 export type StoredModels = Record<string, { name: string; prices?: StoredPrices; kind?: ModelKind }>;
 
@@ -40,7 +36,7 @@ export class ConnectionEntity {
   baseUrl!: string;
 
   @Column('varchar', { length: 32 })
-  schema!: ConnectionSchema;
+  schema!: UpstreamSchema;
 
   @Column('varchar', { length: 16 })
   authMode!: AuthMode;

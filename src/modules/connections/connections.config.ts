@@ -1,7 +1,7 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { ConfigError, optionalStr } from '../../config/env';
-import { OutboundPolicy, parseAllowList } from '../../common/net/outbound-policy';
+import { ConfigError, optionalStr } from '@/config/env';
+import { OutboundPolicy, parseAllowList } from '@/common/net/outbound-policy';
 
 const ALLOW = 'OUTPOST_CONNECTIONS_ALLOW';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
-import { HttpRequest, requestOrigin } from '../../common/http/http';
+import { CurrentPrincipal } from '@/common/auth';
+import { HttpRequest, requestOrigin } from '@/common/http/http';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
 import { actorOf } from '../console-access/actor';

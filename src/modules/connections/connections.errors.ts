@@ -1,4 +1,4 @@
-import { TaggedError } from '../../common/errors';
+import { TaggedError } from '@/common/errors';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 
 /** No such connection in this workspace (tag `NotFound`, with `connection_id`). */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OutboundPolicy } from '../../common/net/outbound-policy';
+import { OutboundPolicy } from '@/common/net/outbound-policy';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { InvalidRequestError } from '../../common/errors';
-import { InternalAddressError, OutboundPolicy } from '../../common/net/outbound-policy';
-import { ulidId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { InvalidRequestError } from '@/common/errors';
+import { InternalAddressError, OutboundPolicy } from '@/common/net/outbound-policy';
+import { ulidId } from '@/common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { AuthMode, ConnectionEntity, ConnectionSchema, StoredModels, ModelKind } from './connection.entity';
+import { AuthMode, ConnectionEntity, StoredModels } from './connection.entity';
+import { ModelKind, UpstreamSchema } from './catalogue-terms';
 import { MicroCentPrices, microCentPrices, parseModels } from './connection-models';
 import { ConnectionNotFoundError } from './connections.errors';
 import { CredentialCipher } from './credential-cipher';
@@ -16,7 +17,7 @@ import { CredentialCipher } from './credential-cipher';
 export interface NewConnection {
   name: string;
   baseUrl: string;
-  schema: ConnectionSchema;
+  schema: UpstreamSchema;
   auth: { mode: AuthMode; header?: string; credential: string };
   /** As the request sent it: checked here (400 naming the member at fault). */
   models: unknown;
@@ -25,7 +26,7 @@ export interface NewConnection {
 export interface ConnectionChanges {
   name?: string;
   baseUrl?: string;
-  schema?: ConnectionSchema;
+  schema?: UpstreamSchema;
   auth?: { mode?: AuthMode; header?: string; credential?: string };
   models?: unknown;
 }
@@ -37,7 +38,7 @@ export interface InferenceConnection {
   name: string;
   /** Without a trailing slash; the gateway appends `/chat/completions`, `/responses` or `/messages`. */
   baseUrl: string;
-  schema: ConnectionSchema;
+  schema: UpstreamSchema;
   /** `bearer`: `Authorization: Bearer <credential>`; `header`: `<authHeader>: <credential>`. */
   authMode: AuthMode;
   authHeader: string | null;

@@ -1,5 +1,5 @@
 import { Strategy } from 'passport-http-bearer';
-import { PlainRequest } from '../../common/http/http';
+import { PlainRequest } from '@/common/http/http';
 import { ResolvedCredential } from './console-principal';
 
 /** Finds the credential a bearer token stands for, or undefined when it is unknown, expired or revoked. */

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { ConfigError, optionalStr } from '../../config/env';
+import { ConfigError, optionalStr } from '@/config/env';
 
 /** The console's access settings: the pepper of key and token hashes, and the public origin. */
 export function parseConsoleAccessEnv(env: Record<string, string | undefined>) {

@@ -4,7 +4,7 @@ import {
   NotFoundError,
   TaggedError,
   UnauthorizedError,
-} from '../../common/errors';
+} from '@/common/errors';
 
 /** The console's own tags (`{ _tag: "Unauthorized" }` and so on), which opencode clients read. */
 export class ConsoleUnauthorizedError extends UnauthorizedError {

@@ -1,7 +1,7 @@
-import { registerJsonApi } from '../../common/http/json-only';
+import { registerJsonApi } from '@/common/http/json-only';
 import { ExecutionContext, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthenticatedRequest, Authenticator, AuthRegistry } from '../../common/auth';
+import { AuthenticatedRequest, Authenticator, AuthRegistry } from '@/common/auth';
 import { consoleAccessConfig, ConsoleAccessConfig } from './console-access.config';
 import { isSameOriginChange } from './same-origin';
 import { readSessionCookie } from './session-cookie';
@@ -17,7 +17,7 @@ import {
 import { ConsolePrincipal, ResolvedCredential, Role, roleAtLeast } from './console-principal';
 import { CredentialCache } from './credential-cache';
 import { CredentialLookupRepository } from './credential-lookup.repository';
-import { HttpRequest, PlainRequest } from '../../common/http/http';
+import { HttpRequest, PlainRequest } from '@/common/http/http';
 
 export const CONSOLE_API_PREFIXES = ['/console/api/'];
 

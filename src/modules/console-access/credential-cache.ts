@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
-import { TableChanges } from '../../database/table-changes';
+import { Clock } from '@/common/clock';
+import { TableChanges } from '@/database/table-changes';
 import { ResolvedCredential } from './console-principal';
 
 /** The tables whose changes can end or change a bearer credential (their triggers notify `TableChanges`). */

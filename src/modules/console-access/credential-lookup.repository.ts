@@ -1,9 +1,9 @@
-import { pgPool } from '../../database/pool-query';
+import { pgPool } from '@/database/pool-query';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { sha256 } from '../../common/hash';
+import { Clock } from '@/common/clock';
+import { sha256 } from '@/common/hash';
 import { parseToken, TOKEN_PREFIXES } from './token-format';
 import { SecretHasher } from './secret-hasher';
 import { Permission, ResolvedCredential, Role } from './console-principal';

@@ -1,4 +1,4 @@
-import { HttpRequest, requestOrigin } from '../../common/http/http';
+import { HttpRequest, requestOrigin } from '@/common/http/http';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,5 +1,5 @@
-import { clearCookie, cookieValue, setCookie } from '../../common/http/cookies';
-import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
+import { clearCookie, cookieValue, setCookie } from '@/common/http/cookies';
+import { HttpReply, HttpRequest, isSecure } from '@/common/http/http';
 
 /** The console sign-in cookie (the name the API document announces). */
 export const SESSION_COOKIE = 'outpost_console';

@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
-import { randomBase62 } from '../../common/ids';
+import { randomBase62 } from '@/common/ids';
 
 /**
  * Console secrets look like `oc_sk_<12 hex public id>_<32 base62 secret><6 base62 CRC32>`:

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { unwatchFile, watchFile } from 'node:fs';
 import { join } from 'node:path';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { wildcardMatch } from '../../common/text/wildcard';
+import { appConfig, AppConfig } from '@/config/app.config';
+import { wildcardMatch } from '@/common/text/wildcard';
 import { parseConfigDocument } from '../location-config/config-validation';
 import { ConfigLayer } from '../location-config/config.types';
 import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { writePrivateFile } from '../../common/fs/private-file';
+import { writePrivateFile } from '@/common/fs/private-file';
 import { join } from 'node:path';
 
 /** What `outpost login` keeps in `$OUTPOST_DATA_DIR/console.json` (mode 0600). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { InvalidRequestError } from '../../common/errors';
+import { appConfig, AppConfig } from '@/config/app.config';
+import { InvalidRequestError } from '@/common/errors';
 import { ConsoleCallError } from './console-client';
 import { ConsoleLinkService, LinkStatus } from './console-link.service';
 import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';

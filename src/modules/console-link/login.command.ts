@@ -1,6 +1,6 @@
 /* `outpost login <console url>`, `outpost login --status` and `outpost logout`: link this instance to a console. */
 import qrcode from 'qrcode-terminal';
-import { parseAppEnv } from '../../config/env';
+import { parseAppEnv } from '@/config/env';
 import { ConsoleCallError } from './console-client';
 import { readLink } from './console-link.store';
 import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';

@@ -1,4 +1,4 @@
-import { Html, html } from '../../common/http/html';
+import { Html, html } from '@/common/http/html';
 
 interface AppPage {
   path: string;

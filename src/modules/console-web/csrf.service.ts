@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readCookie } from '../console-access/session-cookie';
 import { SecretHasher } from '../console-access/secret-hasher';
-import { setCookie } from '../../common/http/cookies';
-import { HttpReply, HttpRequest, isSecure } from '../../common/http/http';
+import { setCookie } from '@/common/http/cookies';
+import { HttpReply, HttpRequest, isSecure } from '@/common/http/http';
 
 export const CSRF_COOKIE = 'outpost_csrf';
 

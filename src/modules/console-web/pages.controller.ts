@@ -1,8 +1,8 @@
 import { Body, Controller, Get, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
-import { Public } from '../../common/auth';
-import { TaggedError } from '../../common/errors';
+import { Public } from '@/common/auth';
+import { TaggedError } from '@/common/errors';
 import { DeviceFlowService } from '../device/device-flow.service';
 import { DeviceTokensService } from '../device/device-tokens.service';
 import { IdentityService } from '../identity/identity.service';
@@ -14,9 +14,9 @@ import { InvitesService } from '../workspaces/invites.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { APP_PAGES, appBody, consoleNav } from './app-shell';
 import { CsrfService } from './csrf.service';
-import { Html, html, page } from '../../common/http/html';
+import { Html, html, page } from '@/common/http/html';
 import { approvalForm, codeForm, homeBody, inviteBody, loginForm, signupForm } from './views';
-import { HttpReply, HttpRequest } from '../../common/http/http';
+import { HttpReply, HttpRequest } from '@/common/http/http';
 
 type Form = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { PendingAuthorization } from '../device/device-flow.service';
 import type { WorkspaceWithRole } from '../workspaces/workspaces.service';
-import { csrfField, Html, html } from '../../common/http/html';
+import { csrfField, Html, html } from '@/common/http/html';
 
 const linkWithNext = (path: string, next: string, extra = '') =>
   `${path}?next=${encodeURIComponent(next)}${extra}`;

@@ -8,7 +8,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { Public } from '../../common/auth';
+import { Public } from '@/common/auth';
 import { DeviceFlowService } from './device-flow.service';
 import { DeviceTokensService, IssuedTokens } from './device-tokens.service';
 import {
@@ -19,7 +19,7 @@ import {
   OAuthErrorDto,
 } from './dto/device.dto';
 import { OAuthError } from './device.errors';
-import { HttpRequest } from '../../common/http/http';
+import { HttpRequest } from '@/common/http/http';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 

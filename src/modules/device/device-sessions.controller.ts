@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
+import { CurrentPrincipal } from '@/common/auth';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { actorOf } from '../console-access/actor';
 import { PersonOnly } from '../console-access/console-access.decorators';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { randomBase62, ulidId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { randomBase62, ulidId } from '@/common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';
@@ -13,7 +13,7 @@ import { deviceConfig, DeviceConfig } from './device.config';
 import { DeviceSessionEntity } from './device-session.entity';
 import { DeviceTokenEntity, DeviceTokenKind } from './device-token.entity';
 import { OAuthError } from './device.errors';
-import { execute } from '../../database/execute';
+import { execute } from '@/database/execute';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_PREFIX = 'oc_rt_';

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { ConfigError, int, optionalStr } from '../../config/env';
+import { ConfigError, int, optionalStr } from '@/config/env';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,100}$/;
 

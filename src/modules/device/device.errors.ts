@@ -1,4 +1,4 @@
-import { TaggedError } from '../../common/errors';
+import { TaggedError } from '@/common/errors';
 
 export type OAuthErrorCode =
   | 'invalid_request'

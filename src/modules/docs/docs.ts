@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { HttpReply } from '../../common/http/http';
+import { HttpReply } from '@/common/http/http';
 import metadata from '../../metadata';
 import { ERROR_EXTENSION_PREFIX } from './api-error.decorator';
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { OutpostEvent } from '../../common/events';
+import { OutpostEvent } from '@/common/events';
 
 export interface EventStreamOptions {
   /** Only events of this location (and those of no location, such as `server.*`). */

@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { ServerResponse } from 'node:http';
-import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { eventsConfig, EventsConfig } from './events.config';
 import { EventStream } from './event-stream';
-import { liveGauge } from '../../common/metrics/metrics';
+import { liveGauge } from '@/common/metrics/metrics';
 
 /** Fans every published event out to the open SSE streams of this process, in publication order. */
 @Injectable()

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { int } from '../../config/env';
+import { int } from '@/config/env';
 
 export function parseEventsEnv(env: Record<string, string | undefined>) {
   return {

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
-import { HttpReply } from '../../common/http/http';
+import { HttpReply } from '@/common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { LocationsService } from '../locations/locations.service';
 import { EventStreamsService } from './event-streams.service';

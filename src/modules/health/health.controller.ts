@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
-import { Public } from '../../common/auth';
-import { HttpReply } from '../../common/http/http';
+import { Public } from '@/common/auth';
+import { HttpReply } from '@/common/http/http';
 import { Readiness } from './readiness';
 
 /** Liveness and readiness for load balancers, Kubernetes and docker-compose: public, cheap, never cached. */

@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../../common/auth';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { html, page } from '../../common/http/html';
+import { Public } from '@/common/auth';
+import { appConfig, AppConfig } from '@/config/app.config';
+import { html, page } from '@/common/http/html';
 import { appShell } from './web-page';
 
 /**

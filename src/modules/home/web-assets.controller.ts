@@ -2,9 +2,9 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Public } from '../../common/auth';
-import { NotFoundError } from '../../common/errors';
-import { HttpReply } from '../../common/http/http';
+import { Public } from '@/common/auth';
+import { NotFoundError } from '@/common/errors';
+import { HttpReply } from '@/common/http/http';
 import { WebEntryFileParamsDto, WebFileParamsDto } from './dto/web-asset-params.dto';
 
 /** Where `npm run build` puts the web bundles (the same from src/ under the tests and from dist/). */

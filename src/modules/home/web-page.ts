@@ -1,4 +1,4 @@
-import { escape, FAVICON } from '../../common/http/html';
+import { escape, FAVICON } from '@/common/http/html';
 
 /** The web app's stylesheet (the shared look and the app's own rules, bundled by `npm run build`). */
 export const APP_STYLESHEET = '/web/app/main.css';

@@ -1,14 +1,14 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
-import { Public } from '../../common/auth';
+import { Public } from '@/common/auth';
 import { ConsoleForbiddenError } from '../console-access/console-access.errors';
 import { LoginDto, SignupDto, SignupResultDto } from './dto/auth.dto';
 import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
 import { IdentityService } from './identity.service';
 import { isSameOriginChange } from '../console-access/same-origin';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../console-access/session-cookie';
-import { HttpReply, HttpRequest } from '../../common/http/http';
+import { HttpReply, HttpRequest } from '@/common/http/http';
 
 @ApiTags('console: sign-in')
 @Controller('console/api/auth')

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { int, oneOf } from '../../config/env';
+import { int, oneOf } from '@/config/env';
 
 export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { ulidId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { ulidId } from '@/common/ids';
 import { Actor } from '../console-access/actor';
 import {
   ConsoleConflictError,
@@ -16,8 +16,8 @@ import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionsService, SignedInPerson } from './sessions.service';
 import { UserEntity } from './user.entity';
-import { execute } from '../../database/execute';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { execute } from '@/database/execute';
+import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 
 export interface NewPerson {
   email: string;

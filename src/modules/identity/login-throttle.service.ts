@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 /** Wrong passwords for one account from one address per window: then that pair waits for the window. */

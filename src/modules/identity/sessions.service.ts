@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { ulidId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { ulidId } from '@/common/ids';
 import { ConsoleSessionEntity } from './console-session.entity';
 import { identityConfig, IdentityConfig } from './identity.config';
-import { sha256 } from '../../common/hash';
+import { sha256 } from '@/common/hash';
 
 export interface SignedInPerson {
   id: string;

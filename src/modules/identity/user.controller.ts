@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
+import { CurrentPrincipal } from '@/common/auth';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { UserDto } from './dto/auth.dto';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { utcMonth } from '../../common/money';
+import { utcMonth } from '@/common/money';
 import { BudgetsService, Headroom } from '../budgets/budgets.service';
 import { KeyBudgets } from '../budgets/key-budgets';
 import { ConsolePrincipal } from '../console-access/console-principal';

@@ -1,15 +1,12 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, int, optionalStr } from '../../config/env';
+import { ConfigError, int, optionalStr } from '@/config/env';
 import { DEFAULT_PRICES, Prices } from './default-prices';
 import { parseRoutes, Route } from './gateway-routes';
-import { usdToMicroCents } from '../../common/money';
-
-export const SCHEMAS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
-/** The API a provider speaks (its `schema` in the catalogue, or a connection's). */
-export type UpstreamSchema = (typeof SCHEMAS)[number];
+import { usdToMicroCents } from '@/common/money';
+import { isModelKind, ModelKind, SCHEMAS, UpstreamSchema } from '../connections/catalogue-terms';
 
 /**
  * The API of one gateway call: a provider's chat API, or one of the other endpoints an API family has (embeddings
@@ -27,9 +24,6 @@ export const SERVED_BY: Record<CallSchema, readonly UpstreamSchema[]> = {
   'openai-completions': ['openai-chat', 'openai-responses'],
   'anthropic-count-tokens': ['anthropic'],
 };
-
-/** What a model is for: `embedding` models only on the embeddings route, `chat` ones never there; unset: both. */
-export type ModelKind = 'chat' | 'embedding';
 
 export interface CatalogueModel {
   /** `<provider>/<model>`: what callers put in `model`. */
@@ -128,8 +122,7 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
       const maxOutput = model.max_output ?? 32_000;
       if (typeof maxOutput !== 'number' || !Number.isInteger(maxOutput) || maxOutput < 1)
         fail(`${at}.max_output must be a whole number`);
-      if (model.kind !== undefined && model.kind !== 'chat' && model.kind !== 'embedding')
-        fail(`${at}.kind must be chat or embedding`);
+      if (model.kind !== undefined && !isModelKind(model.kind)) fail(`${at}.kind must be chat or embedding`);
       catalogue.models.set(`${id}/${modelId}`, {
         id: `${id}/${modelId}`,
         provider: id,
@@ -141,7 +134,7 @@ export function parseCatalogue(text: string, env: Record<string, string | undefi
           cacheWrite: price(prices.cache_write ?? prices.input, `${at}.prices.cache_write`),
         },
         maxOutput,
-        ...(model.kind ? { kind: model.kind as ModelKind } : {}),
+        ...(isModelKind(model.kind) ? { kind: model.kind } : {}),
       });
     }
   }

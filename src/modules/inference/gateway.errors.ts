@@ -1,5 +1,5 @@
-import { TaggedError } from '../../common/errors';
-import { microCentsToUsd } from '../../common/money';
+import { TaggedError } from '@/common/errors';
+import { microCentsToUsd } from '@/common/money';
 
 /** What a budget refused: the request's worst case against what the budget has left this month. */
 export interface BudgetRefusal {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { PlainRequest, requestPath } from '../../common/http/http';
-import { writeHead, writeWhole } from '../../common/http/response-head';
+import { PlainRequest, requestPath } from '@/common/http/http';
+import { writeHead, writeWhole } from '@/common/http/response-head';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies';
@@ -13,19 +13,14 @@ import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
 import { RequestLog } from '../budgets/request-log';
-import { TaggedError } from '../../common/errors';
+import { TaggedError } from '@/common/errors';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallBudgets } from './call-budgets';
 import { CallMeter } from './call-meter';
 import { UsageChunkFilter } from './usage-chunk-filter';
-import { microCentsToUsd } from '../../common/money';
+import { microCentsToUsd } from '@/common/money';
 import { costOf, NO_USAGE, StreamUsage, TokenUsage, usageOfAnswer } from './usage';
-import {
-  gatewayAddedSeconds,
-  gatewayCost,
-  gatewayRequests,
-  gatewayTokens,
-} from '../../common/metrics/metrics';
+import { gatewayAddedSeconds, gatewayCost, gatewayRequests, gatewayTokens } from '@/common/metrics/metrics';
 
 type Json = Record<string, unknown>;
 

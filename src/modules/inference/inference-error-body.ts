@@ -1,5 +1,5 @@
-import { TaggedError } from '../../common/errors';
-import { PlainRequest } from '../../common/http/http';
+import { TaggedError } from '@/common/errors';
+import { PlainRequest } from '@/common/http/http';
 
 /** OpenAI's `type` for our statuses, so the official SDKs raise the matching error class. */
 const OPENAI_TYPES: Record<number, string> = {

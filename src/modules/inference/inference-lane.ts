@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { InvalidRequestError } from '../../common/errors';
-import { writeError } from '../../common/errors/error.filter';
-import { readBody } from '../../common/http/body-parsers';
-import { PlainRequest, requestPath } from '../../common/http/http';
-import { LaneRoute } from '../../common/http/http-lanes';
-import { assertJsonBody } from '../../common/http/json-only';
+import { InvalidRequestError } from '@/common/errors';
+import { writeError } from '@/common/errors/error.filter';
+import { readBody } from '@/common/http/body-parsers';
+import { PlainRequest, requestPath } from '@/common/http/http';
+import { LaneRoute } from '@/common/http/http-lanes';
+import { assertJsonBody } from '@/common/http/json-only';
 import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import type { CallSchema } from './gateway.config';
 import { SCHEMA_PATHS } from './inference-request';

@@ -1,8 +1,8 @@
 import { applyDecorators, Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Public } from '../../common/auth';
-import { BodyLimit } from '../../common/http/body-parsers';
-import { HttpReply, HttpRequest } from '../../common/http/http';
+import { CurrentPrincipal, Public } from '@/common/auth';
+import { BodyLimit } from '@/common/http/body-parsers';
+import { HttpReply, HttpRequest } from '@/common/http/http';
 import { AllowInferenceKeys, OrgRole } from '../console-access/console-access.decorators';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { ConsoleAuthenticator } from '../console-access/console.authenticator';

@@ -1,11 +1,11 @@
-import { registerJsonApi } from '../../common/http/json-only';
+import { registerJsonApi } from '@/common/http/json-only';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { AuthRegistry } from '../../common/auth';
-import { ErrorFormats } from '../../common/errors/error-formats';
-import { HttpLanes } from '../../common/http/http-lanes';
+import { AuthRegistry } from '@/common/auth';
+import { ErrorFormats } from '@/common/errors/error-formats';
+import { HttpLanes } from '@/common/http/http-lanes';
 import { BudgetsModule } from '../budgets/budgets.module';
 import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import { ConnectionsModule } from '../connections/connections.module';

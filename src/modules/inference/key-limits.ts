@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TaggedError } from '../../common/errors';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { TaggedError } from '@/common/errors';
+import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 import { ConsolePrincipal } from '../console-access/console-principal';
 
 const MINUTE_MS = 60_000;

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../connections/connections.service';
 import type { ProviderEntry } from '../workspace-config/config-document';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies';
-import { gatewayConfig, GatewayConfig, UpstreamSchema } from './gateway.config';
+import { UpstreamSchema } from '../connections/catalogue-terms';
+import { gatewayConfig, GatewayConfig } from './gateway.config';
 
 /**
  * The variable opencode's released CLI fills with its console sign-in token (Outpost's own instances replace any

@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
-import { PlainRequest } from '../../common/http/http';
-import { OutboundPolicy } from '../../common/net/outbound-policy';
+import { PlainRequest } from '@/common/http/http';
+import { OutboundPolicy } from '@/common/net/outbound-policy';
 import { DeploymentHealth } from './deployment-health';
 import { gatewayConfig, GatewayConfig } from './gateway.config';
 import { GatewayLoopError } from './gateway.errors';

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../../common/auth';
-import { ForbiddenError, InvalidRequestError } from '../../common/errors';
-import { clearCookie, setCookie } from '../../common/http/cookies';
-import { HttpReply, HttpRequest } from '../../common/http/http';
+import { Public } from '@/common/auth';
+import { ForbiddenError, InvalidRequestError } from '@/common/errors';
+import { clearCookie, setCookie } from '@/common/http/cookies';
+import { HttpReply, HttpRequest } from '@/common/http/http';
 import { BrowserSignInService } from './browser-sign-in.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { clientAddress } from './instance.authenticator';

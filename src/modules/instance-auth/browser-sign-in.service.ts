@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UnauthorizedError } from '../../common/errors';
+import { UnauthorizedError } from '@/common/errors';
 import { FailedAttemptsLimiter } from './failed-attempts.limiter';
 import { ServerPasswordService } from './server-password.service';
 import { SessionTokensService } from './session-tokens.service';

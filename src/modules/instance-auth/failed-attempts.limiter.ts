@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
 
 const MESSAGE = 'Too many failed attempts; try again later';

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { int, optionalStr, str } from '../../config/env';
+import { int, optionalStr, str } from '@/config/env';
 
 export function parseInstanceAuthEnv(env: Record<string, string | undefined>) {
   return {

@@ -1,7 +1,7 @@
-import { registerJsonApi } from '../../common/http/json-only';
+import { registerJsonApi } from '@/common/http/json-only';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { AuthenticatedRequest, Authenticator, AuthRegistry, Principal } from '../../common/auth';
-import { UnauthorizedError } from '../../common/errors';
+import { AuthenticatedRequest, Authenticator, AuthRegistry, Principal } from '@/common/auth';
+import { UnauthorizedError } from '@/common/errors';
 import { FailedAttemptsLimiter } from './failed-attempts.limiter';
 import { presentedCredentials, removeAuthToken, sessionCookie } from './presented-credentials';
 import { ServerPasswordService } from './server-password.service';

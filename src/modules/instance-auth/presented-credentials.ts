@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { CookieOptions, cookieValue } from '../../common/http/cookies';
-import { HttpRequest, isSecure } from '../../common/http/http';
+import { CookieOptions, cookieValue } from '@/common/http/cookies';
+import { HttpRequest, isSecure } from '@/common/http/http';
 
 /**
  * A secret to compare presented strings against in constant time, whatever their length: both sides are

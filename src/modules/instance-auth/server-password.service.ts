@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appConfig, AppConfig } from '../../config/app.config';
+import { appConfig, AppConfig } from '@/config/app.config';
 import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
 import { SecretMatcher } from './presented-credentials';
 

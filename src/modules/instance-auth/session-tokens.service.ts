@@ -1,9 +1,9 @@
-import { sha256 } from '../../common/hash';
+import { sha256 } from '@/common/hash';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
-import { Clock } from '../../common/clock';
+import { Clock } from '@/common/clock';
 import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
 import { ServerPasswordService } from './server-password.service';
 import { SessionTokenEntity } from './session-token.entity';

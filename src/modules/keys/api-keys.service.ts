@@ -1,9 +1,9 @@
-import { dollarsToMicroCents, microCentsToDollars } from '../../common/money';
+import { dollarsToMicroCents, microCentsToDollars } from '@/common/money';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { ulidId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { ulidId } from '@/common/ids';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';

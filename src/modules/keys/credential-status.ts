@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../../common/errors';
+import { InvalidRequestError } from '@/common/errors';
 
 export type CredentialStatus = 'active' | 'expired' | 'revoked';
 

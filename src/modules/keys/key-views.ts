@@ -1,4 +1,4 @@
-import { microCentsToDollars } from '../../common/money';
+import { microCentsToDollars } from '@/common/money';
 import { ApiKeyEntity } from './api-key.entity';
 import { iso, statusOf } from './credential-status';
 import { CreatedKeyDto, KeyDto, ServiceAccountDto, TokenDto } from './dto/key.dto';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Clock } from '../../common/clock';
-import { CurrentPrincipal } from '../../common/auth';
+import { Clock } from '@/common/clock';
+import { CurrentPrincipal } from '@/common/auth';
 import { actorOf } from '../console-access/actor';
 import { OrgRole, PersonOnly, SignedInOnly } from '../console-access/console-access.decorators';
 import { ConsolePrincipal, personId } from '../console-access/console-principal';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../common/errors';
+import { NotFoundError } from '@/common/errors';
 
 /** `provider.get` of a provider the location's config does not have (404, tagged as opencode tags it). */
 export class ProviderLookupError extends NotFoundError {

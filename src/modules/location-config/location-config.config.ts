@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { expandHome, str } from '../../config/env';
+import { expandHome, str } from '@/config/env';
 
 export function parseLocationConfigEnv(env: Record<string, string | undefined>) {
   return {

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { ServiceUnavailableError } from '../../common/errors';
-import { EventsPublisher } from '../../common/events';
+import { ServiceUnavailableError } from '@/common/errors';
+import { EventsPublisher } from '@/common/events';
 import { AgentsService } from '../agents/agents.service';
 import { LocationConfigService } from '../location-config/location-config.service';
 import { ResolvedLocation } from '../locations/location.types';

@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { InvalidRequestError } from '../../common/errors';
-import { locate, LocatedPath } from '../../common/fs/locate';
-import { walk } from '../../common/fs/walk';
+import { InvalidRequestError } from '@/common/errors';
+import { locate, LocatedPath } from '@/common/fs/locate';
+import { walk } from '@/common/fs/walk';
 
 /** How many entries a search looks at, at most: a huge tree answers from its first part rather than slowly. */
 const MAX_SEARCHED = 50_000;

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { optionalStr } from '../../config/env';
+import { optionalStr } from '@/config/env';
 
 export function parseLocationsEnv(env: Record<string, string | undefined>) {
   return {

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../common/errors';
+import { NotFoundError } from '@/common/errors';
 
 export class LocationNotFoundError extends NotFoundError {
   constructor(directory: string) {

@@ -2,10 +2,10 @@ import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import { timingSafeEqual } from 'node:crypto';
 import { register } from 'prom-client';
-import { Public } from '../../common/auth';
-import { UnauthorizedError } from '../../common/errors';
-import { HttpReply, HttpRequest } from '../../common/http/http';
-import { appConfig, AppConfig } from '../../config/app.config';
+import { Public } from '@/common/auth';
+import { UnauthorizedError } from '@/common/errors';
+import { HttpReply, HttpRequest } from '@/common/http/http';
+import { appConfig, AppConfig } from '@/config/app.config';
 
 /**
  * `GET /metrics` in Prometheus' text format. Served only when `OUTPOST_METRICS_TOKEN` is set, and only to a

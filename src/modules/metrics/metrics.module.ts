@@ -1,8 +1,8 @@
-import { pgPool } from '../../database/pool-query';
+import { pgPool } from '@/database/pool-query';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { liveGauge, startDefaultMetrics } from '../../common/metrics/metrics';
+import { liveGauge, startDefaultMetrics } from '@/common/metrics/metrics';
 import { MetricsController } from './metrics.controller';
 
 /** `/metrics`, and the gauges of what every surface shares: the process and the database pool. */

@@ -1,5 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { AuthRegistry } from '../../common/auth';
+import { AuthRegistry } from '@/common/auth';
 import { AgentsModule } from '../agents/agents.module';
 import { InstanceAuthModule } from '../instance-auth/instance-auth.module';
 import { InstanceAuthenticator } from '../instance-auth/instance.authenticator';

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { HttpRequest } from '../../common/http/http';
+import type { HttpRequest } from '@/common/http/http';
 
 /**
  * The project directory a v1 request names: `?directory=`, else the URL-encoded `x-opencode-directory` header

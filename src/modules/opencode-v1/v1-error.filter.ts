@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
-import { InvalidRequestError, TaggedError } from '../../common/errors';
-import { replyWithError } from '../../common/errors/error.filter';
-import { HttpReply, HttpRequest } from '../../common/http/http';
+import { InvalidRequestError, TaggedError } from '@/common/errors';
+import { replyWithError } from '@/common/errors/error.filter';
+import { HttpReply, HttpRequest } from '@/common/http/http';
 
 /**
  * An error in the form opencode 1.18.33's v1 routes answer, which its CLI and TUI read: a refused input is

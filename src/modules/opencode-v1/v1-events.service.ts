@@ -1,8 +1,8 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { ServerResponse } from 'node:http';
-import { ascendingId } from '../../common/ids';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import { ascendingId } from '@/common/ids';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import type { AssistantMessage, SessionMessageInfo } from '../sessions/session-message.types';
 import {
   partID,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { stat } from 'node:fs/promises';
-import { InvalidRequestError } from '../../common/errors';
+import { InvalidRequestError } from '@/common/errors';
 import { findFiles, listDirectory, locateInside } from '../locations/location-files';
 import { LocationsService } from '../locations/locations.service';
 import { grepTool } from '../runtime/tools/grep.tool';

@@ -12,8 +12,8 @@ import {
   UseFilters,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { BodyLimit } from '../../common/http/body-parsers';
-import { HttpReply } from '../../common/http/http';
+import { BodyLimit } from '@/common/http/body-parsers';
+import { HttpReply } from '@/common/http/http';
 import { LocationsService } from '../locations/locations.service';
 import { V1QueryDto } from './dto/v1-query.dto';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { InvalidRequestError } from '../../common/errors';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import { InvalidRequestError } from '@/common/errors';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { LocationsService } from '../locations/locations.service';
 import { DrainsService } from '../prompt/drains.service';
 import { PromptService } from '../prompt/prompt.service';

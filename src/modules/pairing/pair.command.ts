@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import qrcode from 'qrcode-terminal';
-import { parseAppEnv } from '../../config/env';
+import { parseAppEnv } from '@/config/env';
 import { parseInstanceAuthEnv } from '../instance-auth/instance-auth.config';
 import type { PairingCodeDto } from './dto/pairing-code.dto';
 

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { ConfigError, int, str } from '../../config/env';
+import { ConfigError, int, str } from '@/config/env';
 
 /** A path on this server (`/`, `/app`) or an absolute http(s) URL; nothing else is a place to send a browser. */
 function webUrl(env: Record<string, string | undefined>, name: string, fallback: string): string {

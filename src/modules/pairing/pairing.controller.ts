@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../common/auth';
+import { Public } from '@/common/auth';
 import { clientAddress } from '../instance-auth/instance.authenticator';
 import { sessionCookieName, sessionCookieOptions } from '../instance-auth/presented-credentials';
 import { ConnectParamsDto } from './dto/connect-params.dto';
@@ -9,8 +9,8 @@ import { PairingSessionDto } from './dto/pairing-session.dto';
 import { pairingConfig, PairingConfig } from './pairing.config';
 import { PairingLinkExpiredError } from './pairing.errors';
 import { PairingService } from './pairing.service';
-import { setCookie } from '../../common/http/cookies';
-import { HttpReply, HttpRequest, requestOrigin } from '../../common/http/http';
+import { setCookie } from '@/common/http/cookies';
+import { HttpReply, HttpRequest, requestOrigin } from '@/common/http/http';
 import { messagePage } from '../home/web-page';
 
 const EXPIRED_PAGE = messagePage('This pairing link expired or was already used', [

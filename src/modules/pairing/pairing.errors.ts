@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '../../common/errors';
+import { UnauthorizedError } from '@/common/errors';
 
 /** Expired, used and unknown codes all look the same to the caller. */
 export class PairingLinkExpiredError extends UnauthorizedError {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appConfig, AppConfig } from '../../config/app.config';
+import { appConfig, AppConfig } from '@/config/app.config';
 import { NpmClient } from './npm.client';
 import { loadPlugin, PluginModule } from './plugin-loader';
 

@@ -1,6 +1,6 @@
-import { configFromEnv } from '../../config/validate-env';
+import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { ConfigError, optionalStr } from '../../config/env';
+import { ConfigError, optionalStr } from '@/config/env';
 
 function registryUrl(env: Record<string, string | undefined>, name: string): string | undefined {
   const value = optionalStr(env, name);

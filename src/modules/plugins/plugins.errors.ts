@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../../common/errors';
+import { ServiceUnavailableError } from '@/common/errors';
 
 /** plugin.update: 503 naming every target that failed (the others were switched over). */
 export class PluginUpdateFailedError extends ServiceUnavailableError {

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { basename } from 'node:path';
 import semver from 'semver';
-import { InvalidRequestError, ServiceUnavailableError } from '../../common/errors';
-import { EventsPublisher } from '../../common/events';
+import { InvalidRequestError, ServiceUnavailableError } from '@/common/errors';
+import { EventsPublisher } from '@/common/events';
 import { AgentConfig } from '../location-config/config.types';
 import { LocationConfigService } from '../location-config/location-config.service';
 import { LocationCache } from '../locations/location-cache';

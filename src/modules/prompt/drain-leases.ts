@@ -5,8 +5,8 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import { Clock } from '../../common/clock';
-import { ulidId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { ulidId } from '@/common/ids';
 import { EntityManager } from 'typeorm';
 import { DrainsRepository } from './drains.repository';
 import { promptConfig, PromptConfig } from './prompt.config';

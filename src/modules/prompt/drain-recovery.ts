@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock } from '../../common/clock';
-import { EventsPublisher } from '../../common/events';
+import { Clock } from '@/common/clock';
+import { EventsPublisher } from '@/common/events';
 import { AssistantMessage } from '../sessions/session-message.types';
 import { SessionsService } from '../sessions/sessions.service';
 import { DrainLeases } from './drain-leases';

@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Clock } from '../../common/clock';
-import { EventLocation, EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
-import { ascendingId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { EventLocation, EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
+import { ascendingId } from '@/common/ids';
 import { UserMessage } from '../sessions/session-message.types';
 import { SessionInfo, SessionOutcome } from '../sessions/session.types';
 import { SessionsActivity } from '../sessions/sessions-activity';
@@ -12,7 +12,7 @@ import { DrainSignals } from './drain-signals';
 import { InboxRepository, WaitingItem } from './inbox/inbox.repository';
 import { Delivery, InboxMove, InboxUser } from './inbox/inbox.types';
 import { AgentLoop, RunOutcome } from './loop/agent-loop';
-import { liveGauge } from '../../common/metrics/metrics';
+import { liveGauge } from '@/common/metrics/metrics';
 
 /** `lost`: another process took the drain over (this one stalled past its lease); it stops without writing. */
 type InterruptReason = 'user' | 'shutdown' | 'deleted' | 'lost';

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidRequestError } from '../../common/errors';
+import { InvalidRequestError } from '@/common/errors';
 import { DIRECTORY_MIME } from '../runtime/providers/history';
 import { listTool } from '../runtime/tools/list.tool';
 import { locate } from '../runtime/tools/paths';

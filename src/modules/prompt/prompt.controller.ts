@@ -24,7 +24,7 @@ import { InboxUser } from './inbox/inbox.types';
 import { MessagesPage, messagesPage } from './messages-pager';
 import { PromptService } from './prompt.service';
 import { SessionPermissions } from './session-permissions';
-import { BodyLimit } from '../../common/http/body-parsers';
+import { BodyLimit } from '@/common/http/body-parsers';
 
 /** A prompt carries its text (up to 1 MB) and attached files, base64-encoded. */
 const PROMPT_BODY_LIMIT = 32 * 1024 * 1024;

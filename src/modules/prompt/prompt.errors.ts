@@ -1,4 +1,4 @@
-import { TaggedError } from '../../common/errors';
+import { TaggedError } from '@/common/errors';
 
 /** The session, its agent and the location's config name no model to run the prompt with. */
 export class NoModelConfiguredError extends TaggedError {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { ascendingId } from '../../common/ids';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import { ascendingId } from '@/common/ids';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { decide } from '../runtime/permissions/evaluate';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFile } from '../../common/fs/private-file';
+import { writePrivateFile } from '@/common/fs/private-file';
 
 /** `$OUTPOST_DATA_DIR/provider-keys.json` (mode 0600): `{ "<reference name>": "<key>" }`. */
 export const KEYS_FILE = 'provider-keys.json';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { appConfig, AppConfig } from '../../config/app.config';
+import { appConfig, AppConfig } from '@/config/app.config';
 import { ConsoleLinkService } from '../console-link/console-link.service';
 import { LocationsService } from '../locations/locations.service';
 import { ServerInfoDto } from './dto/server-info.dto';

@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
-import { HttpReply } from '../../common/http/http';
+import { HttpReply } from '@/common/http/http';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { findFiles, readLocationFile } from '../locations/location-files';
 import { publicInfo } from '../locations/locations.controller';

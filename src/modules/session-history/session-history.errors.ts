@@ -1,4 +1,4 @@
-import { TaggedError } from '../../common/errors';
+import { TaggedError } from '@/common/errors';
 
 /** An operation opencode's clients know that Outpost's runtime cannot carry out (e.g. compaction, revert). */
 export class NotSupportedError extends TaggedError {

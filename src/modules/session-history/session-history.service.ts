@@ -2,7 +2,7 @@ import { lastCompaction, TranscriptMessage } from '../runtime/providers/history'
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ServerResponse } from 'node:http';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../common/events';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { listDirectory } from '../locations/location-files';
 import { MessageNotFoundError } from '../sessions/sessions.errors';
 import { SessionsService } from '../sessions/sessions.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
-import { InvalidRequestError } from '../../common/errors';
-import { microCentsToDollars } from '../../common/money';
+import { Clock } from '@/common/clock';
+import { InvalidRequestError } from '@/common/errors';
+import { microCentsToDollars } from '@/common/money';
 import { Tokens } from '../sessions/session.types';
 import { SessionsUsage, ToolUsageRow, UsageDayRow, UsageRange } from '../sessions/sessions-usage';
 import { ModelUsage, SessionStatsInfo, ToolsMode, ToolsStats, ToolTotals } from './session-stats.types';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { SessionResponseDto } from '../sessions/dto/session-info.dto';
 import { SessionExportDto } from './dto/session-export.dto';
-import { BodyLimit } from '../../common/http/body-parsers';
+import { BodyLimit } from '@/common/http/body-parsers';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { SessionInfo } from '../sessions/session.types';
 import { ExportSessionQueryDto } from './dto/export-session-query.dto';

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { Clock } from '../../common/clock';
-import { InvalidRequestError, UnknownError } from '../../common/errors';
+import { Clock } from '@/common/clock';
+import { InvalidRequestError, UnknownError } from '@/common/errors';
 import { LocationsService } from '../locations/locations.service';
-import { usdToMicroCents } from '../../common/money';
+import { usdToMicroCents } from '@/common/money';
 import { SessionMessageInfo } from '../sessions/session-message.types';
 import {
   ModelRef,

@@ -1,4 +1,4 @@
-import { storable } from '../../common/http/storable-input';
+import { storable } from '@/common/http/storable-input';
 /**
  * Checks of the transfer shapes (`Session.Info`, the `Session.Message.Info` union, reference §4.9–4.10),
  * written by hand so a failure names its exact path (`messages.12.type`) and 10,000 messages check fast.

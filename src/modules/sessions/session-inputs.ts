@@ -1,5 +1,5 @@
-import { usdToMicroCents } from '../../common/money';
-import { ascendingId } from '../../common/ids';
+import { usdToMicroCents } from '@/common/money';
+import { ascendingId } from '@/common/ids';
 import type { NewMessage } from './session-messages.repository';
 import type { SessionMessageInfo } from './session-message.types';
 import type { ModelRef, Ruleset } from './session.types';

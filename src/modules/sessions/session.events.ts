@@ -2,7 +2,7 @@ import type { SessionMessageInfo } from './session-message.types';
 import type { ModelRef, SessionInfo, SessionOutcome, Tokens } from './session.types';
 
 /** A session's events (its record, its drain, its messages and steps), added to the event catalog. */
-declare module '../../common/events/event-catalog' {
+declare module '@/common/events/event-catalog' {
   interface EventCatalog {
     'session.created': { sessionID: string; info: SessionInfo };
     'session.updated': { sessionID: string; info: SessionInfo };

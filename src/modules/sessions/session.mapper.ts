@@ -1,4 +1,4 @@
-import { microCentsToDollars } from '../../common/money';
+import { microCentsToDollars } from '@/common/money';
 import { MessageRow, MessageTextRow } from './session-messages.repository';
 import { SessionRow } from './sessions.repository';
 import { SessionMessageInfo } from './session-message.types';

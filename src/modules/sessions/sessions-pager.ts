@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { realpath } from 'node:fs/promises';
 import { normalize } from 'node:path';
-import { Clock } from '../../common/clock';
-import { RenderedJson } from '../../common/http/rendered-json';
+import { Clock } from '@/common/clock';
+import { RenderedJson } from '@/common/http/rendered-json';
 import { SessionsPage } from './session.types';
 import { decodeCursor, encodeCursor, SessionFilters, SessionListQuery, SortOrder } from './sessions-cursor';
 import { SessionsRepository } from './sessions.repository';

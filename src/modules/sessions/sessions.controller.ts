@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
-import { RenderedJson } from '../../common/http/rendered-json';
+import { RenderedJson } from '@/common/http/rendered-json';
 import { CreateSessionDto } from './dto/create-session.dto';
 import { SessionActiveListDto, SessionResponseDto, SessionsPageDto } from './dto/session-info.dto';
 import { ForkSessionDto } from './dto/fork-session.dto';

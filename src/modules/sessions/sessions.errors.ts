@@ -1,4 +1,4 @@
-import { NotFoundError, TaggedError } from '../../common/errors';
+import { NotFoundError, TaggedError } from '@/common/errors';
 
 export class SessionNotFoundError extends NotFoundError {
   constructor(sessionID: string) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { poolQuery } from '../../database/pool-query';
+import { poolQuery } from '@/database/pool-query';
 import { CursorAnchor, SessionListQuery } from './sessions-cursor';
 import { ModelRef, Ruleset, SessionFork, SessionOutcome, SessionRevert } from './session.types';
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
 import { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { ConflictError } from '../../common/errors';
-import { EventsPublisher } from '../../common/events';
-import { RenderedJson } from '../../common/http/rendered-json';
-import { descendingId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { ConflictError } from '@/common/errors';
+import { EventsPublisher } from '@/common/events';
+import { RenderedJson } from '@/common/http/rendered-json';
+import { descendingId } from '@/common/ids';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { MessageNotFoundError, SessionNotFoundError } from './sessions.errors';

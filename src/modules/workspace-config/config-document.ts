@@ -1,5 +1,5 @@
 import validatePackageName from 'validate-npm-package-name';
-import { InvalidRequestError } from '../../common/errors';
+import { InvalidRequestError } from '@/common/errors';
 
 /** JSON as stored in `jsonb` and sent to clients. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };

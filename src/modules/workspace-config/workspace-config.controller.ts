@@ -1,14 +1,14 @@
 import { Body, Controller, Get, Headers, Param, Put, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
+import { CurrentPrincipal } from '@/common/auth';
 import { actorOf } from '../console-access/actor';
 import { AllowInferenceKeys, OrgRole } from '../console-access/console-access.decorators';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { WorkspaceConfigDto } from './dto/workspace-config.dto';
 import { RenderedConfig, WorkspaceConfigService } from './workspace-config.service';
-import { HttpReply, HttpRequest, requestOrigin } from '../../common/http/http';
-import { BodyLimit } from '../../common/http/body-parsers';
+import { HttpReply, HttpRequest, requestOrigin } from '@/common/http/http';
+import { BodyLimit } from '@/common/http/body-parsers';
 
 /** `"a", W/"b"` → `["\"a\"", "\"b\""]`: the strong forms of the tags a client already holds. */
 function knownTags(ifNoneMatch: string | undefined): string[] {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { wildcardMatch } from '../../common/text/wildcard';
-import { poolQuery } from '../../database/pool-query';
-import { TableChanges } from '../../database/table-changes';
+import { wildcardMatch } from '@/common/text/wildcard';
+import { poolQuery } from '@/database/pool-query';
+import { TableChanges } from '@/database/table-changes';
 import { PolicyStatement } from './config-document';
 
 /**

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
+import { CurrentPrincipal } from '@/common/auth';
 import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
 import { actorOf } from '../console-access/actor';
 import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
@@ -8,7 +8,7 @@ import { ConsolePrincipal, personId } from '../console-access/console-principal'
 import { CreateInviteDto, InviteCreatedDto, InviteDto } from './dto/invite.dto';
 import { WorkspaceWithRoleDto } from './dto/member.dto';
 import { InvitesService } from './invites.service';
-import { HttpRequest, requestOrigin } from '../../common/http/http';
+import { HttpRequest, requestOrigin } from '@/common/http/http';
 
 @ApiTags('console: members')
 @Controller('console/api')

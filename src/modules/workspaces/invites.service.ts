@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { ulidId } from '../../common/ids';
+import { Clock } from '@/common/clock';
+import { ulidId } from '@/common/ids';
 import { AuditService } from '../audit/audit.service';
-import { sha256 } from '../../common/hash';
+import { sha256 } from '@/common/hash';
 import { Actor } from '../console-access/actor';
 import {
   ConsoleConflictError,
@@ -17,7 +17,7 @@ import { InviteEntity } from './invite.entity';
 import { MembershipEntity } from './membership.entity';
 import { WorkspaceEntity } from './workspace.entity';
 import { WorkspaceWithRole } from './workspaces.service';
-import { execute } from '../../database/execute';
+import { execute } from '@/database/execute';
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 3600_000;
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
+import { CurrentPrincipal } from '@/common/auth';
 import { actorOf } from '../console-access/actor';
 import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
 import { ConsolePrincipal } from '../console-access/console-principal';

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal } from '../../common/auth';
+import { CurrentPrincipal } from '@/common/auth';
 import { actorOf } from '../console-access/actor';
 import { PersonOnly } from '../console-access/console-access.decorators';
 import { ConsolePrincipal, personId } from '../console-access/console-principal';

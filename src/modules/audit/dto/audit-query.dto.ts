@@ -1,5 +1,5 @@
 import { IsOptional, Matches, MaxLength } from 'class-validator';
-import { OptionalLimit } from '../../../common/http/optional-limit';
+import { OptionalLimit } from '@/common/http/optional-limit';
 
 export class AuditQueryDto {
   /** `next_cursor` of the previous page. */

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, Matches, Max, MaxLength, Min } from 'class-validator';
-import { OptionalLimit } from '../../../common/http/optional-limit';
+import { OptionalLimit } from '@/common/http/optional-limit';
 
 export class RequestLogQueryDto {
   /** Rows per page, 1–1000 (default 100). */

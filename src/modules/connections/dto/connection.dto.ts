@@ -12,13 +12,8 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
-import {
-  AUTH_MODES,
-  AuthMode,
-  CONNECTION_SCHEMAS,
-  ConnectionSchema,
-  StoredModels,
-} from '../connection.entity';
+import { AUTH_MODES, AuthMode, StoredModels } from '../connection.entity';
+import { ModelKind, SCHEMAS, UpstreamSchema } from '../catalogue-terms';
 
 /** An RFC 9110 field name (a token). */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
@@ -138,8 +133,8 @@ export class CreateConnectionDto {
   @IsBaseUrl()
   base_url!: string;
 
-  @IsIn(CONNECTION_SCHEMAS)
-  schema!: ConnectionSchema;
+  @IsIn(SCHEMAS)
+  schema!: UpstreamSchema;
 
   @IsDefined()
   @IsObject()
@@ -181,8 +176,8 @@ export class UpdateConnectionDto {
   base_url?: string;
 
   @IsOptional()
-  @IsIn(CONNECTION_SCHEMAS)
-  schema?: ConnectionSchema;
+  @IsIn(SCHEMAS)
+  schema?: UpstreamSchema;
 
   @IsOptional()
   @IsObject()
@@ -215,7 +210,7 @@ export class ConnectionModelDto {
   /** USD per million tokens. */
   prices?: ConnectionPricesDto;
   /** `embedding`: served on the embeddings route only; `chat`: everywhere but there; absent: both. */
-  kind?: 'chat' | 'embedding';
+  kind?: ModelKind;
 }
 
 /** A connection as answers show it: never the credential. */
@@ -224,7 +219,7 @@ export class ConnectionDto {
   id!: string;
   name!: string;
   base_url!: string;
-  schema!: ConnectionSchema;
+  schema!: UpstreamSchema;
   auth!: ConnectionAuthViewDto;
   models!: Record<string, ConnectionModelDto>;
   /** Where callers send requests: `<origin>/inference/custom/<id>`, then `/chat/completions`, `/responses` or `/messages`. */

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { OptionalLimit } from '../../../common/http/optional-limit';
+import { OptionalLimit } from '@/common/http/optional-limit';
 import { V1QueryDto } from './v1-query.dto';
 
 /** `GET /find/file`: the TUI's `@` file picker. */

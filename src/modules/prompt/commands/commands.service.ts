@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../../common/errors';
+import { NotFoundError } from '@/common/errors';
 import { LocationConfigService } from '../../location-config/location-config.service';
 import { ResolvedLocation } from '../../locations/location.types';
 import { CommandInfo, GLOBAL_COMMAND_DIRS, PROJECT_COMMAND_DIRS, readCommands } from './command-files';

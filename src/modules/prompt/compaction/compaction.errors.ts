@@ -1,4 +1,4 @@
-import { TaggedError } from '../../../common/errors';
+import { TaggedError } from '@/common/errors';
 
 /** The model could not write the summary (a provider error): the transcript is left as it was. */
 export class CompactionFailedError extends TaggedError {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock';
-import { ConflictError, InvalidRequestError } from '../../../common/errors';
-import { EventsPublisher } from '../../../common/events';
-import { ascendingId } from '../../../common/ids';
+import { Clock } from '@/common/clock';
+import { ConflictError, InvalidRequestError } from '@/common/errors';
+import { EventsPublisher } from '@/common/events';
+import { ascendingId } from '@/common/ids';
 import { AgentNotFoundError } from '../../agents/agents.errors';
 import { AgentsService } from '../../agents/agents.service';
 import { LocationsService } from '../../locations/locations.service';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { Clock } from '../../../common/clock';
-import { EventLocation, EventsPublisher } from '../../../common/events';
+import { Clock } from '@/common/clock';
+import { EventLocation, EventsPublisher } from '@/common/events';
 import type { StepEvent, StepRetry, StepToolCall } from '../../runtime/providers/step.types';
 import type {
   AssistantContent,

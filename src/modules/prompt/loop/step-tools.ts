@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock';
-import { EventsPublisher } from '../../../common/events';
+import { Clock } from '@/common/clock';
+import { EventsPublisher } from '@/common/events';
 import { ResolvedLocation } from '../../locations/location.types';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { StepError, StepResult } from '../../runtime/providers/step.types';

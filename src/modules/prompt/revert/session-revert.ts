@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError } from '../../../common/errors';
-import { EventsPublisher } from '../../../common/events';
+import { ConflictError } from '@/common/errors';
+import { EventsPublisher } from '@/common/events';
 import { MessageNotFoundError } from '../../sessions/sessions.errors';
 import { SessionMessageInfo } from '../../sessions/session-message.types';
 import { SessionInfo } from '../../sessions/session.types';

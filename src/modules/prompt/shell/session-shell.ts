@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock';
-import { ConflictError, ForbiddenError } from '../../../common/errors';
-import { EventsPublisher } from '../../../common/events';
-import { ascendingId } from '../../../common/ids';
+import { Clock } from '@/common/clock';
+import { ConflictError, ForbiddenError } from '@/common/errors';
+import { EventsPublisher } from '@/common/events';
+import { ascendingId } from '@/common/ids';
 import { AgentsService } from '../../agents/agents.service';
 import { LocationsService } from '../../locations/locations.service';
 import { decide } from '../../runtime/permissions/evaluate';

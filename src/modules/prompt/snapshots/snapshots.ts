@@ -3,10 +3,10 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { isInside } from '../../../common/fs/locate';
-import { writeWholeFile } from '../../../common/fs/whole-file';
+import { isInside } from '@/common/fs/locate';
+import { writeWholeFile } from '@/common/fs/whole-file';
 import { promisify } from 'node:util';
-import { appConfig, AppConfig } from '../../../config/app.config';
+import { appConfig, AppConfig } from '@/config/app.config';
 
 const run = promisify(execFile);
 /** What one git call may print (a list of changed paths). */

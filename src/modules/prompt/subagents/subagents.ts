@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../common/events';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { AgentNotFoundError } from '../../agents/agents.errors';
 import { AgentsService } from '../../agents/agents.service';
 import { ResolvedLocation } from '../../locations/location.types';

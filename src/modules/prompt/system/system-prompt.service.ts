@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Clock } from '../../../common/clock';
+import { Clock } from '@/common/clock';
 import { AgentInfo } from '../../agents/agent.types';
 import { LocationConfigService } from '../../location-config/location-config.service';
 import { ResolvedLocation } from '../../locations/location.types';

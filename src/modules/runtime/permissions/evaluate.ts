@@ -1,6 +1,6 @@
 import type { PermissionCheck } from '../tools/tool.types';
 import { PermissionEffect, PermissionRule, PermissionRuleset } from './permission.types';
-import { wildcardMatch } from '../../../common/text/wildcard';
+import { wildcardMatch } from '@/common/text/wildcard';
 
 export interface Evaluation {
   effect: PermissionEffect;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock';
-import { EventLocation, EventsPublisher } from '../../../common/events';
-import { ascendingId } from '../../../common/ids';
+import { Clock } from '@/common/clock';
+import { EventLocation, EventsPublisher } from '@/common/events';
+import { ascendingId } from '@/common/ids';
 import { evaluate } from './evaluate';
 import { PermissionRequestNotFoundError } from './permissions.errors';
 import { PermissionAnswer, PermissionReply, PermissionRequest, PermissionRule } from './permission.types';

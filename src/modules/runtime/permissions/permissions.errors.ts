@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../../common/errors';
+import { NotFoundError } from '@/common/errors';
 
 export class PermissionRequestNotFoundError extends NotFoundError {
   constructor(requestID: string) {

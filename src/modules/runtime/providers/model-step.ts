@@ -7,7 +7,7 @@ import type {
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import { APICallError, LoadAPIKeyError } from 'ai';
-import { Clock } from '../../../common/clock';
+import { Clock } from '@/common/clock';
 import {
   FinishReason,
   ProviderState,

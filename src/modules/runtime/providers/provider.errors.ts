@@ -1,4 +1,4 @@
-import { TaggedError } from '../../../common/errors';
+import { TaggedError } from '@/common/errors';
 
 export class ProviderNotFoundError extends TaggedError {
   readonly status = 400;

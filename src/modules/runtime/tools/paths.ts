@@ -1,9 +1,9 @@
 import { dirname, join } from 'node:path';
-import { locate, LocatedPath } from '../../../common/fs/locate';
+import { locate, LocatedPath } from '@/common/fs/locate';
 import { ExternalPathError } from './tool.errors';
 import { PermissionCheck, ToolContext } from './tool.types';
 
-export { locate, LocatedPath } from '../../../common/fs/locate';
+export { locate, LocatedPath } from '@/common/fs/locate';
 
 /** `locate`, then refuse an outside path unless the loop allowed `external_directory` for this call. */
 export function locateForRun(ctx: ToolContext, path: string | undefined): LocatedPath {

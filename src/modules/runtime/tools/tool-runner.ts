@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventLocation } from '../../../common/events';
+import { EventLocation } from '@/common/events';
 import { decide } from '../permissions/evaluate';
 import { PermissionRequestsService } from '../permissions/permission-requests.service';
 import { PermissionRule, PermissionRuleset } from '../permissions/permission.types';

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { OptionalLimit } from '../../../common/http/optional-limit';
+import { OptionalLimit } from '@/common/http/optional-limit';
 import { LocationQueryDto } from '../../locations/dto/location-query.dto';
 import { MESSAGE_ID } from '../../sessions/session-ids';
 import { SessionIdParamsDto } from '../../sessions/dto/session-id-params.dto';
