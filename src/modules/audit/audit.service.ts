@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, LessThan, Repository } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '@/common/clock';
 import { ascendingId } from '@/common/ids';
+import { Transaction } from '@/database/transaction';
 import { Actor } from '../console-access/actor';
 import { AuditAction } from './audit-actions';
 import { AuditEntryEntity } from './audit-entry.entity';
+import { AuditFilter, AuditRepository } from './audit.repository';
 
 export interface AuditChange {
   workspaceId: string | null;
@@ -24,14 +23,14 @@ export interface AuditPage {
 @Injectable()
 export class AuditService {
   constructor(
-    @InjectRepository(AuditEntryEntity) private readonly entries: Repository<AuditEntryEntity>,
+    private readonly entries: AuditRepository,
     private readonly clock: Clock,
   ) {}
 
   /** Records a change inside the caller's transaction, so the entry exists exactly when the change does. */
-  async record(manager: EntityManager, actor: Actor, change: AuditChange): Promise<void> {
+  async record(tx: Transaction, actor: Actor, change: AuditChange): Promise<void> {
     const now = this.clock.now();
-    await manager.insert(AuditEntryEntity, {
+    await this.entries.insert(tx, {
       id: ascendingId('aud', now),
       workspaceId: change.workspaceId,
       actorType: actor.type,
@@ -39,7 +38,7 @@ export class AuditService {
       action: change.action,
       targetType: change.target.type,
       targetId: change.target.id,
-      details: (change.details ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
+      details: change.details ?? {},
       sourceAddress: actor.sourceAddress,
       createdAt: new Date(now),
     });
@@ -50,18 +49,9 @@ export class AuditService {
     workspaceId: string,
     cursor: string | undefined,
     limit: number,
-    filter: { actorId?: string; action?: string } = {},
+    filter: AuditFilter = {},
   ): Promise<AuditPage> {
-    const rows = await this.entries.find({
-      where: {
-        workspaceId,
-        ...(cursor ? { id: LessThan(cursor) } : {}),
-        ...(filter.actorId ? { actorId: filter.actorId } : {}),
-        ...(filter.action ? { action: filter.action } : {}),
-      },
-      order: { id: 'DESC' },
-      take: limit + 1,
-    });
+    const rows = await this.entries.page(workspaceId, cursor, limit + 1, filter);
     const entries = rows.slice(0, limit);
     return { entries, nextCursor: rows.length > limit ? entries[entries.length - 1].id : null };
   }
