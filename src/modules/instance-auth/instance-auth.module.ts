@@ -8,6 +8,7 @@ import { instanceAuthConfig } from './instance-auth.config';
 import { InstanceAuthenticator } from './instance.authenticator';
 import { ServerPasswordService } from './server-password.service';
 import { SessionTokenEntity } from './session-token.entity';
+import { SessionTokensRepository } from './session-tokens.repository';
 import { SessionTokensService } from './session-tokens.service';
 
 @Module({
@@ -17,6 +18,7 @@ import { SessionTokensService } from './session-tokens.service';
     BrowserSignInService,
     ServerPasswordService,
     SessionTokensService,
+    SessionTokensRepository,
     FailedAttemptsLimiter,
     InstanceAuthenticator,
   ],

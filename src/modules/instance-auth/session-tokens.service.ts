@@ -1,12 +1,10 @@
 import { sha256 } from '@/common/hash';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes } from 'node:crypto';
-import { LessThan, Repository } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { instanceAuthConfig, InstanceAuthConfig } from './instance-auth.config';
 import { ServerPasswordService } from './server-password.service';
-import { SessionTokenEntity } from './session-token.entity';
+import { SessionTokensRepository } from './session-tokens.repository';
 
 export const SESSION_TOKEN_PREFIX = 'ost_';
 /** `last_used_at` is written at most this often per token, so reads do not become writes. */
@@ -16,7 +14,7 @@ const LAST_USE_RESOLUTION_MS = 60_000;
 @Injectable()
 export class SessionTokensService {
   constructor(
-    @InjectRepository(SessionTokenEntity) private readonly tokens: Repository<SessionTokenEntity>,
+    private readonly tokens: SessionTokensRepository,
     @Inject(instanceAuthConfig.KEY) private readonly config: InstanceAuthConfig,
     private readonly password: ServerPasswordService,
     private readonly clock: Clock,
@@ -30,13 +28,11 @@ export class SessionTokensService {
   async issue(): Promise<string> {
     const token = SESSION_TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const now = this.clock.now();
-    await this.tokens.delete({ expiresAt: LessThan(new Date(now)) });
-    await this.tokens.insert({
+    await this.tokens.add({
       tokenHash: sha256(token),
       passwordFingerprint: this.fingerprint(),
       createdAt: new Date(now),
       expiresAt: new Date(now + this.config.sessionTtlSeconds * 1000),
-      lastUsedAt: null,
     });
     return token;
   }
@@ -45,19 +41,19 @@ export class SessionTokensService {
   async verify(token: string): Promise<boolean> {
     if (!token.startsWith(SESSION_TOKEN_PREFIX)) return false;
     const now = this.clock.now();
-    const row = await this.tokens.findOneBy({ tokenHash: sha256(token) });
+    const row = await this.tokens.find(sha256(token));
     if (!row || row.passwordFingerprint !== this.fingerprint() || row.expiresAt.getTime() <= now) {
       return false;
     }
     if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USE_RESOLUTION_MS) {
-      await this.tokens.update({ tokenHash: row.tokenHash }, { lastUsedAt: new Date(now) });
+      await this.tokens.touch(row.tokenHash, new Date(now));
     }
     return true;
   }
 
   /** Revokes a token (a browser signing out); unknown tokens are ignored. */
   async revoke(token: string): Promise<void> {
-    await this.tokens.delete({ tokenHash: sha256(token) });
+    await this.tokens.remove(sha256(token));
   }
 
   private fingerprint(): string {

@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { InstanceAuthModule } from '../instance-auth/instance-auth.module';
 import { PairingCodeEntity } from './pairing-code.entity';
+import { PairingCodesRepository } from './pairing-codes.repository';
 import { pairingConfig } from './pairing.config';
 import { PairingController } from './pairing.controller';
 import { PairingService } from './pairing.service';
@@ -14,6 +15,6 @@ import { PairingService } from './pairing.service';
     InstanceAuthModule,
   ],
   controllers: [PairingController],
-  providers: [PairingService],
+  providers: [PairingService, PairingCodesRepository],
 })
 export class PairingModule {}

@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { IsNull, LessThan, MoreThan, Repository } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { FailedAttemptsLimiter } from '../instance-auth/failed-attempts.limiter';
 import { sha256 } from '@/common/hash';
 import { SessionTokensService } from '../instance-auth/session-tokens.service';
 import { PairingCodeDto } from './dto/pairing-code.dto';
-import { PairingCodeEntity } from './pairing-code.entity';
+import { PairingCodesRepository } from './pairing-codes.repository';
 import { pairingConfig, PairingConfig } from './pairing.config';
 import { PairingLinkExpiredError } from './pairing.errors';
 
@@ -15,7 +13,7 @@ import { PairingLinkExpiredError } from './pairing.errors';
 @Injectable()
 export class PairingService {
   constructor(
-    @InjectRepository(PairingCodeEntity) private readonly codes: Repository<PairingCodeEntity>,
+    private readonly codes: PairingCodesRepository,
     @Inject(pairingConfig.KEY) private readonly config: PairingConfig,
     private readonly tokens: SessionTokensService,
     private readonly limiter: FailedAttemptsLimiter,
@@ -30,13 +28,7 @@ export class PairingService {
   async create(baseUrl: string): Promise<PairingCodeDto> {
     const code = randomBytes(24).toString('base64url');
     const now = this.clock.now();
-    await this.codes.delete({ expiresAt: LessThan(new Date(now)) });
-    await this.codes.insert({
-      codeHash: sha256(code),
-      createdAt: new Date(now),
-      expiresAt: new Date(now + this.config.codeTtlSeconds * 1000),
-      usedAt: null,
-    });
+    await this.codes.add(sha256(code), new Date(now), new Date(now + this.config.codeTtlSeconds * 1000));
     return { code, expires_in: this.config.codeTtlSeconds, url: `${baseUrl}/auth/connect/${code}` };
   }
 
@@ -44,14 +36,7 @@ export class PairingService {
   async redeem(code: string, address: string): Promise<string> {
     await this.limiter.check(address);
     const now = new Date(this.clock.now());
-    const consumed = await this.codes
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: now })
-      .where({ codeHash: sha256(code), usedAt: IsNull(), expiresAt: MoreThan(now) })
-      .returning(['codeHash'])
-      .execute();
-    if (!consumed.affected) {
+    if (!(await this.codes.consume(sha256(code), now))) {
       await this.limiter.fail(address);
       throw new PairingLinkExpiredError();
     }
