@@ -10,6 +10,7 @@ import { IdentityService } from './identity.service';
 import { LoginThrottleEntity } from './login-throttle.entity';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { SessionsService } from './sessions.service';
 import { UserController } from './user.controller';
 import { UserEntity } from './user.entity';
@@ -23,7 +24,13 @@ import { UserEntity } from './user.entity';
     WorkspacesModule,
   ],
   controllers: [AuthController, UserController],
-  providers: [IdentityService, PasswordService, SessionsService, LoginThrottleService],
+  providers: [
+    IdentityService,
+    PasswordService,
+    SessionsService,
+    ConsoleSessionsRepository,
+    LoginThrottleService,
+  ],
   exports: [IdentityService],
 })
 export class IdentityModule {}

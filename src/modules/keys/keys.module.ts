@@ -10,6 +10,7 @@ import { ServiceAccountsController } from './service-accounts.controller';
 import { ServiceAccountsService } from './service-accounts.service';
 import { TokensController } from './tokens.controller';
 import { UserTokenEntity } from './user-token.entity';
+import { UserTokensRepository } from './user-tokens.repository';
 import { UserTokensService } from './user-tokens.service';
 
 /** Service accounts, API keys and user tokens (their checking is ConsoleAccessModule's, which it passes on). */
@@ -20,7 +21,7 @@ import { UserTokensService } from './user-tokens.service';
     AuditModule,
   ],
   controllers: [ServiceAccountsController, PersonalKeysController, TokensController],
-  providers: [ServiceAccountsService, ApiKeysService, UserTokensService],
+  providers: [ServiceAccountsService, ApiKeysService, UserTokensService, UserTokensRepository],
   exports: [ConsoleAccessModule, ServiceAccountsService, ApiKeysService],
 })
 export class KeysModule {}

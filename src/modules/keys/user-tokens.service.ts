@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
+import { Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';
@@ -10,12 +9,14 @@ import { parseExpiry } from './credential-status';
 import { SecretHasher } from '../console-access/secret-hasher';
 import { generateToken, TOKEN_PREFIXES } from '../console-access/token-format';
 import { UserTokenEntity } from './user-token.entity';
+import { UserTokensRepository } from './user-tokens.repository';
 
 /** Tokens (`oc_ut_…`) that act as their person in whichever workspace `x-org-id` names. */
 @Injectable()
 export class UserTokensService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly tokens: UserTokensRepository,
+    private readonly transactions: Transactions,
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
     private readonly clock: Clock,
@@ -41,9 +42,9 @@ export class UserTokensService {
       revokedAt: null,
       lastUsedAt: null,
     };
-    await this.db.transaction(async (manager) => {
-      await manager.insert(UserTokenEntity, entity);
-      await this.audit.record(manager, actor, {
+    await this.transactions.run(async (tx) => {
+      await this.tokens.add(tx, entity);
+      await this.audit.record(tx, actor, {
         workspaceId: null,
         action: 'token.created',
         target: { type: 'user_token', id: entity.id },
@@ -54,21 +55,16 @@ export class UserTokensService {
   }
 
   list(userId: string): Promise<UserTokenEntity[]> {
-    return this.db
-      .getRepository(UserTokenEntity)
-      .find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.tokens.ofUser(userId);
   }
 
   async revoke(actor: Actor, userId: string, id: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const token = await manager.findOne(UserTokenEntity, {
-        where: { id, userId },
-        lock: { mode: 'pessimistic_write' },
-      });
+    await this.transactions.run(async (tx) => {
+      const token = await this.tokens.lockOfUser(tx, id, userId);
       if (!token) throw new ConsoleNotFoundError(`Token not found: ${id}`);
       if (token.revokedAt) return;
-      await manager.update(UserTokenEntity, { id }, { revokedAt: new Date(this.clock.now()) });
-      await this.audit.record(manager, actor, {
+      await this.tokens.markRevoked(tx, id, new Date(this.clock.now()));
+      await this.audit.record(tx, actor, {
         workspaceId: null,
         action: 'token.revoked',
         target: { type: 'user_token', id },
