@@ -9,7 +9,7 @@ import { RequestValidationPipe } from './common/http/validation.pipe';
 import { appConfig, databaseConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
-import { ChangesModule } from './database/changes.module';
+import { DatabaseServicesModule } from './database/database-services.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
@@ -28,7 +28,7 @@ export class AppModule {
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 0 }),
         CommonModule,
         DatabaseModule,
-        ChangesModule,
+        DatabaseServicesModule,
         RateLimitModule,
         HealthModule,
         MetricsModule,

@@ -1,10 +1,9 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { DataSource } from 'typeorm';
 import { Public } from '@/common/auth';
 import { HttpReply } from '@/common/http/http';
+import { DatabaseHealth } from '@/database/database-health';
 import { Readiness } from './readiness';
 
 /** Liveness and readiness for load balancers, Kubernetes and docker-compose: public, cheap, never cached. */
@@ -15,7 +14,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly readiness: Readiness,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly db: DatabaseHealth,
   ) {}
 
   /** The process answers and its database too (the original probe, kept for compose files and monitors). */
@@ -47,7 +46,7 @@ export class HealthController {
   ): Promise<{ status: string; database: string; migrations: string; draining: boolean }> {
     response.header('Cache-Control', 'no-store');
     const database = await this.databaseUp();
-    const pending = database ? await this.db.showMigrations().catch(() => true) : true;
+    const pending = database ? await this.db.migrationsPending() : true;
     const ready = database && !pending && !this.readiness.draining;
     if (!ready) response.status(503);
     return {

@@ -8,7 +8,7 @@ import { CommonModule } from '@/common/common.module';
 import { appConfig, databaseConfig } from '@/config/app.config';
 import { validateEnv } from '@/config/validate-env';
 import { RateLimitModule } from '@/common/rate-limit/rate-limit.module';
-import { ChangesModule } from '@/database/changes.module';
+import { DatabaseServicesModule } from '@/database/database-services.module';
 import { DatabaseModule } from '@/database/database.module';
 import { stopEmbeddedDatabase } from '@/database/embedded';
 import { IdentityModule } from './identity.module';
@@ -28,7 +28,7 @@ The password is read from standard input, e.g.  printf '%s' "$PASSWORD" | outpos
     EventEmitterModule.forRoot(),
     CommonModule,
     DatabaseModule,
-    ChangesModule,
+    DatabaseServicesModule,
     RateLimitModule,
     IdentityModule,
   ],

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { appConfig, AppConfig } from '@/config/app.config';
+import { DatabaseHealth } from '@/database/database-health';
 import { ConsoleLinkService } from '../console-link/console-link.service';
 import { LocationsService } from '../locations/locations.service';
 import { ServerInfoDto } from './dto/server-info.dto';
@@ -27,7 +27,7 @@ export class ServerInfoService {
   constructor(
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly dataSource: DataSource,
+    private readonly database: DatabaseHealth,
     private readonly locations: LocationsService,
     private readonly link: ConsoleLinkService,
   ) {}
@@ -49,9 +49,8 @@ export class ServerInfoService {
   }
 
   private async ready(): Promise<boolean> {
-    if (!this.dataSource.isInitialized) return false;
+    if (!(await this.database.answers())) return false;
     try {
-      await this.dataSource.query('SELECT 1');
       await this.locations.resolve();
       return true;
     } catch {
