@@ -7,7 +7,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { ConnectionsService } from '../../../src/modules/connections/connections.service';
-import { addMember, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { Person, signupTeam } from '../../helpers/console';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 export const SECRET = 'connections-test-secret-0123456789abcdef-0123456789';
@@ -80,14 +80,12 @@ export function useConnectionsApp(): void {
     db = new Client({ connectionString: t.databaseUrl });
     await db.connect();
     service = t.app.get(ConnectionsService);
-    owner = await signup(t, 'owner@example.com');
-    admin = await signup(t, 'admin@example.com');
-    member = await signup(t, 'member@example.com');
-    stranger = await signup(t, 'stranger@example.com');
-    await addMember(owner, owner.org, admin, 'admin');
-    await addMember(owner, owner.org, member, 'member');
-    allKey = (await serviceAccountKey(owner, owner.org, 'all')).key;
-    inferenceKey = (await serviceAccountKey(owner, owner.org, 'inference')).key;
+    ({ owner, admin, member, stranger, allKey, inferenceKey } = await signupTeam(t, {
+      owner: 'owner@example.com',
+      admin: 'admin@example.com',
+      member: 'member@example.com',
+      stranger: 'stranger@example.com',
+    }));
   });
   afterAll(async () => {
     await db.end();
