@@ -80,3 +80,23 @@ export async function addMember(
   const accepted = await person.post(`/console/api/invites/${token}/accept`);
   if (accepted.status !== 200) throw new Error(`accept ${accepted.status} ${JSON.stringify(accepted.body)}`);
 }
+
+/**
+ * The people a console test plays: an owner, an admin and a member of the owner's workspace, and a stranger outside
+ * it (signed up in that order, with these emails when given), and a service account of the owner's workspace with an
+ * All key and another with an Inference key.
+ */
+export async function signupTeam(
+  t: TestApp,
+  emails: { owner?: string; admin?: string; member?: string; stranger?: string } = {},
+) {
+  const owner = await signup(t, emails.owner);
+  const admin = await signup(t, emails.admin);
+  const member = await signup(t, emails.member);
+  const stranger = await signup(t, emails.stranger);
+  await addMember(owner, owner.org, admin, 'admin');
+  await addMember(owner, owner.org, member, 'member');
+  const all = await serviceAccountKey(owner, owner.org, 'all');
+  const inference = await serviceAccountKey(owner, owner.org, 'inference');
+  return { owner, admin, member, stranger, allKey: all.key, allSa: all.sa, inferenceKey: inference.key };
+}

@@ -1,52 +1,22 @@
-import { answerOther, OtherEndpoint, otherEndpoint } from './scripted-endpoints';
+/**
+ * The scripted model provider the tests talk to: the server, its script and what it recorded. The wire formats live
+ * beside it (scripted-openai, scripted-responses, scripted-anthropic, scripted-endpoints), the turns in scripted-turns.
+ */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { anthropicError, anthropicMessage, streamAnthropic } from './scripted-anthropic';
+import { answerOther, OtherEndpoint, otherEndpoint } from './scripted-endpoints';
+import { chatCompletion, openAIError, streamOpenAI } from './scripted-openai';
+import { responseObject, streamResponses } from './scripted-responses';
+import { pieces, released, ScriptedAnswer, ScriptedError, ScriptedTurn } from './scripted-turns';
 
-/** One tool call the scripted model asks for. `arguments` overrides the JSON text sent (e.g. to send broken JSON). */
-export interface ScriptedToolCall {
-  id?: string;
-  name: string;
-  input?: Record<string, unknown>;
-  arguments?: string;
-}
-
-export interface ScriptedUsage {
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  reasoning?: number;
-}
-
-/** A successful streamed answer. */
-export interface ScriptedAnswer {
-  /** Text, sent as one delta per array element. */
-  text?: string | string[];
-  reasoning?: string | string[];
-  toolCalls?: ScriptedToolCall[];
-  usage?: ScriptedUsage;
-  /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
-  finish?: 'stop' | 'tool_calls' | 'length';
-  /** Wait this long before the response starts. */
-  delayMs?: number;
-  /** After the text deltas, send an error event in the stream (Anthropic `overloaded_error`, ...) and end. */
-  streamError?: { type: string; message: string };
-  /** Send the text deltas, then hold the stream open until the client goes away (for interrupts). */
-  hold?: boolean;
-  /** Send the text deltas (or, unstreamed, nothing), then wait for this before finishing the answer (or for the
-   * client to go away). */
-  until?: Promise<unknown>;
-}
-
-/** An HTTP error answer: 500, 429 with `Retry-After`, ... */
-export interface ScriptedError {
-  status: number;
-  message?: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-export type ScriptedTurn = ScriptedAnswer | { error: ScriptedError };
+export type {
+  ScriptedAnswer,
+  ScriptedError,
+  ScriptedToolCall,
+  ScriptedTurn,
+  ScriptedUsage,
+} from './scripted-turns';
 
 type Protocol = 'openai' | 'responses' | 'anthropic' | OtherEndpoint;
 
@@ -217,7 +187,7 @@ function isTitleCall(body: any): boolean {
   return typeof system === 'string' && system.startsWith(TITLE_PROMPT_START);
 }
 
-/** A whole (non-streamed) answer: OpenAI's `chat.completion` or Anthropic's `message`, with usage. */
+/** A whole (non-streamed) answer: OpenAI's `chat.completion` or `response`, or Anthropic's `message`, with usage. */
 function answerWhole(res: ServerResponse, protocol: Protocol, turn: ScriptedAnswer, model: string): void {
   const text = pieces(turn.text).join('');
   const usage = turn.usage ?? { input: 0, output: 0 };
@@ -225,40 +195,8 @@ function answerWhole(res: ServerResponse, protocol: Protocol, turn: ScriptedAnsw
     protocol === 'responses'
       ? responseObject(model, text, usage)
       : protocol === 'openai'
-        ? {
-            id: 'chatcmpl-scripted',
-            object: 'chat.completion',
-            created: 1,
-            model,
-            choices: [
-              {
-                index: 0,
-                message: { role: 'assistant', content: text },
-                finish_reason: turn.finish ?? 'stop',
-              },
-            ],
-            usage: {
-              prompt_tokens: usage.input + (usage.cacheRead ?? 0),
-              completion_tokens: usage.output,
-              total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
-              prompt_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
-            },
-          }
-        : {
-            id: 'msg_scripted',
-            type: 'message',
-            role: 'assistant',
-            model,
-            content: [{ type: 'text', text }],
-            stop_reason: 'end_turn',
-            stop_sequence: null,
-            usage: {
-              input_tokens: usage.input,
-              output_tokens: usage.output,
-              cache_read_input_tokens: usage.cacheRead ?? 0,
-              cache_creation_input_tokens: usage.cacheWrite ?? 0,
-            },
-          };
+        ? chatCompletion(model, text, usage, turn.finish ?? 'stop')
+        : anthropicMessage(model, text, usage);
   res
     .writeHead(200, { 'content-type': 'application/json', 'x-upstream-secret-header': 'leak' })
     .end(JSON.stringify(body));
@@ -282,232 +220,8 @@ function sendError(res: ServerResponse, protocol: Protocol, error: ScriptedError
   const message = error.message ?? `scripted error ${error.status}`;
   const body =
     protocol !== 'anthropic' && protocol !== 'count_tokens'
-      ? {
-          error: { message, type: error.status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null },
-        }
-      : {
-          type: 'error',
-          error: { type: error.status === 429 ? 'rate_limit_error' : 'api_error', message },
-        };
+      ? openAIError(error.status, message)
+      : anthropicError(error.status, message);
   res.writeHead(error.status, { 'content-type': 'application/json', ...(error.headers ?? {}) });
   res.end(JSON.stringify(body));
-}
-
-function pieces(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-/** Splits JSON text in two so the client has to join argument deltas. */
-function split(text: string): string[] {
-  if (text.length < 2) return [text];
-  const middle = Math.floor(text.length / 2);
-  return [text.slice(0, middle), text.slice(middle)];
-}
-
-function toolArguments(call: ScriptedToolCall): string {
-  return call.arguments ?? JSON.stringify(call.input ?? {});
-}
-
-/** Resolves when the client closes the connection (used by `hold`). */
-function closed(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed || res.writableEnded) resolve();
-    res.on('close', () => resolve());
-  });
-}
-
-/** Waits for `until`; false when the client went away first. */
-async function released(res: ServerResponse, until: Promise<unknown>): Promise<boolean> {
-  await Promise.race([until, closed(res)]);
-  return !res.destroyed && !res.writableEnded;
-}
-
-async function streamOpenAI(res: ServerResponse, turn: ScriptedAnswer, model: string): Promise<void> {
-  const id = 'chatcmpl-scripted';
-  const created = Math.floor(Date.now() / 1000);
-  const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
-    res.write(
-      `data: ${JSON.stringify({
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model,
-        choices: choice ? [{ index: 0, ...choice }] : [],
-        ...extra,
-      })}\n\n`,
-    );
-
-  chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null });
-  for (const piece of pieces(turn.reasoning))
-    chunk({ delta: { reasoning_content: piece }, finish_reason: null });
-  const text = pieces(turn.text);
-  for (const piece of text) chunk({ delta: { content: piece }, finish_reason: null });
-  if (turn.streamError) {
-    res.end(`data: ${JSON.stringify({ error: { ...turn.streamError, code: null } })}\n\n`);
-    return;
-  }
-  if (turn.hold) {
-    await closed(res);
-    return;
-  }
-  if (turn.until && !(await released(res, turn.until))) return;
-  const calls = turn.toolCalls ?? [];
-  calls.forEach((call, index) => {
-    const callId = call.id ?? `call_${index + 1}`;
-    chunk({
-      delta: {
-        tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }],
-      },
-      finish_reason: null,
-    });
-    for (const part of split(toolArguments(call))) {
-      chunk({ delta: { tool_calls: [{ index, function: { arguments: part } }] }, finish_reason: null });
-    }
-  });
-  const finish = turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop');
-  chunk({ delta: {}, finish_reason: finish });
-  const usage = turn.usage ?? { input: 0, output: 0 };
-  chunk(null, {
-    usage: {
-      prompt_tokens: usage.input + (usage.cacheRead ?? 0),
-      completion_tokens: usage.output,
-      total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
-      prompt_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
-      completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
-    },
-  });
-  res.end('data: [DONE]\n\n');
-}
-
-async function streamAnthropic(res: ServerResponse, turn: ScriptedAnswer, model: string): Promise<void> {
-  const event = (type: string, data: Record<string, unknown>) =>
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  const usage = turn.usage ?? { input: 0, output: 0 };
-
-  event('message_start', {
-    message: {
-      id: 'msg_scripted',
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: {
-        input_tokens: usage.input,
-        output_tokens: 1,
-        cache_read_input_tokens: usage.cacheRead ?? 0,
-        cache_creation_input_tokens: usage.cacheWrite ?? 0,
-      },
-    },
-  });
-  let index = 0;
-  const reasoning = pieces(turn.reasoning);
-  if (reasoning.length > 0) {
-    event('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } });
-    for (const piece of reasoning) {
-      event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } });
-    }
-    event('content_block_delta', {
-      index,
-      delta: { type: 'signature_delta', signature: 'scripted-signature' },
-    });
-    event('content_block_stop', { index });
-    index++;
-  }
-  const text = pieces(turn.text);
-  if (text.length > 0) {
-    event('content_block_start', { index, content_block: { type: 'text', text: '' } });
-    for (const piece of text) {
-      event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
-    }
-    if (turn.streamError) {
-      event('error', { error: turn.streamError });
-      res.end();
-      return;
-    }
-    if (turn.hold) {
-      await closed(res);
-      return;
-    }
-    if (turn.until && !(await released(res, turn.until))) return;
-    event('content_block_stop', { index });
-    index++;
-  }
-  const calls = turn.toolCalls ?? [];
-  calls.forEach((call, i) => {
-    event('content_block_start', {
-      index,
-      content_block: { type: 'tool_use', id: call.id ?? `toolu_${i + 1}`, name: call.name, input: {} },
-    });
-    for (const part of split(toolArguments(call))) {
-      event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } });
-    }
-    event('content_block_stop', { index });
-    index++;
-  });
-  const finish = turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop');
-  const stopReason = finish === 'tool_calls' ? 'tool_use' : finish === 'length' ? 'max_tokens' : 'end_turn';
-  event('message_delta', {
-    delta: { stop_reason: stopReason, stop_sequence: null },
-    usage: { output_tokens: usage.output },
-  });
-  event('message_stop', {});
-  res.end();
-}
-
-/** A Responses API `response` object, completed, with one text message and usage. */
-function responseObject(model: string, text: string, usage: ScriptedUsage, status = 'completed') {
-  return {
-    id: 'resp_scripted',
-    object: 'response',
-    created_at: 1,
-    status,
-    model,
-    output: [
-      {
-        type: 'message',
-        id: 'msg_scripted',
-        status,
-        role: 'assistant',
-        content: [{ type: 'output_text', text, annotations: [] }],
-      },
-    ],
-    usage: {
-      input_tokens: usage.input + (usage.cacheRead ?? 0),
-      input_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
-      output_tokens: usage.output,
-      output_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
-      total_tokens: usage.input + (usage.cacheRead ?? 0) + usage.output,
-    },
-  };
-}
-
-/** The Responses API's typed events (`event:` and `data:` lines), text deltas, then `response.completed`. */
-async function streamResponses(res: ServerResponse, turn: ScriptedAnswer, model: string): Promise<void> {
-  let sequence = 0;
-  const send = (type: string, data: Record<string, unknown>) =>
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
-  const inProgress = { ...responseObject(model, '', { input: 0, output: 0 }, 'in_progress'), output: [] };
-  send('response.created', { response: inProgress });
-  const item = { type: 'message', id: 'msg_scripted', status: 'in_progress', role: 'assistant', content: [] };
-  send('response.output_item.added', { output_index: 0, item });
-  send('response.content_part.added', {
-    item_id: item.id,
-    output_index: 0,
-    content_index: 0,
-    part: { type: 'output_text', text: '', annotations: [] },
-  });
-  for (const delta of pieces(turn.text)) {
-    send('response.output_text.delta', { item_id: item.id, output_index: 0, content_index: 0, delta });
-  }
-  if (turn.until && !(await released(res, turn.until))) return;
-  if (turn.hold) return void (await closed(res));
-  const text = pieces(turn.text).join('');
-  send('response.output_text.done', { item_id: item.id, output_index: 0, content_index: 0, text });
-  send('response.completed', {
-    response: responseObject(model, text, turn.usage ?? { input: 0, output: 0 }),
-  });
-  res.end();
 }

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { bearer, Person, signupTeam } from '../../helpers/console';
 import { BudgetsService } from '../../../src/modules/budgets/budgets.service';
 import { utcMonth } from '../../../src/common/money';
 
@@ -50,14 +50,14 @@ describe('member budgets', () => {
     t = await createTestApp();
     budgets = t.app.get(BudgetsService);
     // Emails chosen so that the order by email differs from the order of creation.
-    owner = await signup(t, 'carol@example.com');
-    admin = await signup(t, 'alice@example.com');
-    member = await signup(t, 'bob@example.com');
-    stranger = await signup(t, 'zed@example.com');
-    await addMember(owner, owner.org, admin, 'admin');
-    await addMember(owner, owner.org, member, 'member');
-    ({ sa, key: allKey } = await serviceAccountKey(owner, owner.org, 'all'));
-    inferenceKey = (await serviceAccountKey(owner, owner.org, 'inference')).key;
+    const team = await signupTeam(t, {
+      owner: 'carol@example.com',
+      admin: 'alice@example.com',
+      member: 'bob@example.com',
+      stranger: 'zed@example.com',
+    });
+    ({ owner, admin, member, stranger, allKey, inferenceKey } = team);
+    sa = team.allSa;
   });
   afterAll(() => t.close());
 
