@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
-import { EntityManager } from 'typeorm';
+import { Transaction } from '@/database/transaction';
 import { DrainsRepository } from './drains.repository';
 import { promptConfig, PromptConfig } from './prompt.config';
 
@@ -109,7 +109,7 @@ export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShu
    * Ends the claim, in `manager`'s transaction when given (`released`: false when it had been lost), and tells
    * whether inputs wait in the session's inbox.
    */
-  release(sessionID: string, manager?: EntityManager): Promise<{ released: boolean; waiting: boolean }> {
+  release(sessionID: string, manager?: Transaction): Promise<{ released: boolean; waiting: boolean }> {
     this.leases.delete(sessionID);
     return this.drains.release(sessionID, this.owner, manager);
   }

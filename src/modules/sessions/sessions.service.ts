@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
-import { EntityManager } from 'typeorm';
+import { Transaction } from '@/database/transaction';
 import { Clock } from '@/common/clock';
 import { ConflictError } from '@/common/errors';
 import { EventsPublisher } from '@/common/events';
@@ -235,11 +235,7 @@ export class SessionsService {
   }
 
   /** Appends one message to the transcript (the prompt runner and tests use it). */
-  async appendMessage(
-    sessionID: string,
-    input: AppendMessageInput,
-    manager?: EntityManager,
-  ): Promise<string> {
+  async appendMessage(sessionID: string, input: AppendMessageInput, manager?: Transaction): Promise<string> {
     const message = storedMessage(sessionID, input, this.clock.now());
     await this.transcript.insertMessage(message, manager).catch((error: unknown) => {
       if (isForeignKeyViolation(error)) throw new SessionNotFoundError(sessionID);
@@ -297,7 +293,7 @@ export class SessionsService {
   }
 
   /** The id of the session's last message, if any. */
-  lastMessageId(sessionID: string, manager?: EntityManager): Promise<string | undefined> {
+  lastMessageId(sessionID: string, manager?: Transaction): Promise<string | undefined> {
     return this.transcript.lastMessageId(sessionID, manager);
   }
 
@@ -383,7 +379,7 @@ export class SessionsService {
   async markIdle(
     sessionID: string,
     outcome: SessionOutcome,
-    guard?: (manager: EntityManager) => Promise<boolean>,
+    guard?: (manager: Transaction) => Promise<boolean>,
   ): Promise<SessionInfo | undefined> {
     const now = this.clock.now();
     const changes = { outcome, timeIdle: now };

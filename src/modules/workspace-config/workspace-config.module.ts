@@ -4,13 +4,14 @@ import { AuditModule } from '../audit/audit.module';
 import { WorkspaceConfigController } from './workspace-config.controller';
 import { WorkspaceConfigEntity } from './workspace-config.entity';
 import { WorkspaceConfigService } from './workspace-config.service';
+import { WorkspaceConfigRepository } from './workspace-config.repository';
 import { WorkspacePolicies } from './workspace-policies';
 
 /** The workspace config (V2) every client polls, and its admin writes. */
 @Module({
   imports: [TypeOrmModule.forFeature([WorkspaceConfigEntity]), AuditModule],
   controllers: [WorkspaceConfigController],
-  providers: [WorkspaceConfigService, WorkspacePolicies],
+  providers: [WorkspaceConfigService, WorkspacePolicies, WorkspaceConfigRepository],
   exports: [WorkspaceConfigService, WorkspacePolicies],
 })
 export class WorkspaceConfigModule {}

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '@/common/clock';
+import { Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleForbiddenError } from '../console-access/console-access.errors';
@@ -16,7 +15,7 @@ import {
   stableJson,
   WORKSPACE_HEADER,
 } from './config-document';
-import { WorkspaceConfigEntity } from './workspace-config.entity';
+import { WorkspaceConfigRepository } from './workspace-config.repository';
 import { WorkspacePolicies } from './workspace-policies';
 
 export interface RenderedConfig {
@@ -32,6 +31,7 @@ function etagOf(rendered: string): string {
 /** What a workspace without a stored config serves: the same for every workspace (no provider, no header). */
 const EMPTY_RENDERED = renderConfig('', EMPTY_DOCUMENT);
 const EMPTY_ETAG = etagOf(EMPTY_RENDERED);
+const EMPTY_CONFIG = { document: EMPTY_DOCUMENT, rendered: EMPTY_RENDERED, etag: EMPTY_ETAG };
 
 /**
  * Providers another module offers every workspace beside those its admins wrote (the gateway's catalogue and the
@@ -45,7 +45,8 @@ const KEY_CREDENTIALS = new Set(['service_account_key', 'personal_key']);
 @Injectable()
 export class WorkspaceConfigService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly configs: WorkspaceConfigRepository,
+    private readonly transactions: Transactions,
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly policies: WorkspacePolicies,
@@ -81,15 +82,9 @@ export class WorkspaceConfigService {
    * Nothing is cached in the process, so a change committed by any server is served by the next request.
    */
   private async stored(workspaceId: string, known: string[]): Promise<RenderedConfig> {
-    const rows = (await this.db.query(
-      `SELECT etag, CASE WHEN etag = ANY($2::varchar[]) THEN NULL ELSE rendered END AS rendered
-         FROM workspace_config WHERE workspace_id = $1`,
-      [workspaceId, known],
-    )) as Array<{ etag: string; rendered: string | null }>;
-    if (rows.length === 0) {
-      return { etag: EMPTY_ETAG, body: known.includes(EMPTY_ETAG) ? null : EMPTY_RENDERED };
-    }
-    return { etag: rows[0].etag, body: rows[0].rendered };
+    const row = await this.configs.rendered(workspaceId, known);
+    if (!row) return { etag: EMPTY_ETAG, body: known.includes(EMPTY_ETAG) ? null : EMPTY_RENDERED };
+    return { etag: row.etag, body: row.rendered };
   }
 
   /** Applies the members present in `input` (absent: unchanged; `websearch`/`mcp` null: disabled). */
@@ -100,16 +95,8 @@ export class WorkspaceConfigService {
     input: unknown,
   ): Promise<RenderedConfig> {
     const change = parseConfigInput(input);
-    const result = await this.db.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO workspace_config (workspace_id, document, rendered, etag, updated_at)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workspace_id) DO NOTHING`,
-        [workspaceId, EMPTY_DOCUMENT, EMPTY_RENDERED, EMPTY_ETAG, new Date(this.clock.now())],
-      );
-      const stored = await manager.findOneOrFail(WorkspaceConfigEntity, {
-        where: { workspaceId },
-        lock: { mode: 'pessimistic_write' },
-      });
+    const result = await this.transactions.run(async (tx) => {
+      const stored = await this.configs.lock(tx, workspaceId, EMPTY_CONFIG, new Date(this.clock.now()));
       const before: ConfigDocument = { ...EMPTY_DOCUMENT, ...stored.document };
       const after: ConfigDocument = { ...before, ...change };
       const changed = (Object.keys(after) as Array<keyof ConfigDocument>).filter(
@@ -123,12 +110,9 @@ export class WorkspaceConfigService {
       if (changed.length === 0) return { etag: stored.etag, body: stored.rendered };
       const rendered = renderConfig(workspaceId, after);
       const etag = etagOf(rendered);
-      await manager.query(
-        `UPDATE workspace_config SET document = $2, rendered = $3, etag = $4, updated_at = $5, updated_by = $6
-          WHERE workspace_id = $1`,
-        [workspaceId, after, rendered, etag, new Date(this.clock.now()), actor.id],
-      );
-      await this.audit.record(manager, actor, {
+      const config = { document: after, rendered, etag };
+      await this.configs.save(tx, workspaceId, config, new Date(this.clock.now()), actor.id);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'config.updated',
         target: { type: 'workspace', id: workspaceId },

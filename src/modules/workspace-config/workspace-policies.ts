@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { wildcardMatch } from '@/common/text/wildcard';
-import { poolQuery } from '@/database/pool-query';
 import { TableChanges } from '@/database/table-changes';
 import { PolicyStatement } from './config-document';
+import { WorkspaceConfigRepository } from './workspace-config.repository';
 
 /**
  * The workspace's policy statements, for the gateway's hot path: cached per workspace while `TableChanges`
@@ -16,7 +14,7 @@ export class WorkspacePolicies {
   private generation = 0;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly configs: WorkspaceConfigRepository,
     private readonly changes: TableChanges,
   ) {
     changes.onChange((table) => {
@@ -34,12 +32,7 @@ export class WorkspacePolicies {
     const cached = this.changes.live ? this.cache.get(workspaceId) : undefined;
     if (cached) return cached;
     const generation = this.generation;
-    const rows = await poolQuery<{ policies: PolicyStatement[] | null }>(
-      this.db,
-      `SELECT document->'policies' AS policies FROM workspace_config WHERE workspace_id = $1`,
-      [workspaceId],
-    );
-    const policies = rows[0]?.policies ?? [];
+    const policies = await this.configs.policies(workspaceId);
     if (this.changes.live && generation === this.generation) this.cache.set(workspaceId, policies);
     return policies;
   }
