@@ -17,7 +17,6 @@ const DATA_ACCESS_NOT_MOVED = [
   'budgets/key-budgets.ts',
   'budgets/request-log.ts',
   'budgets/usage-ledger.ts',
-  'connections/connections.service.ts',
   'device/device-flow.service.ts',
   'device/device-tokens.service.ts',
   'identity/identity.service.ts',

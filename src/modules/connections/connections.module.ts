@@ -8,6 +8,7 @@ import { KeysModule } from '../keys/keys.module';
 import { ConnectionEntity } from './connection.entity';
 import { connectionsConfig, outboundPolicyProvider } from './connections.config';
 import { ConnectionsController } from './connections.controller';
+import { ConnectionsRepository } from './connections.repository';
 import { ConnectionsService } from './connections.service';
 import { CredentialCipher } from './credential-cipher';
 
@@ -24,7 +25,7 @@ import { CredentialCipher } from './credential-cipher';
     AuditModule,
   ],
   controllers: [ConnectionsController],
-  providers: [CredentialCipher, ConnectionsService, outboundPolicyProvider],
+  providers: [CredentialCipher, ConnectionsService, ConnectionsRepository, outboundPolicyProvider],
   exports: [ConnectionsService, OutboundPolicy],
 })
 export class ConnectionsModule {}

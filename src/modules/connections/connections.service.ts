@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
-import { DataSource } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { InvalidRequestError } from '@/common/errors';
 import { InternalAddressError, OutboundPolicy } from '@/common/net/outbound-policy';
 import { ulidId } from '@/common/ids';
+import { Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { AuthMode, ConnectionEntity, StoredModels } from './connection.entity';
 import { ModelKind, UpstreamSchema } from './catalogue-terms';
 import { MicroCentPrices, microCentPrices, parseModels } from './connection-models';
 import { ConnectionNotFoundError } from './connections.errors';
+import { ConnectionsRepository } from './connections.repository';
 import { CredentialCipher } from './credential-cipher';
 
 export interface NewConnection {
@@ -68,7 +68,8 @@ export class ConnectionsService {
   private readonly cache = new Map<string, { expires: number; value: Promise<InferenceConnection> }>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly connections: ConnectionsRepository,
+    private readonly transactions: Transactions,
     private readonly cipher: CredentialCipher,
     private readonly audit: AuditService,
     private readonly clock: Clock,
@@ -95,9 +96,9 @@ export class ConnectionsService {
       createdAt: new Date(now),
       updatedAt: new Date(now),
     };
-    await this.db.transaction(async (manager) => {
-      await manager.insert(ConnectionEntity, connection);
-      await this.audit.record(manager, actor, {
+    await this.transactions.run(async (tx) => {
+      await this.connections.add(tx, connection);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'connection.created',
         target: { type: 'connection', id },
@@ -116,14 +117,12 @@ export class ConnectionsService {
   }
 
   list(workspaceId: string): Promise<ConnectionEntity[]> {
-    return this.db
-      .getRepository(ConnectionEntity)
-      .find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.connections.ofWorkspace(workspaceId);
   }
 
   /** 404 unless the connection exists in this workspace. */
   async get(workspaceId: string, id: string): Promise<ConnectionEntity> {
-    const connection = await this.db.getRepository(ConnectionEntity).findOneBy({ id, workspaceId });
+    const connection = await this.connections.find(workspaceId, id);
     if (!connection) throw new ConnectionNotFoundError(id);
     return connection;
   }
@@ -137,11 +136,8 @@ export class ConnectionsService {
   ): Promise<ConnectionEntity> {
     const models = changes.models === undefined ? undefined : parseModels(changes.models);
     if (changes.baseUrl !== undefined) await this.checkReachable(changes.baseUrl);
-    const updated = await this.db.transaction(async (manager) => {
-      const current = await manager.findOne(ConnectionEntity, {
-        where: { id, workspaceId },
-        lock: { mode: 'pessimistic_write' },
-      });
+    const updated = await this.transactions.run(async (tx) => {
+      const current = await this.connections.lock(tx, workspaceId, id);
       if (!current) throw new ConnectionNotFoundError(id);
       const changed: string[] = [];
       const next: ConnectionEntity = { ...current };
@@ -180,22 +176,8 @@ export class ConnectionsService {
       }
       if (changed.length === 0) return current;
       next.updatedAt = new Date(this.clock.now());
-      await manager.update(
-        ConnectionEntity,
-        { id, workspaceId },
-        {
-          name: next.name,
-          baseUrl: next.baseUrl,
-          schema: next.schema,
-          authMode: next.authMode,
-          authHeader: next.authHeader,
-          credentialCipher: next.credentialCipher,
-          credentialLast4: next.credentialLast4,
-          models: next.models as never,
-          updatedAt: next.updatedAt,
-        },
-      );
-      await this.audit.record(manager, actor, {
+      await this.connections.save(tx, next);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'connection.updated',
         target: { type: 'connection', id },
@@ -216,21 +198,14 @@ export class ConnectionsService {
   }
 
   async remove(actor: Actor, workspaceId: string, id: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const removed = await manager
-        .createQueryBuilder()
-        .delete()
-        .from(ConnectionEntity)
-        .where({ id, workspaceId })
-        .returning(['name'])
-        .execute();
-      if (!removed.affected) throw new ConnectionNotFoundError(id);
-      const rows = removed.raw as Array<{ name: string }>;
-      await this.audit.record(manager, actor, {
+    await this.transactions.run(async (tx) => {
+      const removed = await this.connections.remove(tx, workspaceId, id);
+      if (!removed) throw new ConnectionNotFoundError(id);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'connection.deleted',
         target: { type: 'connection', id },
-        details: { name: rows[0]?.name },
+        details: { name: removed.name },
       });
     });
     this.invalidate(workspaceId, id);
@@ -282,7 +257,7 @@ export class ConnectionsService {
   }
 
   private async loadForInference(workspaceId: string, id: string): Promise<InferenceConnection> {
-    const row = await this.db.getRepository(ConnectionEntity).findOneBy({ id, workspaceId });
+    const row = await this.connections.find(workspaceId, id);
     if (!row) throw new ConnectionNotFoundError(id);
     return {
       id: row.id,
