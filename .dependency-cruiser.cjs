@@ -22,7 +22,6 @@ const DATA_ACCESS_NOT_MOVED = [
   'identity/identity.service.ts',
   'keys/api-keys.service.ts',
   'keys/service-accounts.service.ts',
-  'prompt/drain-signals.ts',
   'sessions/sessions-usage.ts',
   'workspaces/invites.service.ts',
   'workspaces/members.service.ts',

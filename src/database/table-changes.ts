@@ -1,12 +1,8 @@
-import { pgPool } from './pool-query';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ChannelListener, Notifications } from './notifications';
 
 /** The channel the `outpost_table_changed` triggers notify, with the table's name as payload. */
 export const TABLE_CHANGES_CHANNEL = 'outpost_table_changes';
-const RECONNECT_MS = 1_000;
 
 type Listener = (table: string) => void;
 
@@ -18,17 +14,19 @@ type Listener = (table: string) => void;
  */
 @Injectable()
 export class TableChanges implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(TableChanges.name);
   private readonly listeners = new Set<Listener>();
-  private client?: Client;
-  private closing = false;
-  private connected = false;
+  private readonly channel: ChannelListener;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(notifications: Notifications) {
+    this.channel = notifications.listen(TABLE_CHANGES_CHANNEL, {
+      message: (table) => this.emit(table || '*'),
+      down: () => this.emit('*'),
+    });
+  }
 
   /** Whether a change committed anywhere reaches this process now. */
   get live(): boolean {
-    return this.connected;
+    return this.channel.live;
   }
 
   onChange(listener: Listener): void {
@@ -36,42 +34,11 @@ export class TableChanges implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.connect();
+    await this.channel.open();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.closing = true;
-    await this.client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    if (this.closing) return;
-    const pool = pgPool(this.db);
-    const client = new Client(pool.options);
-    const lost = () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.down();
-      if (!this.closing) setTimeout(() => void this.connect(), RECONNECT_MS).unref();
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (message) => this.emit(message.payload ?? '*'));
-    this.client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${TABLE_CHANGES_CHANNEL}`);
-      this.connected = true;
-    } catch (error) {
-      this.logger.warn(`cannot listen for table changes (${(error as Error).message}); caches are off`);
-      await client.end().catch(() => undefined);
-      lost();
-    }
-  }
-
-  private down(): void {
-    this.connected = false;
-    this.emit('*');
+    await this.channel.close();
   }
 
   private emit(table: string): void {
