@@ -21,8 +21,6 @@ const DATA_ACCESS_NOT_MOVED = [
   'device/device-flow.service.ts',
   'device/device-tokens.service.ts',
   'identity/identity.service.ts',
-  'keys/api-keys.service.ts',
-  'keys/service-accounts.service.ts',
   'prompt/drain-leases.ts',
   'prompt/drain-signals.ts',
   'sessions/sessions-usage.ts',
