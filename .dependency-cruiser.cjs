@@ -27,9 +27,6 @@ const DATA_ACCESS_NOT_MOVED = [
   'sessions/sessions.service.ts',
   'workspace-config/workspace-config.service.ts',
   'workspace-config/workspace-policies.ts',
-  'workspaces/invites.service.ts',
-  'workspaces/members.service.ts',
-  'workspaces/workspaces.service.ts',
 ];
 
 module.exports = {
