@@ -20,7 +20,6 @@ const DATA_ACCESS_NOT_MOVED = [
   'connections/connections.service.ts',
   'device/device-flow.service.ts',
   'device/device-tokens.service.ts',
-  'identity/identity.service.ts',
   'prompt/drain-leases.ts',
   'prompt/drain-signals.ts',
   'sessions/sessions-usage.ts',
