@@ -18,8 +18,6 @@ const DATA_ACCESS_NOT_MOVED = [
   'budgets/request-log.ts',
   'budgets/usage-ledger.ts',
   'connections/connections.service.ts',
-  'device/device-flow.service.ts',
-  'device/device-tokens.service.ts',
   'prompt/drain-leases.ts',
   'prompt/drain-signals.ts',
   'sessions/sessions-usage.ts',
