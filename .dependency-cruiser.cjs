@@ -17,15 +17,7 @@ const DATA_ACCESS_NOT_MOVED = [
   'budgets/key-budgets.ts',
   'budgets/request-log.ts',
   'budgets/usage-ledger.ts',
-  'device/device-flow.service.ts',
-  'device/device-tokens.service.ts',
-  'identity/identity.service.ts',
-  'keys/api-keys.service.ts',
-  'keys/service-accounts.service.ts',
   'sessions/sessions-usage.ts',
-  'workspaces/invites.service.ts',
-  'workspaces/members.service.ts',
-  'workspaces/workspaces.service.ts',
 ];
 
 module.exports = {

@@ -1,21 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { TooManyRequestsError } from '@/common/errors';
 import { ulidId } from '@/common/ids';
+import { Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { sha256 } from '@/common/hash';
 import { Actor } from '../console-access/actor';
 import { ConsoleForbiddenError, ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { CodeAttemptsRepository } from './code-attempts.repository';
 import { DeviceAuthorizationEntity } from './device-authorization.entity';
+import { DeviceAuthorizationsRepository } from './device-authorizations.repository';
 import { deviceConfig, DeviceConfig } from './device.config';
 import { DeviceTokensService, IssuedTokens } from './device-tokens.service';
 import { OAuthError } from './device.errors';
 import { formatUserCode, generateUserCode, normalizeUserCode } from './user-code';
-import { execute } from '@/database/execute';
 import { SecretHasher } from '../console-access/secret-hasher';
 import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 
@@ -48,7 +48,9 @@ export interface PendingAuthorization {
 @Injectable()
 export class DeviceFlowService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly authorizations: DeviceAuthorizationsRepository,
+    private readonly attempts: CodeAttemptsRepository,
+    private readonly transactions: Transactions,
     @Inject(deviceConfig.KEY) private readonly config: DeviceConfig,
     private readonly tokens: DeviceTokensService,
     private readonly workspaces: WorkspacesService,
@@ -78,32 +80,28 @@ export class DeviceFlowService {
     );
     const now = this.clock.now();
     const deviceCode = randomBytes(32).toString('base64url');
-    await this.db.query(`DELETE FROM device_authorization WHERE expires_at < $1`, [
-      new Date(now - KEEP_AFTER_EXPIRY_MS),
-    ]);
+    await this.authorizations.removeExpiredBefore(new Date(now - KEEP_AFTER_EXPIRY_MS));
     for (let attempt = 0; ; attempt++) {
       const userCode = generateUserCode();
-      try {
-        await this.db.getRepository(DeviceAuthorizationEntity).insert({
-          id: ulidId('dva', now),
-          deviceCodeHash: sha256(deviceCode),
-          userCodeHash: this.hasher.hash(userCode),
-          clientId,
-          supportsOrgScope,
-          status: 'pending',
-          pollInterval: POLL_INTERVAL_SECONDS,
-          lastPolledAt: null,
-          createdAt: new Date(now),
-          expiresAt: new Date(now + DEVICE_CODE_SECONDS * 1000),
-          userId: null,
-          workspaceId: null,
-          decidedAt: null,
-        });
-      } catch (error) {
-        // A pending request holds this user code already (1 in 25.6 billion per pending request): draw again.
-        if (error instanceof QueryFailedError && attempt < 5) continue;
-        throw error;
-      }
+      const authorization: DeviceAuthorizationEntity = {
+        id: ulidId('dva', now),
+        deviceCodeHash: sha256(deviceCode),
+        userCodeHash: this.hasher.hash(userCode),
+        clientId,
+        supportsOrgScope,
+        status: 'pending',
+        pollInterval: POLL_INTERVAL_SECONDS,
+        lastPolledAt: null,
+        createdAt: new Date(now),
+        expiresAt: new Date(now + DEVICE_CODE_SECONDS * 1000),
+        userId: null,
+        workspaceId: null,
+        decidedAt: null,
+      };
+      // A pending request holds this user code already (1 in 25.6 billion per pending request): draw again.
+      if (attempt < 5) {
+        if (!(await this.authorizations.tryAdd(authorization))) continue;
+      } else await this.authorizations.add(authorization);
       const shown = formatUserCode(userCode);
       return {
         device_code: deviceCode,
@@ -120,7 +118,7 @@ export class DeviceFlowService {
   async poll(deviceCode: string, clientId: string, userAgent: string | null): Promise<IssuedTokens> {
     this.checkClient(clientId);
     const deviceCodeHash = sha256(deviceCode);
-    const row = await this.db.getRepository(DeviceAuthorizationEntity).findOneBy({ deviceCodeHash });
+    const row = await this.authorizations.findByDeviceCodeHash(deviceCodeHash);
     if (!row) throw new OAuthError('invalid_grant', 'Unknown device_code');
     if (row.clientId !== clientId) {
       throw new OAuthError('invalid_client', 'client_id differs from the one of the code request');
@@ -143,17 +141,9 @@ export class DeviceFlowService {
    * interval is 5 s longer. One UPDATE records the poll and compares with the previous one.
    */
   private async checkPace(row: DeviceAuthorizationEntity, now: number): Promise<void> {
-    const { rows } = await execute<{ poll_interval: number }>(
-      this.db,
-      `UPDATE device_authorization
-          SET poll_interval = CASE WHEN last_polled_at > $2::timestamptz - make_interval(secs => poll_interval)
-                                   THEN poll_interval + $3 ELSE poll_interval END,
-              last_polled_at = $2
-        WHERE id = $1
-        RETURNING poll_interval`,
-      [row.id, new Date(now), SLOW_DOWN_STEP_SECONDS],
-    );
-    const interval = rows[0]?.poll_interval ?? row.pollInterval;
+    const interval =
+      (await this.authorizations.recordPoll(row.id, new Date(now), SLOW_DOWN_STEP_SECONDS)) ??
+      row.pollInterval;
     if (interval > row.pollInterval) {
       throw new OAuthError('slow_down', `Poll at most every ${interval} seconds`, { interval });
     }
@@ -161,18 +151,11 @@ export class DeviceFlowService {
 
   /** The approval becomes tokens with one atomic UPDATE: of two racing polls, only one gets them. */
   private redeem(deviceCodeHash: string, clientId: string, userAgent: string | null): Promise<IssuedTokens> {
-    return this.db.transaction(async (manager) => {
+    return this.transactions.run(async (tx) => {
       const now = new Date(this.clock.now());
-      const { rows } = await execute<{ user_id: string; workspace_id: string | null }>(
-        manager,
-        `UPDATE device_authorization SET status = 'redeemed'
-          WHERE device_code_hash = $1 AND client_id = $2 AND status = 'approved' AND expires_at > $3
-          RETURNING user_id, workspace_id`,
-        [deviceCodeHash, clientId, now],
-      );
-      const approved = rows[0];
+      const approved = await this.authorizations.redeemApproved(tx, deviceCodeHash, clientId, now);
       if (!approved) throw new OAuthError('invalid_grant', 'This device_code was already used');
-      return this.tokens.startSession(manager, {
+      return this.tokens.startSession(tx, {
         userId: approved.user_id,
         clientId,
         workspaceId: approved.workspace_id,
@@ -188,11 +171,7 @@ export class DeviceFlowService {
   async findPending(userId: string, input: unknown): Promise<PendingAuthorization> {
     await this.checkAttempts(userId);
     const code = normalizeUserCode(input);
-    const row = code
-      ? await this.db
-          .getRepository(DeviceAuthorizationEntity)
-          .findOneBy({ userCodeHash: this.hasher.hash(code), status: 'pending' })
-      : null;
+    const row = code ? await this.authorizations.findPendingByUserCodeHash(this.hasher.hash(code)) : null;
     if (!row || row.expiresAt.getTime() <= this.clock.now()) {
       await this.recordWrongCode(userId);
       throw new ConsoleNotFoundError('No pending sign-in has this code; check the code on your device');
@@ -223,26 +202,23 @@ export class DeviceFlowService {
       if (!chosen) throw new ConsoleForbiddenError('Pick one of your workspaces for this sign-in');
       workspaceId = chosen.id;
     }
-    await this.db.transaction(async (manager) => {
+    await this.transactions.run(async (tx) => {
       const now = new Date(this.clock.now());
-      const { rows } = await execute<{ id: string }>(
-        manager,
-        `UPDATE device_authorization SET status = $2, user_id = $3, workspace_id = $4, decided_at = $5
-          WHERE user_code_hash = $1 AND status = 'pending' AND expires_at > $5
-          RETURNING id`,
-        [
-          this.hasher.hash(normalizeUserCode(pending.userCode)!),
-          decision.approve ? 'approved' : 'denied',
+      const id = await this.authorizations.decide(
+        tx,
+        this.hasher.hash(normalizeUserCode(pending.userCode)!),
+        {
+          status: decision.approve ? 'approved' : 'denied',
           userId,
           workspaceId,
-          now,
-        ],
+          at: now,
+        },
       );
-      if (!rows[0]) throw new ConsoleNotFoundError('This sign-in was already decided or expired');
-      await this.audit.record(manager, actor, {
+      if (!id) throw new ConsoleNotFoundError('This sign-in was already decided or expired');
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: decision.approve ? 'device.approved' : 'device.denied',
-        target: { type: 'device_authorization', id: rows[0].id },
+        target: { type: 'device_authorization', id },
         details: { client_id: pending.clientId },
       });
     });
@@ -250,10 +226,7 @@ export class DeviceFlowService {
   }
 
   private async checkAttempts(userId: string): Promise<void> {
-    const [row] = (await this.db.query(
-      `SELECT window_start, failures FROM device_code_attempt WHERE user_id = $1`,
-      [userId],
-    )) as Array<{ window_start: Date; failures: number }>;
+    const row = await this.attempts.ofUser(userId);
     const now = this.clock.now();
     const windowEnds = row ? row.window_start.getTime() + WRONG_CODE_WINDOW_MS : 0;
     if (row && row.failures >= WRONG_CODES_PER_MINUTE && windowEnds > now) {
@@ -266,12 +239,6 @@ export class DeviceFlowService {
 
   private async recordWrongCode(userId: string): Promise<void> {
     const now = new Date(this.clock.now());
-    await this.db.query(
-      `INSERT INTO device_code_attempt (user_id, window_start, failures) VALUES ($1, $2, 1)
-       ON CONFLICT (user_id) DO UPDATE SET
-         failures = CASE WHEN device_code_attempt.window_start <= $3 THEN 1 ELSE device_code_attempt.failures + 1 END,
-         window_start = CASE WHEN device_code_attempt.window_start <= $3 THEN $2 ELSE device_code_attempt.window_start END`,
-      [userId, now, new Date(now.getTime() - WRONG_CODE_WINDOW_MS)],
-    );
+    await this.attempts.recordFailure(userId, now, new Date(now.getTime() - WRONG_CODE_WINDOW_MS));
   }
 }

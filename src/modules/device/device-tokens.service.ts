@@ -1,19 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { randomBase62, ulidId } from '@/common/ids';
+import { Transaction, Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';
-import { ResolvedCredential, Role } from '../console-access/console-principal';
+import { ResolvedCredential } from '../console-access/console-principal';
 import { SecretHasher } from '../console-access/secret-hasher';
 import { generateToken, parseToken, TOKEN_PREFIXES } from '../console-access/token-format';
 import { deviceConfig, DeviceConfig } from './device.config';
 import { DeviceSessionEntity } from './device-session.entity';
+import { DeviceSessionsRepository } from './device-sessions.repository';
 import { DeviceTokenEntity, DeviceTokenKind } from './device-token.entity';
 import { OAuthError } from './device.errors';
-import { execute } from '@/database/execute';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_PREFIX = 'oc_rt_';
@@ -34,29 +33,10 @@ export interface NewSignIn {
   userAgent: string | null;
 }
 
-interface AccessRow {
-  session_id: string;
-  token_expires_at: Date;
-  session_revoked_at: Date | null;
-  last_used_at: Date | null;
-  bound_workspace_id: string | null;
-  user_id: string;
-  email: string;
-  name: string;
-  workspace_id: string | null;
-  workspace_deleted_at: Date | null;
-  role: Role | null;
-}
-
 interface RotationOutcome {
   tokens?: IssuedTokens;
   /** The token had been used before: its sign-in is now revoked. */
   revoked?: boolean;
-}
-
-interface RotationRow {
-  consumed_session: string | null;
-  revoked_session: string | null;
 }
 
 /**
@@ -66,7 +46,8 @@ interface RotationRow {
 @Injectable()
 export class DeviceTokensService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: DeviceSessionsRepository,
+    private readonly transactions: Transactions,
     @Inject(deviceConfig.KEY) private readonly config: DeviceConfig,
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
@@ -78,7 +59,7 @@ export class DeviceTokensService {
   }
 
   /** A new sign-in with its first token pair, inside the caller's transaction (the code's redemption). */
-  async startSession(manager: EntityManager, signIn: NewSignIn): Promise<IssuedTokens> {
+  async startSession(tx: Transaction, signIn: NewSignIn): Promise<IssuedTokens> {
     const now = this.clock.now();
     const session: DeviceSessionEntity = {
       id: ulidId('dvs', now),
@@ -91,9 +72,9 @@ export class DeviceTokensService {
       expiresAt: new Date(now + this.refreshLifetimeMs),
       revokedAt: null,
     };
-    await manager.insert(DeviceSessionEntity, session);
+    await this.sessions.add(tx, session);
     await this.audit.record(
-      manager,
+      tx,
       { type: 'user', id: signIn.userId, sourceAddress: null },
       {
         workspaceId: signIn.workspaceId,
@@ -102,11 +83,11 @@ export class DeviceTokensService {
         details: { client_id: signIn.clientId },
       },
     );
-    return this.issuePair(manager, session.id, signIn.workspaceId);
+    return this.issuePair(tx, session.id, signIn.workspaceId);
   }
 
   private async issuePair(
-    manager: EntityManager,
+    tx: Transaction,
     sessionId: string,
     workspaceId: string | null,
   ): Promise<IssuedTokens> {
@@ -122,7 +103,7 @@ export class DeviceTokensService {
       expiresAt: new Date(now + lifetimeMs),
       usedAt: null,
     });
-    await manager.insert(DeviceTokenEntity, [
+    await this.sessions.addTokens(tx, [
       row('access', access, ACCESS_TOKEN_SECONDS * 1000),
       row('refresh', refresh, this.refreshLifetimeMs),
     ]);
@@ -138,39 +119,17 @@ export class DeviceTokensService {
   /** `grant_type=refresh_token`: a new pair with the same workspace binding, or 400 `invalid_grant`. */
   async refresh(refreshToken: string, clientId: string): Promise<IssuedTokens> {
     const tokenHash = this.hasher.hash(refreshToken);
-    const [owner] = (await this.db.query(
-      `SELECT s.id, s.client_id FROM device_token t JOIN device_session s ON s.id = t.session_id
-        WHERE t.token_hash = $1 AND t.kind = 'refresh'`,
-      [tokenHash],
-    )) as Array<{ id: string; client_id: string }>;
+    const owner = await this.sessions.ownerOfRefreshToken(tokenHash);
     if (!owner) throw new OAuthError('invalid_grant', 'Unknown refresh token');
     if (owner.client_id !== clientId) {
       throw new OAuthError('invalid_client', 'client_id differs from the one this sign-in was issued to');
     }
-    const outcome = await this.db.transaction(async (manager): Promise<RotationOutcome> => {
+    const outcome = await this.transactions.run(async (tx): Promise<RotationOutcome> => {
       const now = new Date(this.clock.now());
-      // One statement decides: an unused, live token is consumed; any other presentation of a known token
-      // (used before) revokes its sign-in. Two racing requests serialise on the token's row: the second
-      // re-checks `used_at IS NULL` after the first commits, consumes nothing, and revokes.
-      const [row] = (await manager.query(
-        `WITH consumed AS (
-           UPDATE device_token t SET used_at = $2
-            WHERE t.token_hash = $1 AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > $2
-              AND EXISTS (SELECT 1 FROM device_session s WHERE s.id = t.session_id AND s.revoked_at IS NULL)
-            RETURNING t.session_id
-         ), revoked AS (
-           UPDATE device_session s SET revoked_at = $2
-            WHERE NOT EXISTS (SELECT 1 FROM consumed) AND s.revoked_at IS NULL
-              AND s.id = (SELECT session_id FROM device_token WHERE token_hash = $1 AND kind = 'refresh')
-            RETURNING s.id
-         )
-         SELECT (SELECT session_id FROM consumed) AS consumed_session,
-                (SELECT id FROM revoked) AS revoked_session`,
-        [tokenHash, now],
-      )) as RotationRow[];
+      const row = await this.sessions.rotateRefreshToken(tx, tokenHash, now);
       if (row.revoked_session) {
         await this.audit.record(
-          manager,
+          tx,
           { type: 'system', id: null, sourceAddress: null },
           {
             workspaceId: null,
@@ -181,13 +140,9 @@ export class DeviceTokensService {
         return { revoked: true };
       }
       if (!row.consumed_session) return {};
-      const session = await manager.findOneByOrFail(DeviceSessionEntity, { id: row.consumed_session });
-      await manager.update(
-        DeviceSessionEntity,
-        { id: session.id },
-        { lastUsedAt: now, expiresAt: new Date(now.getTime() + this.refreshLifetimeMs) },
-      );
-      return { tokens: await this.issuePair(manager, session.id, session.workspaceId) };
+      const session = await this.sessions.get(tx, row.consumed_session);
+      await this.sessions.extend(tx, session.id, now, new Date(now.getTime() + this.refreshLifetimeMs));
+      return { tokens: await this.issuePair(tx, session.id, session.workspaceId) };
     });
     if (outcome.tokens) return outcome.tokens;
     if (outcome.revoked) {
@@ -207,18 +162,7 @@ export class DeviceTokensService {
   async lookupAccess(token: string, requestedOrg: string | null): Promise<ResolvedCredential | undefined> {
     const parsed = parseToken(token);
     if (!parsed || parsed.prefix !== TOKEN_PREFIXES.deviceAccess) return undefined;
-    const [row] = (await this.db.query(
-      `SELECT s.id AS session_id, t.expires_at AS token_expires_at, s.revoked_at AS session_revoked_at,
-              s.last_used_at, s.workspace_id AS bound_workspace_id, u.id AS user_id, u.email, u.name,
-              w.id AS workspace_id, w.deleted_at AS workspace_deleted_at, m.role
-         FROM device_token t
-         JOIN device_session s ON s.id = t.session_id
-         JOIN users u ON u.id = s.user_id
-         LEFT JOIN workspace w ON w.id = COALESCE(s.workspace_id, $2::varchar)
-         LEFT JOIN membership m ON m.workspace_id = w.id AND m.user_id = u.id
-        WHERE t.token_hash = $1 AND t.kind = 'access'`,
-      [this.hasher.hash(token), requestedOrg],
-    )) as AccessRow[];
+    const row = await this.sessions.findAccess(this.hasher.hash(token), requestedOrg);
     const now = this.clock.now();
     if (!row || row.session_revoked_at || row.token_expires_at.getTime() <= now) return undefined;
     const workspaceFound = row.workspace_id !== null && !row.workspace_deleted_at;
@@ -241,38 +185,20 @@ export class DeviceTokensService {
 
   private async touch(sessionId: string, lastUsedAt: Date | null, now: number): Promise<void> {
     if (lastUsedAt && lastUsedAt.getTime() > now - LAST_USED_EVERY_MS) return;
-    await this.db.query(
-      `UPDATE device_session SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $3)`,
-      [sessionId, new Date(now), new Date(now - LAST_USED_EVERY_MS)],
-    );
+    await this.sessions.touch(sessionId, new Date(now), new Date(now - LAST_USED_EVERY_MS));
   }
 
   /** The person's live device sign-ins, newest first. */
   listSessions(userId: string): Promise<DeviceSessionEntity[]> {
-    return this.db
-      .getRepository(DeviceSessionEntity)
-      .createQueryBuilder('s')
-      .where('s.user_id = :userId AND s.revoked_at IS NULL AND s.expires_at > :now', {
-        userId,
-        now: new Date(this.clock.now()),
-      })
-      .orderBy('s.created_at', 'DESC')
-      .addOrderBy('s.id', 'DESC')
-      .getMany();
+    return this.sessions.liveOfUser(userId, new Date(this.clock.now()));
   }
 
   /** Signs one device out: every token of that sign-in answers 401 / `invalid_grant` from now on. */
   async revokeSession(actor: Actor, userId: string, id: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const { rows } = await execute<{ id: string; client_id: string; workspace_id: string | null }>(
-        manager,
-        `UPDATE device_session SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
-         RETURNING id, client_id, workspace_id`,
-        [id, userId, new Date(this.clock.now())],
-      );
-      const session = rows[0];
+    await this.transactions.run(async (tx) => {
+      const session = await this.sessions.revokeOfUser(tx, id, userId, new Date(this.clock.now()));
       if (!session) throw new ConsoleNotFoundError(`Device sign-in not found: ${id}`);
-      await this.audit.record(manager, actor, {
+      await this.audit.record(tx, actor, {
         workspaceId: session.workspace_id,
         action: 'device.signed_out',
         target: { type: 'device_session', id },

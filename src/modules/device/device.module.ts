@@ -7,11 +7,14 @@ import { KeysModule } from '../keys/keys.module';
 import { TOKEN_PREFIXES } from '../console-access/token-format';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { CodeAttemptEntity } from './code-attempt.entity';
+import { CodeAttemptsRepository } from './code-attempts.repository';
 import { DeviceAuthorizationEntity } from './device-authorization.entity';
+import { DeviceAuthorizationsRepository } from './device-authorizations.repository';
 import { deviceConfig } from './device.config';
 import { DeviceFlowService } from './device-flow.service';
 import { DeviceOAuthController } from './device-oauth.controller';
 import { DeviceSessionEntity } from './device-session.entity';
+import { DeviceSessionsRepository } from './device-sessions.repository';
 import { DeviceSessionsController } from './device-sessions.controller';
 import { DeviceTokenEntity } from './device-token.entity';
 import { DeviceTokensService } from './device-tokens.service';
@@ -31,7 +34,13 @@ import { DeviceTokensService } from './device-tokens.service';
     WorkspacesModule,
   ],
   controllers: [DeviceOAuthController, DeviceSessionsController],
-  providers: [DeviceFlowService, DeviceTokensService],
+  providers: [
+    DeviceFlowService,
+    DeviceAuthorizationsRepository,
+    CodeAttemptsRepository,
+    DeviceTokensService,
+    DeviceSessionsRepository,
+  ],
   exports: [DeviceFlowService, DeviceTokensService],
 })
 export class DeviceModule implements OnModuleInit {

@@ -14,6 +14,7 @@ import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { SessionsService } from './sessions.service';
 import { UserController } from './user.controller';
 import { UserEntity } from './user.entity';
+import { UsersRepository } from './users.repository';
 
 /** People, passwords and sign-in (the console cookie). */
 @Module({
@@ -29,6 +30,7 @@ import { UserEntity } from './user.entity';
     PasswordService,
     SessionsService,
     ConsoleSessionsRepository,
+    UsersRepository,
     LoginThrottleService,
   ],
   exports: [IdentityService],

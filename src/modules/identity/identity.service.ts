@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
+import { Transactions } from '@/database/transaction';
 import { Actor } from '../console-access/actor';
 import {
   ConsoleConflictError,
@@ -16,7 +15,7 @@ import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionsService, SignedInPerson } from './sessions.service';
 import { UserEntity } from './user.entity';
-import { execute } from '@/database/execute';
+import { UsersRepository } from './users.repository';
 import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 
 export interface NewPerson {
@@ -29,7 +28,8 @@ export interface NewPerson {
 @Injectable()
 export class IdentityService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly users: UsersRepository,
+    private readonly transactions: Transactions,
     @Inject(identityConfig.KEY) private readonly config: IdentityConfig,
     private readonly passwords: PasswordService,
     private readonly sessions: SessionsService,
@@ -75,18 +75,12 @@ export class IdentityService {
       createdAt: new Date(now),
     };
     const actor: Actor = { type: 'user', id: user.id, sourceAddress };
-    return this.db.transaction(async (manager) => {
-      const inserted = await execute(
-        manager,
-        `INSERT INTO users (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (email) DO NOTHING`,
-        [user.id, user.email, user.name, user.passwordHash, user.createdAt],
-      );
-      if (inserted.count === 0)
-        throw new ConsoleConflictError('An account with this email already exists', 'user');
-      if (input.invite) await this.invites.accept(input.invite, user, actor, manager);
-      else await this.workspaces.create(actor, user.id, 'Personal', manager);
-      const session = startSession ? await this.sessions.start(user.id, manager) : '';
+    return this.transactions.run(async (tx) => {
+      const inserted = await this.users.addUnlessEmailTaken(tx, user);
+      if (!inserted) throw new ConsoleConflictError('An account with this email already exists', 'user');
+      if (input.invite) await this.invites.accept(input.invite, user, actor, tx);
+      else await this.workspaces.create(actor, user.id, 'Personal', tx);
+      const session = startSession ? await this.sessions.start(user.id, tx) : '';
       return { user, session };
     });
   }
@@ -96,7 +90,7 @@ export class IdentityService {
    * to send them to sign-up or sign-in.
    */
   async hasAccount(emailInput: string): Promise<boolean> {
-    return this.db.getRepository(UserEntity).existsBy({ email: normalizeEmail(emailInput) });
+    return this.users.existsWithEmail(normalizeEmail(emailInput));
   }
 
   /** The same 401 for a wrong email and a wrong password; 429 past the limits per address and per account. */
@@ -104,7 +98,7 @@ export class IdentityService {
     const email = normalizeEmail(emailInput);
     const delay = await this.throttle.check(sourceAddress, email);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    const user = await this.db.getRepository(UserEntity).findOneBy({ email });
+    const user = await this.users.findByEmail(email);
     const ok = await this.passwords.verify(user?.passwordHash, password);
     if (!user || !ok) {
       await this.throttle.recordFailure(sourceAddress, email);

@@ -1,20 +1,17 @@
 import { dollarsToMicroCents, microCentsToDollars } from '@/common/money';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
+import { Transaction, Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { Permission } from '../console-access/console-principal';
 import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository, KeyOwner } from './api-keys.repository';
 import { parseExpiry } from './credential-status';
 import { SecretHasher } from '../console-access/secret-hasher';
 import { generateToken, TOKEN_PREFIXES } from '../console-access/token-format';
-
-/** Whose key: a service account's, or a person's own in a workspace. */
-export type KeyOwner = { workspaceId: string } & ({ serviceAccountId: string } | { userId: string });
 
 /** A key's controls as requests give them: absent leaves a control as it is, null removes it. */
 export interface KeyControlsInput {
@@ -64,16 +61,11 @@ function controlDetails(key: ApiKeyEntity): Record<string, unknown> {
   };
 }
 
-function ownerWhere(owner: KeyOwner): FindOptionsWhere<ApiKeyEntity> {
-  return 'serviceAccountId' in owner
-    ? { workspaceId: owner.workspaceId, serviceAccountId: owner.serviceAccountId }
-    : { workspaceId: owner.workspaceId, userId: owner.userId, serviceAccountId: IsNull() };
-}
-
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keys: ApiKeysRepository,
+    private readonly transactions: Transactions,
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
     private readonly clock: Clock,
@@ -105,9 +97,9 @@ export class ApiKeysService {
       monthlyBudgetMicroCents: null,
       ...controlColumns(input),
     };
-    await this.db.transaction(async (manager) => {
-      await manager.insert(ApiKeyEntity, entity);
-      await this.audit.record(manager, actor, {
+    await this.transactions.run(async (tx) => {
+      await this.keys.add(tx, entity);
+      await this.audit.record(tx, actor, {
         workspaceId: owner.workspaceId,
         action: 'key.created',
         target: { type: 'key', id: entity.id },
@@ -124,9 +116,7 @@ export class ApiKeysService {
   }
 
   list(owner: KeyOwner): Promise<ApiKeyEntity[]> {
-    return this.db
-      .getRepository(ApiKeyEntity)
-      .find({ where: ownerWhere(owner), order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.keys.ofOwner(owner);
   }
 
   /** Renames a key or changes its controls; audited with what changed. 404 when it is not the owner's. */
@@ -136,11 +126,8 @@ export class ApiKeysService {
     id: string,
     changes: KeyControlsInput & { name?: string },
   ): Promise<ApiKeyEntity> {
-    return this.db.transaction(async (manager) => {
-      const key = await manager.findOne(ApiKeyEntity, {
-        where: { ...ownerWhere(owner), id },
-        lock: { mode: 'pessimistic_write' },
-      });
+    return this.transactions.run(async (tx) => {
+      const key = await this.keys.lockOfOwner(tx, owner, id);
       if (!key) throw new ConsoleNotFoundError(`Key not found: ${id}`);
       const columns: Partial<ApiKeyEntity> = {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -151,8 +138,8 @@ export class ApiKeysService {
       );
       if (changed.length === 0) return key;
       const next = { ...key, ...columns };
-      await manager.update(ApiKeyEntity, { id }, columns);
-      await this.audit.record(manager, actor, {
+      await this.keys.update(tx, id, columns);
+      await this.audit.record(tx, actor, {
         workspaceId: owner.workspaceId,
         action: 'key.updated',
         target: { type: 'key', id },
@@ -168,15 +155,12 @@ export class ApiKeysService {
 
   /** Revokes one key of this owner (idempotent); 404 when it is not theirs. */
   async revoke(actor: Actor, owner: KeyOwner, id: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const key = await manager.findOne(ApiKeyEntity, {
-        where: { ...ownerWhere(owner), id },
-        lock: { mode: 'pessimistic_write' },
-      });
+    await this.transactions.run(async (tx) => {
+      const key = await this.keys.lockOfOwner(tx, owner, id);
       if (!key) throw new ConsoleNotFoundError(`Key not found: ${id}`);
       if (key.revokedAt) return;
-      await manager.update(ApiKeyEntity, { id }, { revokedAt: new Date(this.clock.now()) });
-      await this.audit.record(manager, actor, {
+      await this.keys.markRevoked(tx, id, new Date(this.clock.now()));
+      await this.audit.record(tx, actor, {
         workspaceId: owner.workspaceId,
         action: 'key.revoked',
         target: { type: 'key', id },
@@ -186,13 +170,7 @@ export class ApiKeysService {
   }
 
   /** Inside a member's removal: revokes every personal key they hold in that workspace. */
-  async revokePersonalKeys(manager: EntityManager, workspaceId: string, userId: string): Promise<number> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(ApiKeyEntity)
-      .set({ revokedAt: new Date(this.clock.now()) })
-      .where({ workspaceId, userId, revokedAt: IsNull() })
-      .execute();
-    return result.affected ?? 0;
+  revokePersonalKeys(tx: Transaction, workspaceId: string, userId: string): Promise<number> {
+    return this.keys.revokeAllOfMember(tx, workspaceId, userId, new Date(this.clock.now()));
   }
 }

@@ -3,10 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { ConsoleAccessModule } from '../console-access/console-access.module';
 import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { PersonalKeysController } from './personal-keys.controller';
 import { ServiceAccountEntity } from './service-account.entity';
 import { ServiceAccountsController } from './service-accounts.controller';
+import { ServiceAccountsRepository } from './service-accounts.repository';
 import { ServiceAccountsService } from './service-accounts.service';
 import { TokensController } from './tokens.controller';
 import { UserTokenEntity } from './user-token.entity';
@@ -21,7 +23,14 @@ import { UserTokensService } from './user-tokens.service';
     AuditModule,
   ],
   controllers: [ServiceAccountsController, PersonalKeysController, TokensController],
-  providers: [ServiceAccountsService, ApiKeysService, UserTokensService, UserTokensRepository],
+  providers: [
+    ServiceAccountsService,
+    ServiceAccountsRepository,
+    ApiKeysService,
+    ApiKeysRepository,
+    UserTokensService,
+    UserTokensRepository,
+  ],
   exports: [ConsoleAccessModule, ServiceAccountsService, ApiKeysService],
 })
 export class KeysModule {}

@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
+import { Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import { ConsoleNotFoundError } from '../console-access/console-access.errors';
-import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ServiceAccountEntity } from './service-account.entity';
+import { ServiceAccountsRepository } from './service-accounts.repository';
 
 @Injectable()
 export class ServiceAccountsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly accounts: ServiceAccountsRepository,
+    private readonly keys: ApiKeysRepository,
+    private readonly transactions: Transactions,
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {}
@@ -27,9 +29,9 @@ export class ServiceAccountsService {
       createdAt: new Date(now),
       deletedAt: null,
     };
-    await this.db.transaction(async (manager) => {
-      await manager.insert(ServiceAccountEntity, account);
-      await this.audit.record(manager, actor, {
+    await this.transactions.run(async (tx) => {
+      await this.accounts.add(tx, account);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'service_account.created',
         target: { type: 'service_account', id: account.id },
@@ -40,30 +42,24 @@ export class ServiceAccountsService {
   }
 
   list(workspaceId: string): Promise<ServiceAccountEntity[]> {
-    return this.db
-      .getRepository(ServiceAccountEntity)
-      .find({ where: { workspaceId, deletedAt: IsNull() }, order: { name: 'ASC', id: 'ASC' } });
+    return this.accounts.liveOfWorkspace(workspaceId);
   }
 
   /** 404 unless the service account is live in this workspace. */
   async get(workspaceId: string, id: string): Promise<ServiceAccountEntity> {
-    const account = await this.db
-      .getRepository(ServiceAccountEntity)
-      .findOneBy({ id, workspaceId, deletedAt: IsNull() });
+    const account = await this.accounts.findLive(workspaceId, id);
     if (!account) throw new ConsoleNotFoundError(`Service account not found: ${id}`);
     return account;
   }
 
   /** Renames a live account; its keys, usage and budget stay. */
   async rename(actor: Actor, workspaceId: string, id: string, name: string): Promise<ServiceAccountEntity> {
-    return this.db.transaction(async (manager) => {
-      const account = await manager
-        .getRepository(ServiceAccountEntity)
-        .findOne({ where: { id, workspaceId, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+    return this.transactions.run(async (tx) => {
+      const account = await this.accounts.lockLive(tx, workspaceId, id);
       if (!account) throw new ConsoleNotFoundError(`Service account not found: ${id}`);
       if (account.name === name) return account;
-      await manager.update(ServiceAccountEntity, { id }, { name });
-      await this.audit.record(manager, actor, {
+      await this.accounts.rename(tx, id, name);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'service_account.renamed',
         target: { type: 'service_account', id },
@@ -76,25 +72,15 @@ export class ServiceAccountsService {
   /** Removes the account and revokes all its keys in one transaction. */
   async remove(actor: Actor, workspaceId: string, id: string): Promise<void> {
     const now = new Date(this.clock.now());
-    await this.db.transaction(async (manager) => {
-      const removed = await manager
-        .createQueryBuilder()
-        .update(ServiceAccountEntity)
-        .set({ deletedAt: now })
-        .where({ id, workspaceId, deletedAt: IsNull() })
-        .execute();
-      if (!removed.affected) throw new ConsoleNotFoundError(`Service account not found: ${id}`);
-      const revoked = await manager
-        .createQueryBuilder()
-        .update(ApiKeyEntity)
-        .set({ revokedAt: now })
-        .where({ serviceAccountId: id, revokedAt: IsNull() })
-        .execute();
-      await this.audit.record(manager, actor, {
+    await this.transactions.run(async (tx) => {
+      const removed = await this.accounts.markDeleted(tx, workspaceId, id, now);
+      if (!removed) throw new ConsoleNotFoundError(`Service account not found: ${id}`);
+      const revoked = await this.keys.revokeAllOfServiceAccount(tx, id, now);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'service_account.deleted',
         target: { type: 'service_account', id },
-        details: { revoked_keys: revoked.affected ?? 0 },
+        details: { revoked_keys: revoked },
       });
     });
   }

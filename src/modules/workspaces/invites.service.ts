@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
+import { Transaction, Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { sha256 } from '@/common/hash';
 import { Actor } from '../console-access/actor';
@@ -14,10 +13,9 @@ import {
 } from '../console-access/console-access.errors';
 import { ConsolePrincipal, Role } from '../console-access/console-principal';
 import { InviteEntity } from './invite.entity';
-import { MembershipEntity } from './membership.entity';
-import { WorkspaceEntity } from './workspace.entity';
-import { WorkspaceWithRole } from './workspaces.service';
-import { execute } from '@/database/execute';
+import { InvitesRepository } from './invites.repository';
+import { MembershipsRepository, WorkspaceWithRole } from './memberships.repository';
+import { WorkspacesRepository } from './workspaces.repository';
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 3600_000;
 
@@ -26,7 +24,10 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 @Injectable()
 export class InvitesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly invites: InvitesRepository,
+    private readonly memberships: MembershipsRepository,
+    private readonly workspaces: WorkspacesRepository,
+    private readonly transactions: Transactions,
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {}
@@ -58,23 +59,15 @@ export class InvitesService {
       revokedAt: null,
     };
     let replaced = false;
-    await this.db.transaction(async (manager) => {
-      const [existing] = (await manager.query(
-        `SELECT 1 FROM membership m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND u.email = $2`,
-        [workspaceId, email],
-      )) as unknown[];
+    await this.transactions.run(async (tx) => {
+      const existing = await this.memberships.hasEmail(tx, workspaceId, email);
       // Inviting a member again would at best do nothing and at worst change their role (opencode#43922).
       if (existing)
         throw new ConsoleConflictError(`${email} is already a member of this workspace`, 'member');
       // An earlier link to the same email stops working: one open invitation per person, and the log says so.
-      const earlier = await manager.update(
-        InviteEntity,
-        { workspaceId, email, acceptedAt: IsNull(), revokedAt: IsNull() },
-        { revokedAt: new Date(now) },
-      );
-      replaced = (earlier.affected ?? 0) > 0;
-      await manager.insert(InviteEntity, invite);
-      await this.audit.record(manager, actor, {
+      replaced = await this.invites.revokeUnusedForEmail(tx, workspaceId, email, new Date(now));
+      await this.invites.add(tx, invite);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'member.invited',
         target: { type: 'invite', id: invite.id },
@@ -85,26 +78,14 @@ export class InvitesService {
   }
 
   listPending(workspaceId: string): Promise<InviteEntity[]> {
-    return this.db.getRepository(InviteEntity).find({
-      where: {
-        workspaceId,
-        acceptedAt: IsNull(),
-        revokedAt: IsNull(),
-        expiresAt: MoreThan(new Date(this.clock.now())),
-      },
-      order: { createdAt: 'DESC' },
-    });
+    return this.invites.pending(workspaceId, new Date(this.clock.now()));
   }
 
   async revoke(actor: Actor, workspaceId: string, id: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const result = await manager.update(
-        InviteEntity,
-        { id, workspaceId, acceptedAt: IsNull(), revokedAt: IsNull() },
-        { revokedAt: new Date(this.clock.now()) },
-      );
-      if (!result.affected) throw new ConsoleNotFoundError(`Invitation not found: ${id}`);
-      await this.audit.record(manager, actor, {
+    await this.transactions.run(async (tx) => {
+      const revoked = await this.invites.revokeUnusedById(tx, workspaceId, id, new Date(this.clock.now()));
+      if (!revoked) throw new ConsoleNotFoundError(`Invitation not found: ${id}`);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'invite.revoked',
         target: { type: 'invite', id },
@@ -113,14 +94,8 @@ export class InvitesService {
   }
 
   /** What an invitation page shows: the workspace and role of a usable invitation, else undefined. */
-  async describe(token: string): Promise<{ workspace: string; email: string; role: Role } | undefined> {
-    const [row] = (await this.db.query(
-      `SELECT w.name AS workspace, i.email, i.role FROM invite i JOIN workspace w ON w.id = i.workspace_id
-        WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > $2
-          AND w.deleted_at IS NULL`,
-      [sha256(token), new Date(this.clock.now())],
-    )) as Array<{ workspace: string; email: string; role: Role }>;
-    return row;
+  describe(token: string): Promise<{ workspace: string; email: string; role: Role } | undefined> {
+    return this.invites.describeUsable(sha256(token), new Date(this.clock.now()));
   }
 
   /**
@@ -131,30 +106,23 @@ export class InvitesService {
     token: string,
     person: { id: string; email: string },
     actor: Actor,
-    manager?: EntityManager,
+    transaction?: Transaction,
   ): Promise<WorkspaceWithRole> {
-    const work = async (tx: EntityManager): Promise<WorkspaceWithRole> => {
+    const work = async (tx: Transaction): Promise<WorkspaceWithRole> => {
       const now = new Date(this.clock.now());
       const tokenHash = sha256(token);
-      const { rows: consumed } = await execute<{ id: string; workspace_id: string; role: Role }>(
-        tx,
-        `UPDATE invite SET accepted_at = $3
-          WHERE token_hash = $1 AND email = $2 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $3
-          RETURNING id, workspace_id, role`,
-        [tokenHash, normalizeEmail(person.email), now],
-      );
-      const invite = consumed[0];
+      const invite = await this.invites.consume(tx, tokenHash, normalizeEmail(person.email), now);
       if (!invite) {
-        const other = await tx.findOneBy(InviteEntity, { tokenHash });
+        const other = await this.invites.findByTokenHash(tx, tokenHash);
         const usable = other && !other.acceptedAt && !other.revokedAt && other.expiresAt > now;
         if (usable) throw new ConsoleForbiddenError('This invitation is for another email address');
         throw new ConsoleNotFoundError('Invitation not found, expired or already used');
       }
-      const workspace = await tx.findOneBy(WorkspaceEntity, { id: invite.workspace_id, deletedAt: IsNull() });
+      const workspace = await this.workspaces.findLive(invite.workspace_id, tx);
       if (!workspace) throw new ConsoleNotFoundError('The workspace of this invitation no longer exists');
-      const member = await tx.findOneBy(MembershipEntity, { workspaceId: workspace.id, userId: person.id });
+      const member = await this.memberships.find(tx, workspace.id, person.id);
       if (member) throw new ConsoleConflictError('You are already a member of this workspace', 'member');
-      await tx.insert(MembershipEntity, {
+      await this.memberships.add(tx, {
         workspaceId: workspace.id,
         userId: person.id,
         role: invite.role,
@@ -168,6 +136,6 @@ export class InvitesService {
       });
       return { id: workspace.id, name: workspace.name, role: invite.role };
     };
-    return manager ? work(manager) : this.db.transaction(work);
+    return transaction ? work(transaction) : this.transactions.run(work);
   }
 }

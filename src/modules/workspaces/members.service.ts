@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { Transaction, Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
 import {
@@ -12,6 +11,7 @@ import { ConsolePrincipal, Role, roleAtLeast } from '../console-access/console-p
 import { ApiKeysService } from '../keys/api-keys.service';
 import { ServiceAccountsService } from '../keys/service-accounts.service';
 import { MembershipEntity } from './membership.entity';
+import { MembershipsRepository } from './memberships.repository';
 
 export interface Member {
   userId: string;
@@ -22,18 +22,15 @@ export interface Member {
 }
 
 /** Runs inside a member's removal transaction, so credentials bound to the workspace end with it. */
-export type MemberRemovedHook = (
-  manager: EntityManager,
-  workspaceId: string,
-  userId: string,
-) => Promise<void>;
+export type MemberRemovedHook = (tx: Transaction, workspaceId: string, userId: string) => Promise<void>;
 
 @Injectable()
 export class MembersService {
   private readonly removalHooks: MemberRemovedHook[] = [];
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly memberships: MembershipsRepository,
+    private readonly transactions: Transactions,
     private readonly audit: AuditService,
     private readonly keys: ApiKeysService,
     private readonly serviceAccounts: ServiceAccountsService,
@@ -46,11 +43,7 @@ export class MembersService {
 
   /** People (with their email) and then service accounts. */
   async list(workspaceId: string): Promise<Member[]> {
-    const people = (await this.db.query(
-      `SELECT m.user_id, u.email, u.name, m.role FROM membership m JOIN users u ON u.id = m.user_id
-        WHERE m.workspace_id = $1 ORDER BY u.email`,
-      [workspaceId],
-    )) as Array<{ user_id: string; email: string; name: string; role: Role }>;
+    const people = await this.memberships.people(workspaceId);
     const accounts = await this.serviceAccounts.list(workspaceId);
     return [
       ...people.map((p) => ({
@@ -71,19 +64,8 @@ export class MembersService {
   }
 
   /** Whether a person (`usr_…`) or a live service account (`sa_…`) belongs to the workspace. */
-  async has(workspaceId: string, memberId: string): Promise<boolean> {
-    const rows = (await this.db.query(
-      `SELECT 1 FROM membership WHERE workspace_id = $1 AND user_id = $2
-       UNION ALL
-       SELECT 1 FROM service_account WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
-      [workspaceId, memberId],
-    )) as unknown[];
-    return rows.length > 0;
-  }
-
-  /** Locks the workspace's memberships so two changes cannot both remove "the other" owner. */
-  private async lockMembers(manager: EntityManager, workspaceId: string): Promise<MembershipEntity[]> {
-    return manager.find(MembershipEntity, { where: { workspaceId }, lock: { mode: 'pessimistic_write' } });
+  has(workspaceId: string, memberId: string): Promise<boolean> {
+    return this.memberships.has(workspaceId, memberId);
   }
 
   private target(members: MembershipEntity[], userId: string): MembershipEntity {
@@ -103,8 +85,8 @@ export class MembersService {
     userId: string,
     role: Role,
   ): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const members = await this.lockMembers(manager, workspaceId);
+    await this.transactions.run(async (tx) => {
+      const members = await this.memberships.lockOfWorkspace(tx, workspaceId);
       const member = this.target(members, userId);
       if ((role === 'owner' || member.role === 'owner') && principal.role !== 'owner') {
         throw new ConsoleForbiddenError('Only owners can make someone an owner or change an owner’s role');
@@ -116,8 +98,8 @@ export class MembersService {
           'member',
         );
       }
-      await manager.update(MembershipEntity, { workspaceId, userId }, { role });
-      await this.audit.record(manager, actor, {
+      await this.memberships.changeRole(tx, workspaceId, userId, role);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'member.role_changed',
         target: { type: 'user', id: userId },
@@ -137,8 +119,8 @@ export class MembersService {
     if (!leaving && !roleAtLeast(principal.role, 'admin')) {
       throw new ConsoleForbiddenError('Only owners and admins can remove other members');
     }
-    await this.db.transaction(async (manager) => {
-      const members = await this.lockMembers(manager, workspaceId);
+    await this.transactions.run(async (tx) => {
+      const members = await this.memberships.lockOfWorkspace(tx, workspaceId);
       const member = this.target(members, userId);
       if (member.role === 'owner' && !leaving && principal.role !== 'owner') {
         throw new ConsoleForbiddenError('Only owners can remove an owner');
@@ -149,10 +131,10 @@ export class MembersService {
           'member',
         );
       }
-      const revokedKeys = await this.keys.revokePersonalKeys(manager, workspaceId, userId);
-      for (const hook of this.removalHooks) await hook(manager, workspaceId, userId);
-      await manager.delete(MembershipEntity, { workspaceId, userId });
-      await this.audit.record(manager, actor, {
+      const revokedKeys = await this.keys.revokePersonalKeys(tx, workspaceId, userId);
+      for (const hook of this.removalHooks) await hook(tx, workspaceId, userId);
+      await this.memberships.remove(tx, workspaceId, userId);
+      await this.audit.record(tx, actor, {
         workspaceId,
         action: 'member.removed',
         target: { type: 'user', id: userId },

@@ -1,24 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
+import { Transaction, Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
-import { Role } from '../console-access/console-principal';
-import { MembershipEntity } from './membership.entity';
+import { MembershipsRepository, WorkspaceWithRole } from './memberships.repository';
 import { WorkspaceEntity } from './workspace.entity';
+import { WorkspacesRepository } from './workspaces.repository';
 
-export interface WorkspaceWithRole {
-  id: string;
-  name: string;
-  role: Role;
-}
+export type { WorkspaceWithRole } from './memberships.repository';
 
 @Injectable()
 export class WorkspacesService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly workspaces: WorkspacesRepository,
+    private readonly memberships: MembershipsRepository,
+    private readonly transactions: Transactions,
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {}
@@ -28,7 +25,7 @@ export class WorkspacesService {
     actor: Actor,
     ownerId: string,
     name: string,
-    manager?: EntityManager,
+    transaction?: Transaction,
   ): Promise<WorkspaceEntity> {
     const now = this.clock.now();
     const workspace: WorkspaceEntity = {
@@ -37,9 +34,9 @@ export class WorkspacesService {
       createdAt: new Date(now),
       deletedAt: null,
     };
-    const work = async (tx: EntityManager) => {
-      await tx.insert(WorkspaceEntity, workspace);
-      await tx.insert(MembershipEntity, {
+    const work = async (tx: Transaction) => {
+      await this.workspaces.add(tx, workspace);
+      await this.memberships.add(tx, {
         workspaceId: workspace.id,
         userId: ownerId,
         role: 'owner',
@@ -52,25 +49,16 @@ export class WorkspacesService {
         details: { name },
       });
     };
-    await (manager ? work(manager) : this.db.transaction(work));
+    await (transaction ? work(transaction) : this.transactions.run(work));
     return workspace;
   }
 
   /** The person's workspaces, by name then id (the order opencode's CLI picks from). */
-  async listForUser(userId: string): Promise<WorkspaceWithRole[]> {
-    const rows = await this.db
-      .getRepository(MembershipEntity)
-      .createQueryBuilder('m')
-      .innerJoin(WorkspaceEntity, 'w', 'w.id = m.workspace_id AND w.deleted_at IS NULL')
-      .select(['w.id AS id', 'w.name AS name', 'm.role AS role'])
-      .where('m.user_id = :userId', { userId })
-      .orderBy('w.name', 'ASC')
-      .addOrderBy('w.id', 'ASC')
-      .getRawMany<WorkspaceWithRole>();
-    return rows;
+  listForUser(userId: string): Promise<WorkspaceWithRole[]> {
+    return this.memberships.workspacesOfUser(userId);
   }
 
-  async get(id: string): Promise<WorkspaceEntity | null> {
-    return this.db.getRepository(WorkspaceEntity).findOneBy({ id, deletedAt: IsNull() });
+  get(id: string): Promise<WorkspaceEntity | null> {
+    return this.workspaces.findLive(id);
   }
 }
