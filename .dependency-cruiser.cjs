@@ -15,7 +15,6 @@ const DATA_ACCESS_NOT_MOVED = [
   'budgets/budgets.service.ts',
   'budgets/hold-lease.ts',
   'budgets/key-budgets.ts',
-  'budgets/request-log.ts',
   'budgets/usage-ledger.ts',
   'sessions/sessions-usage.ts',
 ];

@@ -22,6 +22,7 @@ import { UsageEntity } from './usage.entity';
 import { UsageLedger } from './usage-ledger';
 import { WorkspaceBudgetEntity } from './workspace-budget.entity';
 import { WorkspaceSpendEntity } from './workspace-spend.entity';
+import { RequestLogRepository } from './request-log.repository';
 
 /** Monthly budgets per member and service account, and the usage they are spent on. */
 @Module({
@@ -42,7 +43,15 @@ import { WorkspaceSpendEntity } from './workspace-spend.entity';
     WorkspacesModule,
   ],
   controllers: [BudgetsController, UsageController, RequestLogController],
-  providers: [BudgetsService, BudgetLimits, UsageLedger, HoldLease, KeyBudgets, RequestLog],
+  providers: [
+    BudgetsService,
+    BudgetLimits,
+    UsageLedger,
+    HoldLease,
+    KeyBudgets,
+    RequestLog,
+    RequestLogRepository,
+  ],
   exports: [BudgetsService, UsageLedger, HoldLease, KeyBudgets, RequestLog],
 })
 export class BudgetsModule {}

@@ -1,10 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { SequentialUlids } from '@/common/ids';
-import { poolQuery } from '@/database/pool-query';
 import { RequestLogEntity } from './request-log.entity';
+import { RequestLogFilter, RequestLogRepository } from './request-log.repository';
 import { requestLogConfig, RequestLogConfig } from './request-log.config';
 
 const FLUSH_EVERY_MS = 200;
@@ -16,15 +14,7 @@ export type RequestLogInput = Omit<RequestLogEntity, 'id' | 'createdAt' | 'costM
   costMicroCents: bigint;
 };
 
-/** What a page of the log may be narrowed to. */
-export interface RequestLogFilter {
-  memberId?: string;
-  keyId?: string;
-  model?: string;
-  status?: number;
-  from?: Date;
-  to?: Date;
-}
+export type { RequestLogFilter } from './request-log.repository';
 
 /**
  * The gateway's per-request log, written like usage: in batches of one statement (`json_to_recordset`) within
@@ -41,7 +31,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly ids = new SequentialUlids('rql');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly entries: RequestLogRepository,
     @Inject(requestLogConfig.KEY) private readonly config: RequestLogConfig,
     private readonly clock: Clock,
   ) {}
@@ -75,36 +65,20 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /** Newest first, `limit` rows older than `cursor` (the id of the previous page's last row). */
-  async page(
+  page(
     workspaceId: string,
     filter: RequestLogFilter,
     limit: number,
     cursor?: string,
   ): Promise<RequestLogEntity[]> {
-    const query = this.db
-      .getRepository(RequestLogEntity)
-      .createQueryBuilder('r')
-      .where('r.workspace_id = :workspaceId', { workspaceId });
-    if (cursor) query.andWhere('r.id < :cursor', { cursor });
-    if (filter.memberId) query.andWhere('r.member_id = :memberId', { memberId: filter.memberId });
-    if (filter.keyId) query.andWhere('r.key_id = :keyId', { keyId: filter.keyId });
-    if (filter.model) query.andWhere('(r.model = :model OR r.served_by = :model)', { model: filter.model });
-    if (filter.status !== undefined) query.andWhere('r.status = :status', { status: filter.status });
-    if (filter.from) query.andWhere('r.created_at >= :from', { from: filter.from });
-    if (filter.to) query.andWhere('r.created_at < :to', { to: filter.to });
-    return query.orderBy('r.id', 'DESC').limit(limit).getMany();
+    return this.entries.page(workspaceId, { filter, limit, cursor });
   }
 
   /** Removes what is older than the retention period; answers how many rows went. */
   async prune(): Promise<number> {
     try {
       const cutoff = new Date(this.clock.now() - this.config.days * 86_400_000);
-      const rows = await poolQuery<{ n: string }>(
-        this.db,
-        'WITH gone AS (DELETE FROM request_log WHERE created_at < $1 RETURNING 1) SELECT count(*) AS n FROM gone',
-        [cutoff],
-      );
-      return Number(rows[0].n);
+      return await this.entries.pruneBefore(cutoff);
     } catch (error) {
       this.logger.warn(`request log not pruned: ${(error as Error).message}`);
       return 0;
@@ -117,19 +91,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     while (this.pending.length > 0) {
       const batch = this.pending.slice(0, BATCH_SIZE);
       try {
-        await poolQuery(
-          this.db,
-          `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status,
-                                    outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms,
-                                    created_at)
-           SELECT id, "workspaceId", "memberId", "keyId", "requestId", route, model, "servedBy", status, outcome,
-                  "inputTokens", "outputTokens", "costMicroCents", "durationMs", "ttfbMs", "createdAt"
-             FROM json_to_recordset($1::json) AS r(id varchar, "workspaceId" varchar, "memberId" varchar,
-                  "keyId" varchar, "requestId" varchar, route varchar, model varchar, "servedBy" varchar, status int,
-                  outcome varchar, "inputTokens" int, "outputTokens" int, "costMicroCents" bigint, "durationMs" int,
-                  "ttfbMs" int, "createdAt" timestamptz)`,
-          [JSON.stringify(batch)],
-        );
+        await this.entries.insertBatch(JSON.stringify(batch));
         this.pending = this.pending.slice(batch.length);
       } catch (error) {
         this.logger.warn(

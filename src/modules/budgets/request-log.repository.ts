@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { poolQuery } from '@/database/pool-query';
+import { RequestLogEntity } from './request-log.entity';
+
+/** What a page of the log may be narrowed to. */
+export interface RequestLogFilter {
+  memberId?: string;
+  keyId?: string;
+  model?: string;
+  status?: number;
+  from?: Date;
+  to?: Date;
+}
+
+/** Which page of the log: `limit` rows matching `filter`, older than `cursor` (the previous page's last id). */
+export interface RequestLogPage {
+  filter: RequestLogFilter;
+  limit: number;
+  cursor?: string;
+}
+
+/** The gateway's per-request log (`request_log`): batches written in one statement, pages, and pruning. */
+@Injectable()
+export class RequestLogRepository {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(RequestLogEntity) private readonly entries: Repository<RequestLogEntity>,
+  ) {}
+
+  /** Inserts a batch of rows given as one JSON text (`json_to_recordset`), each a RequestLogEntity's fields. */
+  async insertBatch(rows: string): Promise<void> {
+    await poolQuery(
+      this.db,
+      `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status,
+                                    outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms,
+                                    created_at)
+           SELECT id, "workspaceId", "memberId", "keyId", "requestId", route, model, "servedBy", status, outcome,
+                  "inputTokens", "outputTokens", "costMicroCents", "durationMs", "ttfbMs", "createdAt"
+             FROM json_to_recordset($1::json) AS r(id varchar, "workspaceId" varchar, "memberId" varchar,
+                  "keyId" varchar, "requestId" varchar, route varchar, model varchar, "servedBy" varchar, status int,
+                  outcome varchar, "inputTokens" int, "outputTokens" int, "costMicroCents" bigint, "durationMs" int,
+                  "ttfbMs" int, "createdAt" timestamptz)`,
+      [rows],
+    );
+  }
+
+  /** Newest first, `limit` rows older than `cursor` (the id of the previous page's last row). */
+  page(workspaceId: string, { filter, limit, cursor }: RequestLogPage): Promise<RequestLogEntity[]> {
+    const query = this.entries
+      .createQueryBuilder('r')
+      .where('r.workspace_id = :workspaceId', { workspaceId });
+    if (cursor) query.andWhere('r.id < :cursor', { cursor });
+    if (filter.memberId) query.andWhere('r.member_id = :memberId', { memberId: filter.memberId });
+    if (filter.keyId) query.andWhere('r.key_id = :keyId', { keyId: filter.keyId });
+    if (filter.model) query.andWhere('(r.model = :model OR r.served_by = :model)', { model: filter.model });
+    if (filter.status !== undefined) query.andWhere('r.status = :status', { status: filter.status });
+    if (filter.from) query.andWhere('r.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('r.created_at < :to', { to: filter.to });
+    return query.orderBy('r.id', 'DESC').limit(limit).getMany();
+  }
+
+  /** Removes the rows created before `cutoff`; answers how many went. */
+  async pruneBefore(cutoff: Date): Promise<number> {
+    const rows = await poolQuery<{ n: string }>(
+      this.db,
+      'WITH gone AS (DELETE FROM request_log WHERE created_at < $1 RETURNING 1) SELECT count(*) AS n FROM gone',
+      [cutoff],
+    );
+    return Number(rows[0].n);
+  }
+}
