@@ -13,9 +13,7 @@ const CONSOLE = '(identity|workspaces|keys|audit|device|console-web|workspace-co
 const DATA_ACCESS_NOT_MOVED = [
   'budgets/budget-limits.ts',
   'budgets/budgets.service.ts',
-  'budgets/hold-lease.ts',
   'budgets/key-budgets.ts',
-  'budgets/usage-ledger.ts',
   'sessions/sessions-usage.ts',
 ];
 

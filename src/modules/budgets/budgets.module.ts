@@ -22,7 +22,9 @@ import { UsageEntity } from './usage.entity';
 import { UsageLedger } from './usage-ledger';
 import { WorkspaceBudgetEntity } from './workspace-budget.entity';
 import { WorkspaceSpendEntity } from './workspace-spend.entity';
+import { GatewayNodesRepository } from './gateway-nodes.repository';
 import { RequestLogRepository } from './request-log.repository';
+import { UsageRepository } from './usage.repository';
 
 /** Monthly budgets per member and service account, and the usage they are spent on. */
 @Module({
@@ -50,6 +52,8 @@ import { RequestLogRepository } from './request-log.repository';
     HoldLease,
     KeyBudgets,
     RequestLog,
+    UsageRepository,
+    GatewayNodesRepository,
     RequestLogRepository,
   ],
   exports: [BudgetsService, UsageLedger, HoldLease, KeyBudgets, RequestLog],

@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { poolQuery } from '@/database/pool-query';
+import { GatewayNodesRepository, Released } from './gateway-nodes.repository';
 
 /** How often a process renews its lease and looks for processes that stopped renewing theirs. */
 export const HEARTBEAT_MS = 5_000;
@@ -22,7 +20,7 @@ export class HoldLease implements OnApplicationBootstrap {
   private timer?: NodeJS.Timeout;
   private beating = Promise.resolve();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly nodes: GatewayNodesRepository) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.renew();
@@ -36,12 +34,11 @@ export class HoldLease implements OnApplicationBootstrap {
   async end(): Promise<void> {
     clearInterval(this.timer);
     await this.beating;
-    await poolQuery(this.db, 'DELETE FROM budget_hold WHERE node_id = $1', [this.nodeId]);
-    await poolQuery(this.db, 'DELETE FROM gateway_node WHERE id = $1', [this.nodeId]);
+    await this.nodes.end(this.nodeId);
   }
 
   /** Renews the lease and releases the holds of processes whose leases ran out; returns what was released. */
-  async beat(): Promise<{ nodes: number; released: bigint }> {
+  async beat(): Promise<Released> {
     try {
       await this.renew();
       return await this.releaseExpired();
@@ -51,21 +48,12 @@ export class HoldLease implements OnApplicationBootstrap {
     }
   }
 
-  private async renew(): Promise<void> {
-    await poolQuery(
-      this.db,
-      `INSERT INTO gateway_node (id, started_at, heartbeat_at) VALUES ($1, now(), now())
-       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
-      [this.nodeId],
-    );
+  private renew(): Promise<void> {
+    return this.nodes.renew(this.nodeId);
   }
 
-  private async releaseExpired(): Promise<{ nodes: number; released: bigint }> {
-    const [row] = await poolQuery<{ nodes: string; released: string }>(this.db, RELEASE_EXPIRED, [
-      this.nodeId,
-      LEASE_MS,
-    ]);
-    const result = { nodes: Number(row.nodes), released: BigInt(row.released) };
+  private async releaseExpired(): Promise<Released> {
+    const result = await this.nodes.releaseExpired(this.nodeId, LEASE_MS);
     if (result.nodes > 0)
       this.logger.warn(
         `released ${result.released} micro-cents of budget holds of ${result.nodes} gateway process(es) that stopped renewing their lease`,
@@ -73,33 +61,3 @@ export class HoldLease implements OnApplicationBootstrap {
     return result;
   }
 }
-
-/**
- * Ends the leases the `dead` CTE deletes and gives their holds back to members and workspaces. The DELETE of the
- * node rows decides which process releases them: a second one finds them gone.
- */
-function releaseHolds(dead: string): string {
-  return `WITH dead AS (${dead} RETURNING id),
-     holds AS (
-       DELETE FROM budget_hold h USING dead WHERE h.node_id = dead.id
-       RETURNING h.workspace_id, h.member_id, h.month, h.member_held_micro_cents AS member_held,
-                 h.workspace_held_micro_cents AS workspace_held
-     ), members AS (
-       UPDATE member_spend s SET held_micro_cents = GREATEST(0, s.held_micro_cents - x.held)
-         FROM (SELECT workspace_id, member_id, month, sum(member_held) AS held FROM holds GROUP BY 1, 2, 3) x
-        WHERE s.workspace_id = x.workspace_id AND s.member_id = x.member_id AND s.month = x.month
-     ), workspaces AS (
-       UPDATE workspace_spend s SET held_micro_cents = GREATEST(0, s.held_micro_cents - x.held)
-         FROM (SELECT workspace_id, month, sum(workspace_held) AS held FROM holds GROUP BY 1, 2) x
-        WHERE s.workspace_id = x.workspace_id AND s.month = x.month
-     )
-     SELECT (SELECT count(*) FROM dead) AS nodes, (SELECT coalesce(sum(member_held), 0) FROM holds) AS released`;
-}
-
-/** Every process whose lease ran out ($1 this process, $2 LEASE_MS). */
-const RELEASE_EXPIRED = releaseHolds(
-  'DELETE FROM gateway_node WHERE heartbeat_at < now() - make_interval(secs => $2::int / 1000.0) AND id <> $1',
-);
-
-/** One process known to be gone ($1), whatever its lease says: its journal is being written (UsageLedger). */
-export const RELEASE_NODE = releaseHolds('DELETE FROM gateway_node WHERE id = $1');

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { poolQuery } from '@/database/pool-query';
-import { DataSource } from 'typeorm';
 import { Clock } from '@/common/clock';
+import { Transaction, Transactions } from '@/database/transaction';
 import { UsageInput } from './budgets.service';
+import { UsageRepository } from './usage.repository';
 import { join } from 'node:path';
-import { HoldLease, RELEASE_NODE } from './hold-lease';
+import { GatewayNodesRepository } from './gateway-nodes.repository';
+import { HoldLease } from './hold-lease';
 import { utcMonth } from '@/common/money';
 import { appConfig, AppConfig } from '@/config/app.config';
 import { Settlement, UsageJournal } from './usage-journal';
@@ -21,9 +21,6 @@ export type SettlementPart = Omit<Settlement, 'at' | 'requests'>;
 
 /** A settlement waiting for its batch, with its number in this process's journal. */
 type Pending = Settlement & { seq: number };
-
-/** Runs one statement: on the pool, or on a transaction's connection (recovery). */
-type Run = (sql: string, params: unknown[]) => Promise<unknown>;
 
 /** What a call in flight has produced since its last record, or nothing new. */
 export type Progress = () => SettlementPart | undefined;
@@ -134,7 +131,9 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
   private progressTimer?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly usage: UsageRepository,
+    private readonly nodes: GatewayNodesRepository,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly lease: HoldLease,
     @Inject(appConfig.KEY) app: AppConfig,
@@ -165,18 +164,15 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
    * one it wrote are written with no hold of their own. Answers how many were written.
    */
   private recover(nodeId: string, records: Array<{ seq: number; settlement: Settlement }>): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      const run: Run = (sql, params) => manager.query(sql, params);
-      await run('SELECT pg_advisory_xact_lock(hashtext($1))', [`usage-journal:${nodeId}`]);
-      const marks = await run('SELECT written_seq FROM usage_journal WHERE node_id = $1', [nodeId]);
-      const [mark] = marks as Array<{ written_seq: string }>;
-      const after = Number(mark?.written_seq ?? 0);
-      await run(RELEASE_NODE, [nodeId]);
+    return this.transactions.run(async (tx) => {
+      await this.usage.lockJournal(tx, nodeId);
+      const after = await this.usage.writtenSeq(tx, nodeId);
+      await this.nodes.releaseNode(tx, nodeId);
       const unwritten = records
         .filter((record) => record.seq > after)
         .map(({ seq, settlement }) => ({ ...settlement, held: 0n, workspaceHeld: 0n, keyHeld: 0n, seq }));
-      if (unwritten.length > 0) await this.write(unwritten, run, nodeId);
-      await run('DELETE FROM usage_journal WHERE node_id = $1', [nodeId]);
+      if (unwritten.length > 0) await this.write(unwritten, tx, nodeId);
+      await this.usage.forgetJournal(nodeId, tx);
       return unwritten.length;
     });
   }
@@ -235,9 +231,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
       return; // the lease stays, so a live process releases the holds these records did not
     }
     this.journal.remove();
-    await poolQuery(this.db, 'DELETE FROM usage_journal WHERE node_id = $1', [this.lease.nodeId]).catch(
-      () => undefined,
-    );
+    await this.usage.forgetJournal(this.lease.nodeId).catch(() => undefined);
     await this.lease.end().catch((error: Error) => this.logger.warn(`lease not ended: ${error.message}`));
   }
 
@@ -262,11 +256,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
    * The batch's usage rows (`usageRows`); the spend per member for the newest month in the batch (a row of an older
    * month stays in `usage` without touching the newer month's spend), and every hold of the batch released.
    */
-  private async write(
-    batch: Pending[],
-    run: Run = (sql, params) => poolQuery(this.db, sql, params),
-    nodeId = this.lease.nodeId,
-  ): Promise<void> {
+  private async write(batch: Pending[], tx?: Transaction, nodeId = this.lease.nodeId): Promise<void> {
     const members = new Map<string, Spend>();
     const workspaces = new Map<string, Spend>();
     for (const { usage, held, workspaceHeld, keyHeld, at } of batch) {
@@ -278,70 +268,30 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     }
     // The usage rows as one JSON text: pg would format ten arrays element by element (bench/gateway's profile).
     const rows = JSON.stringify(usageRows(batch));
-    const spend = [...members].map(([key, entry]) => ({ key: key.split('\n'), ...entry }));
-    const workspaceSpend = [...workspaces];
-    await run(
-      `WITH batch AS (
-         SELECT * FROM unnest($2::varchar[], $3::varchar[], $4::date[], $5::bigint[], $6::bigint[],
-                              $11::bigint[])
-                AS b(workspace_id, member_id, month, spent, released, workspace_released)
-       ), workspaces AS (
-         SELECT * FROM unnest($7::varchar[], $8::date[], $9::bigint[], $10::bigint[])
-                AS w(workspace_id, month, spent, released)
-       ), workspace_spent AS (
-         INSERT INTO workspace_spend AS s (workspace_id, month, spent_micro_cents, held_micro_cents)
-         SELECT workspace_id, month, spent, 0 FROM workspaces
-         ON CONFLICT (workspace_id) DO UPDATE SET
-           spent_micro_cents = CASE
-             WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
-             WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
-             ELSE s.spent_micro_cents END,
-           held_micro_cents = GREATEST(0, s.held_micro_cents - (
-             SELECT w.released FROM workspaces w WHERE w.workspace_id = EXCLUDED.workspace_id)),
-           month = GREATEST(s.month, EXCLUDED.month)
-       ), node_holds AS (
-         UPDATE budget_hold h
-            SET member_held_micro_cents = GREATEST(0, h.member_held_micro_cents - b.released),
-                workspace_held_micro_cents = GREATEST(0, h.workspace_held_micro_cents - b.workspace_released)
-           FROM batch b
-          WHERE h.node_id = $12 AND h.workspace_id = b.workspace_id AND h.member_id = b.member_id
-       ), journaled AS (
-         INSERT INTO usage_journal AS j (node_id, written_seq, updated_at) VALUES ($12, $13, now())
-         ON CONFLICT (node_id) DO UPDATE SET written_seq = GREATEST(j.written_seq, EXCLUDED.written_seq),
-                                             updated_at = now()
-       ), recorded AS (
-         INSERT INTO usage (workspace_id, member_id, key_id, model, requests, input_tokens, output_tokens,
-                            cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
-         SELECT w, m, k, model, n, i, o, cr, cw, c, at
-           FROM json_to_recordset($1::json) AS r(w varchar, m varchar, k varchar, model varchar, n int, i int,
-                                                 o int, cr int, cw int, c bigint, at timestamptz)
-       )
-       INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents, held_micro_cents)
-       SELECT workspace_id, member_id, month, spent, 0 FROM batch
-       ON CONFLICT (workspace_id, member_id) DO UPDATE SET
-         spent_micro_cents = CASE
-           WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
-           WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
-           ELSE s.spent_micro_cents END,
-         held_micro_cents = GREATEST(0, s.held_micro_cents - (
-           SELECT b.released FROM batch b
-            WHERE b.workspace_id = EXCLUDED.workspace_id AND b.member_id = EXCLUDED.member_id)),
-         month = GREATEST(s.month, EXCLUDED.month)`,
-      [
+    await this.usage.writeBatch(
+      {
         rows,
-        spend.map((entry) => entry.key[0]),
-        spend.map((entry) => entry.key[1]),
-        spend.map((entry) => day(entry.month)),
-        spend.map((entry) => entry.spent.toString()),
-        spend.map((entry) => entry.released.toString()),
-        workspaceSpend.map(([workspaceId]) => workspaceId),
-        workspaceSpend.map(([, entry]) => day(entry.month)),
-        workspaceSpend.map(([, entry]) => entry.spent.toString()),
-        workspaceSpend.map(([, entry]) => entry.released.toString()),
-        spend.map((entry) => entry.workspaceReleased.toString()),
+        members: [...members].map(([key, entry]) => {
+          const [workspaceId, memberId] = key.split('\n');
+          return {
+            workspaceId,
+            memberId,
+            month: day(entry.month),
+            spent: entry.spent.toString(),
+            released: entry.released.toString(),
+            workspaceReleased: entry.workspaceReleased.toString(),
+          };
+        }),
+        workspaces: [...workspaces].map(([workspaceId, entry]) => ({
+          workspaceId,
+          month: day(entry.month),
+          spent: entry.spent.toString(),
+          released: entry.released.toString(),
+        })),
         nodeId,
-        batch[batch.length - 1].seq,
-      ],
+        writtenSeq: batch[batch.length - 1].seq,
+      },
+      tx,
     );
   }
 }
