@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { poolQuery } from '@/database/pool-query';
 import { TableChanges } from '@/database/table-changes';
+import { BudgetsRepository } from './budgets.repository';
 
 const BUDGET_TABLES = new Set(['*', 'member_budget', 'workspace_budget']);
 const MAX_ENTRIES = 10_000;
@@ -18,7 +16,7 @@ export class BudgetLimits {
   private generation = 0;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly budgets: BudgetsRepository,
     private readonly changes: TableChanges,
   ) {
     changes.onChange((table) => {
@@ -37,19 +35,11 @@ export class BudgetLimits {
     const cached = this.changes.live ? this.limited.get(key) : undefined;
     if (cached !== undefined) return cached;
     const generation = this.generation;
-    const [row] = await poolQuery<{ limited: boolean }>(
-      this.db,
-      `SELECT b.limit_micro_cents IS NOT NULL OR d.default_limit_micro_cents IS NOT NULL
-              OR d.monthly_limit_micro_cents IS NOT NULL AS limited
-         FROM (SELECT 1) one
-         LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
-         LEFT JOIN workspace_budget d ON d.workspace_id = $1`,
-      [workspaceId, memberId],
-    );
+    const limited = await this.budgets.limited(workspaceId, memberId);
     if (this.changes.live && generation === this.generation) {
       if (this.limited.size >= MAX_ENTRIES) this.limited.clear();
-      this.limited.set(key, row.limited);
+      this.limited.set(key, limited);
     }
-    return row.limited;
+    return limited;
   }
 }

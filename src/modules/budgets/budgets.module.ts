@@ -22,8 +22,10 @@ import { UsageEntity } from './usage.entity';
 import { UsageLedger } from './usage-ledger';
 import { WorkspaceBudgetEntity } from './workspace-budget.entity';
 import { WorkspaceSpendEntity } from './workspace-spend.entity';
+import { BudgetsRepository } from './budgets.repository';
 import { GatewayNodesRepository } from './gateway-nodes.repository';
 import { RequestLogRepository } from './request-log.repository';
+import { SpendRepository } from './spend.repository';
 import { UsageRepository } from './usage.repository';
 
 /** Monthly budgets per member and service account, and the usage they are spent on. */
@@ -52,6 +54,8 @@ import { UsageRepository } from './usage.repository';
     HoldLease,
     KeyBudgets,
     RequestLog,
+    BudgetsRepository,
+    SpendRepository,
     UsageRepository,
     GatewayNodesRepository,
     RequestLogRepository,

@@ -1,6 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@/common/clock';
 import { AuditService } from '../audit/audit.service';
 import { Actor } from '../console-access/actor';
@@ -9,24 +7,15 @@ import { Member, MembersService } from '../workspaces/members.service';
 import { BudgetLimits } from './budget-limits';
 import { HoldLease } from './hold-lease';
 import { dollarsToMicroCents, utcMonth } from '@/common/money';
-import { poolQuery } from '@/database/pool-query';
-import { execute } from '@/database/execute';
+import { Transaction, Transactions } from '@/database/transaction';
 import { AuditAction } from '../audit/audit-actions';
 import { UsageQueryDto, UsageReportDto } from './dto/usage.dto';
+import { BudgetsRepository } from './budgets.repository';
+import { LimitRow, SpendRepository } from './spend.repository';
+import { UsageInput } from './usage-input';
+import { UsageRepository } from './usage.repository';
 
-/** One metered request, as the inference gateway reports it. */
-export interface UsageInput {
-  workspaceId: string;
-  /** The person (`usr_…`) or service account (`sa_…`) the request is billed to. */
-  memberId: string;
-  keyId?: string | null;
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  costMicroCents: bigint;
-}
+export type { UsageInput } from './usage-input';
 
 export interface BudgetStatus {
   limitMicroCents: bigint | null;
@@ -60,11 +49,6 @@ export interface MemberBudget extends BudgetStatus {
   updatedAt: Date | null;
 }
 
-interface LimitRow {
-  custom: string | null;
-  fallback: string | null;
-}
-
 function statusOf(limits: LimitRow, spent: bigint, resetsAt: Date): BudgetStatus {
   const source = limits.custom !== null ? 'custom' : limits.fallback !== null ? 'default' : null;
   const limit = limits.custom ?? limits.fallback;
@@ -85,7 +69,10 @@ function statusOf(limits: LimitRow, spent: bigint, resetsAt: Date): BudgetStatus
 @Injectable()
 export class BudgetsService implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly budgets: BudgetsRepository,
+    private readonly spend: SpendRepository,
+    private readonly usage: UsageRepository,
+    private readonly transactions: Transactions,
     private readonly members: MembersService,
     private readonly audit: AuditService,
     private readonly clock: Clock,
@@ -95,12 +82,9 @@ export class BudgetsService implements OnModuleInit {
 
   onModuleInit(): void {
     // A member who leaves loses their own budget; coming back, they start from the workspace default.
-    this.members.onMemberRemoved(async (manager, workspaceId, userId) => {
-      await manager.query('DELETE FROM member_budget WHERE workspace_id = $1 AND member_id = $2', [
-        workspaceId,
-        userId,
-      ]);
-    });
+    this.members.onMemberRemoved((tx, workspaceId, userId) =>
+      this.budgets.removeMember(tx, workspaceId, userId),
+    );
   }
 
   /**
@@ -109,54 +93,15 @@ export class BudgetsService implements OnModuleInit {
    * of an earlier month is kept in the usage table without touching the newer month's spend.
    */
   async recordUsage(usage: UsageInput, releasedHold = 0n): Promise<{ spentMicroCents: bigint }> {
-    const rows = (await this.db.query(
-      `WITH recorded AS (
-         INSERT INTO usage (workspace_id, member_id, key_id, model, input_tokens, output_tokens,
-                            cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-         RETURNING workspace_id, member_id, cost_micro_cents,
-                   date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS month
-       )
-       INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents)
-       SELECT workspace_id, member_id, month, cost_micro_cents FROM recorded
-       ON CONFLICT (workspace_id, member_id) DO UPDATE SET
-         spent_micro_cents = CASE
-           WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
-           WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
-           ELSE s.spent_micro_cents END,
-         held_micro_cents = GREATEST(0, s.held_micro_cents - $11::bigint),
-         month = GREATEST(s.month, EXCLUDED.month)
-       RETURNING spent_micro_cents`,
-      [
-        usage.workspaceId,
-        usage.memberId,
-        usage.keyId ?? null,
-        usage.model,
-        usage.inputTokens,
-        usage.outputTokens,
-        usage.cacheReadTokens ?? 0,
-        usage.cacheWriteTokens ?? 0,
-        usage.costMicroCents.toString(),
-        new Date(this.clock.now()),
-        releasedHold.toString(),
-      ],
-    )) as Array<{ spent_micro_cents: string }>;
-    return { spentMicroCents: BigInt(rows[0].spent_micro_cents) };
+    const spent = await this.usage.record(usage, new Date(this.clock.now()), releasedHold);
+    return { spentMicroCents: BigInt(spent) };
   }
 
   /** The member's limit, this month's spend and whether it is used up: one query. */
   async status(workspaceId: string, memberId: string): Promise<BudgetStatus> {
     const { start, next } = utcMonth(this.clock.now());
-    const rows = (await this.db.query(
-      `SELECT b.limit_micro_cents AS custom, d.default_limit_micro_cents AS fallback,
-              CASE WHEN s.month = $3::date THEN s.spent_micro_cents ELSE 0 END AS spent
-         FROM (SELECT 1) one
-         LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
-         LEFT JOIN workspace_budget d ON d.workspace_id = $1
-         LEFT JOIN member_spend s ON s.workspace_id = $1 AND s.member_id = $2`,
-      [workspaceId, memberId, start],
-    )) as Array<LimitRow & { spent: string | null }>;
-    return statusOf(rows[0], BigInt(rows[0].spent ?? 0), next);
+    const row = await this.spend.status(workspaceId, memberId, start);
+    return statusOf(row, BigInt(row.spent ?? 0), next);
   }
 
   /** Whether any monthly limit applies to the member (cached; see BudgetLimits). */
@@ -176,11 +121,7 @@ export class BudgetsService implements OnModuleInit {
       return { held: true, memberHeld: false, workspaceHeld: false };
     }
     const { start } = utcMonth(this.clock.now());
-    const [{ outcome }] = await poolQuery<{ outcome: string }>(
-      this.db,
-      'SELECT outpost_hold($1, $2, $3, $4::date, $5::bigint) AS outcome',
-      [this.lease.nodeId, workspaceId, memberId, start, amount.toString()],
-    );
+    const outcome = await this.spend.hold(this.lease.nodeId, workspaceId, memberId, start, amount);
     if (outcome === 'held' || outcome === 'held+workspace') {
       return { held: true, memberHeld: true, workspaceHeld: outcome === 'held+workspace' };
     }
@@ -190,21 +131,7 @@ export class BudgetsService implements OnModuleInit {
   /** The tighter of the member's and the workspace's budgets, as left this month; null when neither has a limit. */
   async headroom(workspaceId: string, memberId: string): Promise<Headroom | null> {
     const { start, next } = utcMonth(this.clock.now());
-    const [row] = await poolQuery<
-      Record<'member_limit' | 'member_used' | 'workspace_limit' | 'workspace_used', string | null>
-    >(
-      this.db,
-      `SELECT COALESCE(b.limit_micro_cents, d.default_limit_micro_cents) AS member_limit,
-              d.monthly_limit_micro_cents AS workspace_limit,
-              CASE WHEN s.month = $3::date THEN s.spent_micro_cents + s.held_micro_cents ELSE 0 END AS member_used,
-              CASE WHEN w.month = $3::date THEN w.spent_micro_cents + w.held_micro_cents ELSE 0 END AS workspace_used
-         FROM (SELECT 1) one
-         LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
-         LEFT JOIN workspace_budget d ON d.workspace_id = $1
-         LEFT JOIN member_spend s ON s.workspace_id = $1 AND s.member_id = $2
-         LEFT JOIN workspace_spend w ON w.workspace_id = $1`,
-      [workspaceId, memberId, start],
-    );
+    const row = await this.spend.headroom(workspaceId, memberId, start);
     const rooms: Headroom[] = [];
     for (const by of ['member', 'workspace'] as const) {
       const limit = row[`${by}_limit`];
@@ -218,23 +145,16 @@ export class BudgetsService implements OnModuleInit {
   /** The whole workspace's monthly limit and this month's spend. */
   async workspaceStatus(workspaceId: string): Promise<BudgetStatus & { updatedAt: Date | null }> {
     const { start, next } = utcMonth(this.clock.now());
-    const rows = await poolQuery<{ lim: string | null; spent: string | null; updated_at: Date | null }>(
-      this.db,
-      `SELECT d.monthly_limit_micro_cents AS lim, d.updated_at,
-              (SELECT CASE WHEN month = $2::date THEN spent_micro_cents ELSE 0 END
-                 FROM workspace_spend WHERE workspace_id = $1) AS spent
-         FROM (SELECT 1) one LEFT JOIN workspace_budget d ON d.workspace_id = $1`,
-      [workspaceId, start],
-    );
-    const limit = rows[0].lim === null ? null : BigInt(rows[0].lim);
-    const spent = BigInt(rows[0].spent ?? 0);
+    const row = await this.spend.workspaceStatus(workspaceId, start);
+    const limit = row.lim === null ? null : BigInt(row.lim);
+    const spent = BigInt(row.spent ?? 0);
     return {
       limitMicroCents: limit,
       spentMicroCents: spent,
       exceeded: limit !== null && spent >= limit,
       source: null,
       resetsAt: next,
-      updatedAt: rows[0].updated_at,
+      updatedAt: row.updated_at,
     };
   }
 
@@ -244,19 +164,7 @@ export class BudgetsService implements OnModuleInit {
     const from = query.from ? new Date(query.from) : utcMonth(now).start;
     const to = query.to ? new Date(query.to) : new Date(now);
     const groupBy = query.group_by ?? 'member';
-    const column = {
-      member: 'member_id',
-      key: "coalesce(key_id, 'session')",
-      model: 'model',
-      day: "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-    }[groupBy];
-    const rows = (await this.db.query(
-      `SELECT ${column} AS key, sum(cost_micro_cents)::text AS spent, sum(requests)::int AS requests,
-              sum(input_tokens)::bigint::text AS input, sum(output_tokens)::bigint::text AS output
-         FROM usage WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3
-        GROUP BY 1 ORDER BY ${groupBy === 'day' ? '1' : 'sum(cost_micro_cents) DESC, 1'}`,
-      [workspaceId, from, to],
-    )) as Array<{ key: string; spent: string; requests: number; input: string; output: string }>;
+    const rows = await this.usage.report(workspaceId, groupBy, from, to);
     return {
       from: from.toISOString(),
       to: to.toISOString(),
@@ -276,15 +184,9 @@ export class BudgetsService implements OnModuleInit {
     const { start, next } = utcMonth(this.clock.now());
     const [members, custom, fallback, spent] = await Promise.all([
       this.members.list(workspaceId),
-      this.db.query(
-        'SELECT member_id, limit_micro_cents, updated_at FROM member_budget WHERE workspace_id = $1',
-        [workspaceId],
-      ) as Promise<Array<{ member_id: string; limit_micro_cents: string; updated_at: Date }>>,
+      this.budgets.memberLimits(workspaceId),
       this.defaultLimit(workspaceId),
-      this.db.query(
-        'SELECT member_id, spent_micro_cents FROM member_spend WHERE workspace_id = $1 AND month = $2::date',
-        [workspaceId, start],
-      ) as Promise<Array<{ member_id: string; spent_micro_cents: string }>>,
+      this.spend.spentIn(workspaceId, start),
     ]);
     const customOf = new Map(custom.map((row) => [row.member_id, row]));
     const spentOf = new Map(spent.map((row) => [row.member_id, BigInt(row.spent_micro_cents)]));
@@ -299,12 +201,8 @@ export class BudgetsService implements OnModuleInit {
     });
   }
 
-  async defaultLimit(workspaceId: string): Promise<{ limit: string | null; updatedAt: Date | null }> {
-    const rows = (await this.db.query(
-      'SELECT default_limit_micro_cents, updated_at FROM workspace_budget WHERE workspace_id = $1',
-      [workspaceId],
-    )) as Array<{ default_limit_micro_cents: string | null; updated_at: Date }>;
-    return { limit: rows[0]?.default_limit_micro_cents ?? null, updatedAt: rows[0]?.updated_at ?? null };
+  defaultLimit(workspaceId: string): Promise<{ limit: string | null; updatedAt: Date | null }> {
+    return this.budgets.defaultLimit(workspaceId);
   }
 
   private async requireMember(workspaceId: string, memberId: string): Promise<void> {
@@ -317,20 +215,10 @@ export class BudgetsService implements OnModuleInit {
   async setMember(actor: Actor, workspaceId: string, memberId: string, dollars: number): Promise<void> {
     await this.requireMember(workspaceId, memberId);
     const limit = dollarsToMicroCents(dollars).toString();
-    await this.db.transaction(async (manager) => {
-      const changed = await execute(
-        manager,
-        `INSERT INTO member_budget (workspace_id, member_id, limit_micro_cents, updated_at, updated_by)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (workspace_id, member_id) DO UPDATE
-           SET limit_micro_cents = EXCLUDED.limit_micro_cents, updated_at = EXCLUDED.updated_at,
-               updated_by = EXCLUDED.updated_by
-           WHERE member_budget.limit_micro_cents <> EXCLUDED.limit_micro_cents
-         RETURNING member_id`,
-        [workspaceId, memberId, limit, new Date(this.clock.now()), actor.id],
-      );
-      if (changed.count > 0) {
-        await this.record(manager, actor, workspaceId, 'budget.member_set', memberId, limit);
+    await this.transactions.run(async (tx) => {
+      const at = new Date(this.clock.now());
+      if (await this.budgets.setMember(tx, workspaceId, memberId, { limit, at, by: actor.id })) {
+        await this.record(tx, actor, workspaceId, 'budget.member_set', memberId, limit);
       }
     });
     this.limits.forget();
@@ -339,14 +227,9 @@ export class BudgetsService implements OnModuleInit {
   /** Removes the member's own budget: back to the workspace default, or unlimited. */
   async clearMember(actor: Actor, workspaceId: string, memberId: string): Promise<void> {
     await this.requireMember(workspaceId, memberId);
-    await this.db.transaction(async (manager) => {
-      const removed = await execute(
-        manager,
-        'DELETE FROM member_budget WHERE workspace_id = $1 AND member_id = $2 RETURNING member_id',
-        [workspaceId, memberId],
-      );
-      if (removed.count > 0) {
-        await this.record(manager, actor, workspaceId, 'budget.member_cleared', memberId, null);
+    await this.transactions.run(async (tx) => {
+      if (await this.budgets.clearMember(tx, workspaceId, memberId)) {
+        await this.record(tx, actor, workspaceId, 'budget.member_cleared', memberId, null);
       }
     });
     this.limits.forget();
@@ -355,20 +238,10 @@ export class BudgetsService implements OnModuleInit {
   /** Sets (dollars) or removes (null: unlimited) the workspace default. */
   async setDefault(actor: Actor, workspaceId: string, dollars: number | null): Promise<void> {
     const limit = dollars === null ? null : dollarsToMicroCents(dollars).toString();
-    await this.db.transaction(async (manager) => {
-      const changed = await execute(
-        manager,
-        `INSERT INTO workspace_budget (workspace_id, default_limit_micro_cents, updated_at, updated_by)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (workspace_id) DO UPDATE
-           SET default_limit_micro_cents = EXCLUDED.default_limit_micro_cents,
-               updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
-           WHERE workspace_budget.default_limit_micro_cents IS DISTINCT FROM EXCLUDED.default_limit_micro_cents
-         RETURNING workspace_id`,
-        [workspaceId, limit, new Date(this.clock.now()), actor.id],
-      );
-      if (changed.count > 0) {
-        await this.record(manager, actor, workspaceId, 'budget.default_set', workspaceId, limit);
+    await this.transactions.run(async (tx) => {
+      const at = new Date(this.clock.now());
+      if (await this.budgets.setDefault(tx, workspaceId, { limit, at, by: actor.id })) {
+        await this.record(tx, actor, workspaceId, 'budget.default_set', workspaceId, limit);
       }
     });
     this.limits.forget();
@@ -377,34 +250,24 @@ export class BudgetsService implements OnModuleInit {
   /** Sets (dollars) or removes (null: unlimited) what the whole workspace may spend a month. */
   async setWorkspaceLimit(actor: Actor, workspaceId: string, dollars: number | null): Promise<void> {
     const limit = dollars === null ? null : dollarsToMicroCents(dollars).toString();
-    await this.db.transaction(async (manager) => {
-      const changed = await execute(
-        manager,
-        `INSERT INTO workspace_budget (workspace_id, monthly_limit_micro_cents, updated_at, updated_by)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (workspace_id) DO UPDATE
-           SET monthly_limit_micro_cents = EXCLUDED.monthly_limit_micro_cents,
-               updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
-           WHERE workspace_budget.monthly_limit_micro_cents IS DISTINCT FROM EXCLUDED.monthly_limit_micro_cents
-         RETURNING workspace_id`,
-        [workspaceId, limit, new Date(this.clock.now()), actor.id],
-      );
-      if (changed.count > 0) {
-        await this.record(manager, actor, workspaceId, 'budget.workspace_set', workspaceId, limit);
+    await this.transactions.run(async (tx) => {
+      const at = new Date(this.clock.now());
+      if (await this.budgets.setWorkspaceLimit(tx, workspaceId, { limit, at, by: actor.id })) {
+        await this.record(tx, actor, workspaceId, 'budget.workspace_set', workspaceId, limit);
       }
     });
     this.limits.forget();
   }
 
   private record(
-    manager: EntityManager,
+    tx: Transaction,
     actor: Actor,
     workspaceId: string,
     action: AuditAction,
     targetId: string,
     limit: string | null,
   ): Promise<void> {
-    return this.audit.record(manager, actor, {
+    return this.audit.record(tx, actor, {
       workspaceId,
       action,
       target: { type: targetId === workspaceId ? 'workspace' : 'member', id: targetId },

@@ -9,7 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { UsageInput } from './budgets.service';
+import { UsageInput, usageValues } from './usage-input';
 
 /** A call's record in the usage ledger: its usage, the holds it gives back, when, and whether it is the last. */
 export interface Settlement {
@@ -167,15 +167,7 @@ function encode(seq: number, { usage, held, workspaceHeld, keyHeld, at, requests
     seq,
     at,
     requests,
-    usage.workspaceId,
-    usage.memberId,
-    usage.keyId ?? null,
-    usage.model,
-    usage.inputTokens,
-    usage.outputTokens,
-    usage.cacheReadTokens ?? 0,
-    usage.cacheWriteTokens ?? 0,
-    usage.costMicroCents.toString(),
+    ...usageValues(usage),
     held.toString(),
     workspaceHeld.toString(),
     keyHeld.toString(),

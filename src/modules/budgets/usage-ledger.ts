@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '@/common/clock';
 import { Transaction, Transactions } from '@/database/transaction';
-import { UsageInput } from './budgets.service';
+import { UsageInput } from './usage-input';
 import { UsageRepository } from './usage.repository';
 import { join } from 'node:path';
 import { GatewayNodesRepository } from './gateway-nodes.repository';

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { poolQuery } from '@/database/pool-query';
 import { Transaction } from '@/database/transaction';
+import type { UsageGroup } from './dto/usage.dto';
+import { UsageInput, usageValues } from './usage-input';
 
 /** A member's (or key's) spend in a batch: of its newest month, and the holds it gives back (micro-cents as text). */
 export interface MemberSpendPart {
@@ -34,6 +36,15 @@ export interface UsageBatch {
   nodeId: string;
   /** The journal's sequence number of the batch's last settlement. */
   writtenSeq: number;
+}
+
+/** A usage report's row: what `key` (a member, key, model or day) spent, as the report's statement reads it. */
+export interface UsageSum {
+  key: string;
+  spent: string;
+  requests: number;
+  input: string;
+  output: string;
 }
 
 const BATCH = `WITH batch AS (
@@ -84,12 +95,41 @@ const BATCH = `WITH batch AS (
          month = GREATEST(s.month, EXCLUDED.month)`;
 
 /**
- * The gateway's usage (`usage`) and what it adds to `member_spend` and `workspace_spend`: a batch of settlements in
- * one statement, which also releases the batch's holds and marks the process's journal as written (`usage_journal`).
+ * The gateway's usage (`usage`) and what it adds to `member_spend` and `workspace_spend`: one request at a time or a
+ * batch of settlements in one statement (which also releases the batch's holds and marks the process's journal as
+ * written, `usage_journal`), and the reports summed from it.
  */
 @Injectable()
 export class UsageRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Adds a usage row at `at` and the member's spend for its month in one statement, releasing `releasedHold`;
+   * answers the member's spend (micro-cents as text).
+   */
+  async record(usage: UsageInput, at: Date, releasedHold: bigint): Promise<string> {
+    const rows = (await this.db.query(
+      `WITH recorded AS (
+         INSERT INTO usage (workspace_id, member_id, key_id, model, input_tokens, output_tokens,
+                            cache_read_tokens, cache_write_tokens, cost_micro_cents, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         RETURNING workspace_id, member_id, cost_micro_cents,
+                   date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS month
+       )
+       INSERT INTO member_spend AS s (workspace_id, member_id, month, spent_micro_cents)
+       SELECT workspace_id, member_id, month, cost_micro_cents FROM recorded
+       ON CONFLICT (workspace_id, member_id) DO UPDATE SET
+         spent_micro_cents = CASE
+           WHEN s.month = EXCLUDED.month THEN s.spent_micro_cents + EXCLUDED.spent_micro_cents
+           WHEN s.month < EXCLUDED.month THEN EXCLUDED.spent_micro_cents
+           ELSE s.spent_micro_cents END,
+         held_micro_cents = GREATEST(0, s.held_micro_cents - $11::bigint),
+         month = GREATEST(s.month, EXCLUDED.month)
+       RETURNING spent_micro_cents`,
+      [...usageValues(usage), at, releasedHold.toString()],
+    )) as Array<{ spent_micro_cents: string }>;
+    return rows[0].spent_micro_cents;
+  }
 
   /**
    * Writes a batch in one statement: its usage rows, each member's and workspace's spend and released holds, the
@@ -133,5 +173,22 @@ export class UsageRepository {
     const sql = 'DELETE FROM usage_journal WHERE node_id = $1';
     if (tx) await tx.query(sql, [nodeId]);
     else await poolQuery(this.db, sql, [nodeId]);
+  }
+
+  /** Usage rows of [from, to) summed per member, key, model or UTC day, largest spend first (days in order). */
+  report(workspaceId: string, groupBy: UsageGroup, from: Date, to: Date): Promise<UsageSum[]> {
+    const column = {
+      member: 'member_id',
+      key: "coalesce(key_id, 'session')",
+      model: 'model',
+      day: "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+    }[groupBy];
+    return this.db.query(
+      `SELECT ${column} AS key, sum(cost_micro_cents)::text AS spent, sum(requests)::int AS requests,
+              sum(input_tokens)::bigint::text AS input, sum(output_tokens)::bigint::text AS output
+         FROM usage WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3
+        GROUP BY 1 ORDER BY ${groupBy === 'day' ? '1' : 'sum(cost_micro_cents) DESC, 1'}`,
+      [workspaceId, from, to],
+    ) as Promise<UsageSum[]>;
   }
 }
