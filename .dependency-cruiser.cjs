@@ -6,14 +6,6 @@ const INSTANCE =
   '(instance-auth|pairing|locations|location-config|location-reload|agents|plugins|runtime|sessions|prompt|session-history|session-transfer|session-stats|events|server|location-catalog|opencode-v1|console-link)';
 const CONSOLE = '(identity|workspaces|keys|audit|device|console-web|workspace-config|budgets|connections)';
 
-/**
- * Files of src/modules that still run SQL or TypeORM calls themselves instead of through their module's
- * `*.repository.ts` (docs/ARCHITECTURE.md, "Data access"); each one moved is taken off, and none is added.
- */
-const DATA_ACCESS_NOT_MOVED = [
-  'sessions/sessions-usage.ts',
-];
-
 module.exports = {
   forbidden: [
     {
@@ -57,10 +49,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/modules/',
-        pathNot: [
-          '\\.(repository|entity|module|columns|transformer)\\.ts$',
-          ...DATA_ACCESS_NOT_MOVED.map((file) => `^src/modules/${file.replace(/\./g, '\\.')}$`),
-        ],
+        pathNot: '\\.(repository|entity|module|columns|transformer)\\.ts$',
       },
       to: { path: '^node_modules/(typeorm|@nestjs/typeorm)/|^src/database/(pool-query|execute)\\.ts$' },
     },

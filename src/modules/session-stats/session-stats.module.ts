@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { SessionsModule } from '../sessions/sessions.module';
 import { SessionStatsController } from './session-stats.controller';
 import { SessionStatsService } from './session-stats.service';
+import { UsageStatsRepository } from './usage-stats.repository';
 
-/** Usage statistics, from the usage queries of the sessions module (read only). */
+/** Usage statistics, read from the session tables through its own read model (read only). */
 @Module({
   imports: [SessionsModule],
   controllers: [SessionStatsController],
-  providers: [SessionStatsService],
+  providers: [SessionStatsService, UsageStatsRepository],
 })
 export class SessionStatsModule {}

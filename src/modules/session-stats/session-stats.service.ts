@@ -3,7 +3,7 @@ import { Clock } from '@/common/clock';
 import { InvalidRequestError } from '@/common/errors';
 import { microCentsToDollars } from '@/common/money';
 import { Tokens } from '../sessions/session.types';
-import { SessionsUsage, ToolUsageRow, UsageDayRow, UsageRange } from '../sessions/sessions-usage';
+import { ToolUsageRow, UsageDayRow, UsageRange, UsageStatsRepository } from './usage-stats.repository';
 import { ModelUsage, SessionStatsInfo, ToolsMode, ToolsStats, ToolTotals } from './session-stats.types';
 
 export interface StatsInput {
@@ -44,7 +44,7 @@ export class SessionStatsService {
   private zones?: Promise<Set<string>>;
 
   constructor(
-    private readonly usage: SessionsUsage,
+    private readonly usage: UsageStatsRepository,
     private readonly clock: Clock,
   ) {}
 

@@ -7,7 +7,6 @@ import { SessionsPager } from './sessions-pager';
 import { SessionsRepository } from './sessions.repository';
 import { SessionMessagesRepository } from './session-messages.repository';
 import { SessionsService } from './sessions.service';
-import { SessionsUsage } from './sessions-usage';
 
 @Module({
   imports: [LocationsModule, AgentsModule],
@@ -18,8 +17,7 @@ import { SessionsUsage } from './sessions-usage';
     SessionsRepository,
     SessionMessagesRepository,
     SessionsActivity,
-    SessionsUsage,
   ],
-  exports: [SessionsService, SessionsActivity, SessionsUsage, SessionsPager],
+  exports: [SessionsService, SessionsActivity, SessionsPager],
 })
 export class SessionsModule {}

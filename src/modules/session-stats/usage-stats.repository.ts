@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ModelRef } from './session.types';
+import { ModelRef } from '../sessions/session.types';
 
 /** Usage over `[from, to)` (epoch ms), by calendar day in `timezone` (IANA), of one project or all. */
 export interface UsageRange {
@@ -58,11 +58,11 @@ const MEASURES = [
 ];
 
 /**
- * The analytic read side of the session tables, for usage stats: every figure is aggregated in PostgreSQL,
- * only grouped rows come back. Messages in range: `time_created` in `[from, to)`.
+ * The statistics' read model of the session tables (the sessions module writes them; this only reads): every
+ * figure is aggregated in PostgreSQL, only grouped rows come back. Messages in range: `time_created` in `[from, to)`.
  */
 @Injectable()
-export class SessionsUsage {
+export class UsageStatsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** The IANA zone names PostgreSQL knows. */
