@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, wordsOf } from './api';
 
@@ -64,6 +65,33 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
       {message}
     </p>
   ) : null;
+}
+
+/** The end of a form: the refusal no input shows, then its buttons: submit, any others given, and Cancel. */
+export function FormEnd(props: {
+  form: { rest?: string; busy: boolean };
+  submit: string;
+  onCancel: () => void;
+  children?: ComponentChildren;
+}) {
+  return (
+    <>
+      {props.form.rest ? (
+        <p class="error" role="alert">
+          {props.form.rest}
+        </p>
+      ) : null}
+      <div class="row">
+        <button type="submit" disabled={props.form.busy}>
+          {props.submit}
+        </button>
+        {props.children}
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </>
+  );
 }
 
 export const describedBy = (id: string, message?: string) =>

@@ -3,6 +3,7 @@ import { AUDIT_ACTIONS } from '../../../src/modules/audit/audit-actions';
 import { api, call, isAdmin, type Schemas, when } from '../api';
 import { describe } from '../audit-words';
 import type { PageProps } from '../main';
+import { DataTable } from '../table';
 import { ErrorText, Loading, useAction, useLoad } from '../ui';
 
 type Entry = Schemas['AuditEntryDto'];
@@ -76,36 +77,27 @@ export function AuditPage({ workspace }: PageProps) {
                   ? 'No entry matches.'
                   : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}${cursor ? '; older ones below' : ''}.`}
               </p>
-              <div class="scroll">
-                <table>
-                  <caption class="sr">Audit log</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Actor</th>
-                      <th scope="col">What happened</th>
-                      <th scope="col">Action</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {entries.map((entry) => (
-                      <tr key={entry.id}>
-                        <td data-label="When">{when(entry.time)}</td>
-                        <td data-label="Actor">{who(entry)}</td>
-                        <td data-label="What happened">
-                          {describe(entry, nameOf)}
-                          {entry.source_address ? (
-                            <div class="muted small">from {entry.source_address}</div>
-                          ) : null}
-                        </td>
-                        <td data-label="Action">
-                          <code class="small">{entry.action}</code>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Audit log"
+                rows={entries}
+                rowKey={(entry) => entry.id}
+                columns={[
+                  { header: 'When', cell: (entry) => when(entry.time) },
+                  { header: 'Actor', cell: who },
+                  {
+                    header: 'What happened',
+                    cell: (entry) => (
+                      <>
+                        {describe(entry, nameOf)}
+                        {entry.source_address ? (
+                          <div class="muted small">from {entry.source_address}</div>
+                        ) : null}
+                      </>
+                    ),
+                  },
+                  { header: 'Action', cell: (entry) => <code class="small">{entry.action}</code> },
+                ]}
+              />
               {cursor ? (
                 <button
                   type="button"

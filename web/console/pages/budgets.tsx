@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, dollars, inOrg, isAdmin, microToNumber, type Schemas } from '../api';
 import type { PageProps } from '../main';
+import { type Column, DataTable } from '../table';
 import { Bar, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
 
 /** Dollars typed by a person: a number with at most two decimals ("$1,250.50" is fine too). */
@@ -60,68 +61,99 @@ function LimitForm(props: {
   );
 }
 
-function MemberRow({
+type Member = Schemas['BudgetMemberDto'];
+
+/** A member's own limit: set, or cleared back to the workspace default. */
+function MemberLimit({
   member,
   org,
   onChanged,
 }: {
-  member: Schemas['BudgetMemberDto'];
+  member: Member;
   org: string;
   onChanged: (message: string) => void;
 }) {
   const action = useAction();
-  const spent = microToNumber(member.spent_micro_cents);
-  const limit = member.limit_micro_cents === null ? null : microToNumber(member.limit_micro_cents);
   return (
-    <tr>
-      <td data-label="Who">
-        {member.name}
-        <div class="muted small">{member.kind === 'person' ? member.email : 'service account'}</div>
-      </td>
-      <td data-label="Limit" data-testid={`limit-${member.user_id}`}>
-        {dollars(member.limit_micro_cents)}
-        {member.source === 'default' ? <span class="muted small"> (workspace default)</span> : null}
-      </td>
-      <td data-label="Spent this month">
-        <Bar value={spent} max={limit} label={`Spent by ${member.name} this month`} />
-        <span class="small">{dollars(member.spent_micro_cents)}</span>
-      </td>
-      <td data-label="Status">{member.exceeded ? <strong class="error">exceeded</strong> : 'within'}</td>
-      <td data-label="Resets">{day(member.resets_at)}</td>
-      <td data-label="Set a limit">
-        <LimitForm
-          id={`limit-input-${member.user_id}`}
-          label={`Monthly limit of ${member.name}`}
-          clearLabel="Clear"
-          onSet={(value) =>
-            action.run(async () => {
-              await call(
-                api.PUT('/console/api/v1/budgets/members/{user_id}', {
-                  params: { ...inOrg(org), path: { user_id: member.user_id } },
-                  body: { budget_dollars: value },
-                }),
-              );
-              onChanged(`${member.name} may spend $${value.toFixed(2)} a month.`);
-            })
-          }
-          onClear={
-            member.source === 'custom'
-              ? () =>
-                  action.run(async () => {
-                    await call(
-                      api.DELETE('/console/api/v1/budgets/members/{user_id}', {
-                        params: { ...inOrg(org), path: { user_id: member.user_id } },
-                      }),
-                    );
-                    onChanged(`${member.name}'s own limit was cleared.`);
-                  })
-              : undefined
-          }
-        />
-        <ErrorText message={action.error} />
-      </td>
-    </tr>
+    <>
+      <LimitForm
+        id={`limit-input-${member.user_id}`}
+        label={`Monthly limit of ${member.name}`}
+        clearLabel="Clear"
+        onSet={(value) =>
+          action.run(async () => {
+            await call(
+              api.PUT('/console/api/v1/budgets/members/{user_id}', {
+                params: { ...inOrg(org), path: { user_id: member.user_id } },
+                body: { budget_dollars: value },
+              }),
+            );
+            onChanged(`${member.name} may spend $${value.toFixed(2)} a month.`);
+          })
+        }
+        onClear={
+          member.source === 'custom'
+            ? () =>
+                action.run(async () => {
+                  await call(
+                    api.DELETE('/console/api/v1/budgets/members/{user_id}', {
+                      params: { ...inOrg(org), path: { user_id: member.user_id } },
+                    }),
+                  );
+                  onChanged(`${member.name}'s own limit was cleared.`);
+                })
+            : undefined
+        }
+      />
+      <ErrorText message={action.error} />
+    </>
   );
+}
+
+function memberColumns(org: string, onChanged: (message: string) => void): Array<Column<Member>> {
+  return [
+    {
+      header: 'Who',
+      cell: (member) => (
+        <>
+          {member.name}
+          <div class="muted small">{member.kind === 'person' ? member.email : 'service account'}</div>
+        </>
+      ),
+    },
+    {
+      header: 'Limit',
+      testId: (member) => `limit-${member.user_id}`,
+      cell: (member) => (
+        <>
+          {dollars(member.limit_micro_cents)}
+          {member.source === 'default' ? <span class="muted small"> (workspace default)</span> : null}
+        </>
+      ),
+    },
+    {
+      header: 'Spent this month',
+      cell: (member) => (
+        <>
+          <Bar
+            value={microToNumber(member.spent_micro_cents)}
+            max={member.limit_micro_cents === null ? null : microToNumber(member.limit_micro_cents)}
+            label={`Spent by ${member.name} this month`}
+          />
+          <span class="small">{dollars(member.spent_micro_cents)}</span>
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (member) => (member.exceeded ? <strong class="error">exceeded</strong> : 'within'),
+    },
+    { header: 'Resets', cell: (member) => day(member.resets_at) },
+    {
+      header: 'Set a limit',
+      cell: (member) => <MemberLimit member={member} org={org} onChanged={onChanged} />,
+    },
+  ];
 }
 
 export function BudgetsPage({ workspace }: PageProps) {
@@ -223,25 +255,11 @@ export function BudgetsPage({ workspace }: PageProps) {
             />
           </section>
           <h2>Members and service accounts</h2>
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Who</th>
-                  <th scope="col">Limit</th>
-                  <th scope="col">Spent this month</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Resets</th>
-                  <th scope="col">Set a limit</th>
-                </tr>
-              </thead>
-              <tbody>
-                {members.map((member) => (
-                  <MemberRow key={member.user_id} member={member} org={org} onChanged={changed} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={memberColumns(org, changed)}
+            rows={members}
+            rowKey={(member) => member.user_id}
+          />
         </>
       )}
     </Loading>

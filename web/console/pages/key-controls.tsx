@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../api';
-import { describedBy, FieldError, useFormAction } from '../field-errors';
+import { describedBy, FieldError, FormEnd, useFormAction } from '../field-errors';
 
 type Key = Schemas['KeyDto'];
 export type KeyControls = Pick<
@@ -157,15 +157,7 @@ export function KeyControlsForm(props: {
       {props.knownModels.length > 0 ? (
         <p class="muted small">In this workspace&rsquo;s config: {props.knownModels.join(', ')}</p>
       ) : null}
-      {form.rest ? (
-        <p class="error" role="alert">
-          {form.rest}
-        </p>
-      ) : null}
-      <div class="row">
-        <button type="submit" disabled={form.busy}>
-          Save controls
-        </button>
+      <FormEnd form={form} submit="Save controls" onCancel={props.onClose}>
         <button
           type="button"
           class="secondary"
@@ -174,10 +166,7 @@ export function KeyControlsForm(props: {
         >
           Clear all controls
         </button>
-        <button type="button" class="secondary" onClick={props.onClose}>
-          Cancel
-        </button>
-      </div>
+      </FormEnd>
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, type Schemas } from '../api';
-import { ConfirmButton, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
+import { DeleteButton, deleteThrough, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
 import { type Created, CredentialRows, NewCredentialForm } from './key-credentials';
 
 function RenameForm(props: {
@@ -116,14 +116,14 @@ function ServiceAccount(props: {
               },
             }}
             onRevoke={(key) =>
-              action.run(async () => {
-                await call(
+              deleteThrough(
+                action,
+                () =>
                   api.DELETE('/console/api/orgs/{org}/service-accounts/{sa}/keys/{id}', {
                     params: { path: { org, sa: account.id, id: key.id } },
                   }),
-                );
-                keys.reload();
-              })
+                keys.reload,
+              )
             }
           />
         )}
@@ -150,21 +150,18 @@ function ServiceAccount(props: {
           account={account}
           onRenamed={(name) => props.onRenamed(`${account.name} is now ${name}.`)}
         />{' '}
-        <ConfirmButton
+        <DeleteButton
           label="Remove service account"
           ariaLabel={`Remove service account ${account.name}`}
           question={`Remove ${account.name}? This revokes ${active} ${active === 1 ? 'key' : 'keys'}.`}
           confirm="Yes, remove"
-          onConfirm={() =>
-            action.run(async () => {
-              await call(
-                api.DELETE('/console/api/orgs/{org}/service-accounts/{sa}', {
-                  params: { path: { org, sa: account.id } },
-                }),
-              );
-              props.onRemoved(`${account.name} was removed and its keys revoked.`);
+          action={action}
+          request={() =>
+            api.DELETE('/console/api/orgs/{org}/service-accounts/{sa}', {
+              params: { path: { org, sa: account.id } },
             })
           }
+          onDone={() => props.onRemoved(`${account.name} was removed and its keys revoked.`)}
         />
       </p>
       <ErrorText message={action.error} />

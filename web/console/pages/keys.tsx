@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, isAdmin } from '../api';
 import type { PageProps } from '../main';
-import { ErrorText, Loading, ShownOnce, useAction, useLoad } from '../ui';
+import { deleteThrough, ErrorText, Loading, ShownOnce, useAction, useLoad } from '../ui';
 import {
   type Created,
   CredentialRows,
@@ -53,14 +53,14 @@ export function KeysPage({ workspace }: PageProps) {
                 },
               }}
               onRevoke={(key) =>
-                action.run(async () => {
-                  await call(
+                deleteThrough(
+                  action,
+                  () =>
                     api.DELETE('/console/api/orgs/{org}/keys/{id}', {
                       params: { path: { org, id: key.id } },
                     }),
-                  );
-                  personal.reload();
-                })
+                  personal.reload,
+                )
               }
             />
           )}
@@ -91,10 +91,11 @@ export function KeysPage({ workspace }: PageProps) {
               caption="Your user tokens"
               empty="No user tokens yet."
               onRevoke={(token) =>
-                action.run(async () => {
-                  await call(api.DELETE('/console/api/tokens/{id}', { params: { path: { id: token.id } } }));
-                  tokens.reload();
-                })
+                deleteThrough(
+                  action,
+                  () => api.DELETE('/console/api/tokens/{id}', { params: { path: { id: token.id } } }),
+                  tokens.reload,
+                )
               }
             />
           )}

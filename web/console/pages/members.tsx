@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, isAdmin, type Role, type Schemas } from '../api';
 import type { PageProps } from '../main';
-import { ConfirmButton, ErrorText, Loading, Notice, ShownOnce, useAction, useLoad } from '../ui';
+import { LoadedTable } from '../table';
+import { DeleteButton, ErrorText, Notice, ShownOnce, useAction, useLoad } from '../ui';
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
@@ -123,57 +124,31 @@ function Invitations({ org, role }: { org: string; role: Role }) {
       </form>
       <ErrorText message={action.error} />
       <h2>Pending invitations</h2>
-      <Loading state={pending}>
-        {(list) =>
-          list.length === 0 ? (
-            <p class="muted">No pending invitation.</p>
-          ) : (
-            <div class="scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Sent</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span class="sr">Action</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((invite) => (
-                    <tr key={invite.id}>
-                      <td data-label="Email">{invite.email}</td>
-                      <td data-label="Role">{invite.role}</td>
-                      <td data-label="Sent">{day(invite.created_at)}</td>
-                      <td data-label="Expires">{day(invite.expires_at)}</td>
-                      <td>
-                        <ConfirmButton
-                          label="Revoke"
-                          ariaLabel={`Revoke the invitation of ${invite.email}`}
-                          question={`Revoke the invitation of ${invite.email}?`}
-                          confirm="Yes, revoke"
-                          onConfirm={() =>
-                            action.run(async () => {
-                              await call(
-                                api.DELETE('/console/api/orgs/{org}/invites/{id}', {
-                                  params: { path: { org, id: invite.id } },
-                                }),
-                              );
-                              pending.reload();
-                            })
-                          }
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </Loading>
+      <LoadedTable
+        state={pending}
+        rowKey={(invite) => invite.id}
+        empty="No pending invitation."
+        columns={[
+          { header: 'Email', cell: (invite) => invite.email },
+          { header: 'Role', cell: (invite) => invite.role },
+          { header: 'Sent', cell: (invite) => day(invite.created_at) },
+          { header: 'Expires', cell: (invite) => day(invite.expires_at) },
+        ]}
+        action={(invite) => (
+          <DeleteButton
+            label="Revoke"
+            ariaLabel={`Revoke the invitation of ${invite.email}`}
+            question={`Revoke the invitation of ${invite.email}?`}
+            action={action}
+            request={() =>
+              api.DELETE('/console/api/orgs/{org}/invites/{id}', {
+                params: { path: { org, id: invite.id } },
+              })
+            }
+            onDone={pending.reload}
+          />
+        )}
+      />
     </section>
   );
 }
@@ -207,79 +182,55 @@ export function MembersPage({ workspace, me }: PageProps) {
       <h2>Members of {workspace.name}</h2>
       <Notice message={notice} />
       <ErrorText message={action.error} />
-      <Loading state={members}>
-        {(list) => (
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">
-                    <span class="sr">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((member) => {
-                  const person = member.kind === 'person';
-                  const self = member.user_id === me.id;
-                  return (
-                    <tr key={member.user_id}>
-                      <td data-label="Name">
-                        {member.name}
-                        {self ? ' (you)' : ''}
-                        {person ? '' : <span class="muted small"> service account</span>}
-                      </td>
-                      <td data-label="Email">{member.email ?? '—'}</td>
-                      <td data-label="Role">
-                        {admin && person ? (
-                          <RoleSelect
-                            member={member}
-                            mine={workspace.role}
-                            onChange={(role) => change(member, role)}
-                          />
-                        ) : (
-                          member.role
-                        )}
-                      </td>
-                      <td>
-                        {person && (admin || self) ? (
-                          <ConfirmButton
-                            label={self ? 'Leave' : 'Remove'}
-                            ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
-                            question={
-                              self
-                                ? `Leave ${workspace.name}?`
-                                : `Remove ${member.name} from ${workspace.name}?`
-                            }
-                            confirm={self ? 'Yes, leave' : 'Yes, remove'}
-                            onConfirm={() =>
-                              action.run(async () => {
-                                await call(
-                                  api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
-                                    params: { path: { org, user_id: member.user_id } },
-                                  }),
-                                );
-                                if (self) location.assign('/console');
-                                else {
-                                  setNotice(`${member.name} was removed.`);
-                                  members.reload();
-                                }
-                              })
-                            }
-                          />
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </Loading>
+      <LoadedTable
+        state={members}
+        rowKey={(member) => member.user_id}
+        columns={[
+          {
+            header: 'Name',
+            cell: (member) => (
+              <>
+                {member.name}
+                {member.user_id === me.id ? ' (you)' : ''}
+                {member.kind === 'person' ? '' : <span class="muted small"> service account</span>}
+              </>
+            ),
+          },
+          { header: 'Email', cell: (member) => member.email ?? '—' },
+          {
+            header: 'Role',
+            cell: (member) =>
+              admin && member.kind === 'person' ? (
+                <RoleSelect member={member} mine={workspace.role} onChange={(role) => change(member, role)} />
+              ) : (
+                member.role
+              ),
+          },
+        ]}
+        action={(member) => {
+          const self = member.user_id === me.id;
+          return member.kind === 'person' && (admin || self) ? (
+            <DeleteButton
+              label={self ? 'Leave' : 'Remove'}
+              ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
+              question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
+              action={action}
+              request={() =>
+                api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
+                  params: { path: { org, user_id: member.user_id } },
+                })
+              }
+              onDone={() => {
+                if (self) location.assign('/console');
+                else {
+                  setNotice(`${member.name} was removed.`);
+                  members.reload();
+                }
+              }}
+            />
+          ) : null;
+        }}
+      />
       {admin ? (
         <Invitations org={org} role={workspace.role} />
       ) : (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, isAdmin, type Schemas, wordsOf } from '../api';
 import type { PageProps } from '../main';
+import { DataTable } from '../table';
 import { ErrorText, useLoad } from '../ui';
 import { UsageTabs } from './usage-tabs';
 
@@ -210,59 +211,69 @@ function RequestRows(props: {
   keyName: (id: string | null, member: string) => string;
 }) {
   return (
-    // Focusable, so a keyboard can scroll it sideways when the window is narrow.
-    <div class="scroll" tabIndex={0} role="region" aria-label="Gateway calls">
-      <table class="requests">
-        <caption class="sr">Gateway calls, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time (UTC)</th>
-            <th scope="col">Member</th>
-            <th scope="col">Key</th>
-            <th scope="col">Model and route</th>
-            <th scope="col">Status</th>
-            <th scope="col">Tokens in / out</th>
-            <th scope="col">Cost</th>
-            <th scope="col">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr key={row.id}>
-              <td data-label="Time (UTC)" class="nowrap">
-                <time dateTime={row.time}>{time(row.time)}</time>
-              </td>
-              <td data-label="Member">{props.memberName(row.member)}</td>
-              <td data-label="Key">{props.keyName(row.key, row.member)}</td>
-              <td data-label="Model and route">
-                {row.model}
-                {row.served_by && row.served_by !== row.model ? (
-                  <span class="muted small"> via {row.served_by}</span>
-                ) : null}
-                <br />
-                <code class="small muted">{row.route.replace(/^\/inference/, '')}</code>
-              </td>
-              <td data-label="Status">
-                {row.status} <span class="muted small">{row.outcome.replace(/_/g, ' ')}</span>
-              </td>
-              <td data-label="Tokens in / out" class="nowrap">
-                {count(row.input_tokens)} / {count(row.output_tokens)}
-              </td>
-              <td data-label="Cost">{cost(row.cost_micro_cents)}</td>
-              <td data-label="Duration" class="nowrap">
-                {count(row.duration_ms)} ms
-                {row.ttfb_ms === null ? null : (
-                  <>
-                    <br />
-                    <span class="muted small">first byte {count(row.ttfb_ms)} ms</span>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    // The region is focusable, so a keyboard can scroll it sideways when the window is narrow.
+    <DataTable
+      region="Gateway calls"
+      class="requests"
+      caption="Gateway calls, newest first"
+      rows={props.rows}
+      rowKey={(row) => row.id}
+      columns={[
+        {
+          header: 'Time (UTC)',
+          class: 'nowrap',
+          cell: (row) => <time dateTime={row.time}>{time(row.time)}</time>,
+        },
+        { header: 'Member', cell: (row) => props.memberName(row.member) },
+        { header: 'Key', cell: (row) => props.keyName(row.key, row.member) },
+        {
+          header: 'Model and route',
+          cell: (row) => (
+            <>
+              {row.model}
+              {row.served_by && row.served_by !== row.model ? (
+                <span class="muted small"> via {row.served_by}</span>
+              ) : null}
+              <br />
+              <code class="small muted">{row.route.replace(/^\/inference/, '')}</code>
+            </>
+          ),
+        },
+        {
+          header: 'Status',
+          cell: (row) => (
+            <>
+              {row.status} <span class="muted small">{row.outcome.replace(/_/g, ' ')}</span>
+            </>
+          ),
+        },
+        {
+          header: 'Tokens in / out',
+          class: 'nowrap',
+          cell: (row) => (
+            <>
+              {count(row.input_tokens)} / {count(row.output_tokens)}
+            </>
+          ),
+        },
+        { header: 'Cost', cell: (row) => cost(row.cost_micro_cents) },
+        {
+          header: 'Duration',
+          class: 'nowrap',
+          cell: (row) => (
+            <>
+              {count(row.duration_ms)} ms
+              {row.ttfb_ms === null ? null : (
+                <>
+                  <br />
+                  <span class="muted small">first byte {count(row.ttfb_ms)} ms</span>
+                </>
+              )}
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }
 

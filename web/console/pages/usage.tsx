@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, dollars, isAdmin, microToNumber, type Schemas } from '../api';
 import type { PageProps } from '../main';
+import { DataTable } from '../table';
 import { Loading, useLoad } from '../ui';
 import { UsageTabs } from './usage-tabs';
 
@@ -81,33 +82,20 @@ function UsageTable({
   caption: string;
   name: (key: string) => string;
 }) {
-  if (rows.length === 0) return <p class="muted">Nothing yet.</p>;
   return (
-    <div class="scroll">
-      <table>
-        <caption class="sr">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{caption}</th>
-            <th scope="col">Spent</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Input tokens</th>
-            <th scope="col">Output tokens</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              <td data-label={caption}>{name(row.key)}</td>
-              <td data-label="Spent">{dollars(row.spent_micro_cents)}</td>
-              <td data-label="Requests">{row.requests.toLocaleString('en-US')}</td>
-              <td data-label="Input tokens">{row.input_tokens.toLocaleString('en-US')}</td>
-              <td data-label="Output tokens">{row.output_tokens.toLocaleString('en-US')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(row) => row.key}
+      empty="Nothing yet."
+      columns={[
+        { header: caption, cell: (row) => name(row.key) },
+        { header: 'Spent', cell: (row) => dollars(row.spent_micro_cents) },
+        { header: 'Requests', cell: (row) => row.requests.toLocaleString('en-US') },
+        { header: 'Input tokens', cell: (row) => row.input_tokens.toLocaleString('en-US') },
+        { header: 'Output tokens', cell: (row) => row.output_tokens.toLocaleString('en-US') },
+      ]}
+    />
   );
 }
 

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, type Schemas } from '../../api';
-import { describedBy, FieldError, useFormAction } from '../../field-errors';
-import { ConfirmButton, ErrorText, Loading, Notice, useAction, useLoad } from '../../ui';
+import { describedBy, FieldError, FormEnd, useFormAction } from '../../field-errors';
+import { LoadedTable } from '../../table';
+import { DeleteButton, ErrorText, Notice, useAction, useLoad } from '../../ui';
 
 type Connection = Schemas['ConnectionDto'];
 type Schema = Connection['schema'];
@@ -59,90 +60,80 @@ export function Connections({ org }: { org: string }) {
         ever shown.
       </p>
       <Notice message={notice} />
-      <Loading state={list}>
-        {(connections) =>
-          connections.length === 0 ? (
-            <p class="muted">No connection yet.</p>
-          ) : (
-            <div class="scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">API</th>
-                    <th scope="col">Models and prices</th>
-                    <th scope="col">Credential</th>
-                    <th scope="col">Added</th>
-                    <th scope="col">
-                      <span class="sr">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connections.map((connection) => (
-                    <tr key={connection.id}>
-                      <td data-label="Name">
-                        {connection.name}
-                        <div class="muted small">{connection.inference_url}</div>
-                      </td>
-                      <td data-label="API">
-                        {SCHEMAS.find(([value]) => value === connection.schema)?.[1] ?? connection.schema}
-                        <div class="muted small">{connection.base_url}</div>
-                      </td>
-                      <td data-label="Models and prices">
-                        {rowsOf(connection.models).map((model) => (
-                          <div key={model.id}>
-                            {model.name || model.id}
-                            {model.input && model.output ? (
-                              <span class="muted small">
-                                {' '}
-                                ${model.input} in / ${model.output} out per million tokens
-                              </span>
-                            ) : null}
-                          </div>
-                        ))}
-                      </td>
-                      <td data-label="Credential">
-                        {connection.auth.credential_last4 ? `…${connection.auth.credential_last4}` : 'hidden'}
-                      </td>
-                      <td data-label="Added">{day(connection.created_at)}</td>
-                      <td>
-                        <button
-                          type="button"
-                          class="secondary"
-                          aria-label={`Edit connection ${connection.name}`}
-                          onClick={() => {
-                            setNotice(undefined);
-                            setEditing(connection);
-                          }}
-                        >
-                          Edit
-                        </button>{' '}
-                        <ConfirmButton
-                          label="Delete"
-                          ariaLabel={`Delete connection ${connection.name}`}
-                          question={`Delete ${connection.name} and its credential?`}
-                          confirm="Yes, delete"
-                          onConfirm={() =>
-                            action.run(async () => {
-                              await call(
-                                api.DELETE('/console/api/orgs/{org}/connections/{id}', {
-                                  params: { path: { org, id: connection.id } },
-                                }),
-                              );
-                              list.reload();
-                            })
-                          }
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </Loading>
+      <LoadedTable
+        state={list}
+        rowKey={(connection) => connection.id}
+        empty="No connection yet."
+        columns={[
+          {
+            header: 'Name',
+            cell: (connection) => (
+              <>
+                {connection.name}
+                <div class="muted small">{connection.inference_url}</div>
+              </>
+            ),
+          },
+          {
+            header: 'API',
+            cell: (connection) => (
+              <>
+                {SCHEMAS.find(([value]) => value === connection.schema)?.[1] ?? connection.schema}
+                <div class="muted small">{connection.base_url}</div>
+              </>
+            ),
+          },
+          {
+            header: 'Models and prices',
+            cell: (connection) =>
+              rowsOf(connection.models).map((model) => (
+                <div key={model.id}>
+                  {model.name || model.id}
+                  {model.input && model.output ? (
+                    <span class="muted small">
+                      {' '}
+                      ${model.input} in / ${model.output} out per million tokens
+                    </span>
+                  ) : null}
+                </div>
+              )),
+          },
+          {
+            header: 'Credential',
+            cell: (connection) =>
+              connection.auth.credential_last4 ? `…${connection.auth.credential_last4}` : 'hidden',
+          },
+          { header: 'Added', cell: (connection) => day(connection.created_at) },
+        ]}
+        action={(connection) => (
+          <>
+            <button
+              type="button"
+              class="secondary"
+              aria-label={`Edit connection ${connection.name}`}
+              onClick={() => {
+                setNotice(undefined);
+                setEditing(connection);
+              }}
+            >
+              Edit
+            </button>{' '}
+            <DeleteButton
+              label="Delete"
+              ariaLabel={`Delete connection ${connection.name}`}
+              question={`Delete ${connection.name} and its credential?`}
+              action={action}
+              request={() =>
+                api.DELETE('/console/api/orgs/{org}/connections/{id}', {
+                  params: { path: { org, id: connection.id } },
+                })
+              }
+              onDone={list.reload}
+            />
+          </>
+        )}
+        actionHeader="Actions"
+      />
       <ErrorText message={action.error} />
       {editing === null ? (
         <button type="button" onClick={() => setEditing('new')}>
@@ -357,19 +348,11 @@ function ConnectionForm(props: {
           Add a model
         </button>
       </fieldset>
-      {form.rest ? (
-        <p class="error" role="alert">
-          {form.rest}
-        </p>
-      ) : null}
-      <div class="row">
-        <button type="submit" disabled={form.busy}>
-          {existing ? 'Save connection' : 'Add connection'}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormEnd
+        form={form}
+        submit={existing ? 'Save connection' : 'Add connection'}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { describedBy, FieldError, useFormAction } from '../../field-errors';
+import { describedBy, FieldError, FormEnd, useFormAction } from '../../field-errors';
+import { DataTable } from '../../table';
 import { ConfirmButton, Notice } from '../../ui';
 
 type Json = Record<string, unknown>;
@@ -89,7 +90,6 @@ export function ProvidersSection(props: {
   const [editing, setEditing] = useState<Draft | null>(null);
   const [isNew, setIsNew] = useState(false);
   const [saved, setSaved] = useState<string>();
-  const ids = Object.keys(props.providers);
   const save = async (providers: Providers, message: string) => {
     await props.onSave(providers);
     setSaved(message);
@@ -98,73 +98,67 @@ export function ProvidersSection(props: {
     <section class="panel" aria-labelledby="providers">
       <h2 id="providers">Providers and models</h2>
       <Notice message={saved} />
-      {ids.length === 0 ? (
-        <p class="muted">No provider is configured for this workspace.</p>
-      ) : (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Base URL</th>
-                <th scope="col">Models</th>
-                {props.editable ? (
-                  <th scope="col">
-                    <span class="sr">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(props.providers).map(([id, provider]) => {
+      <DataTable
+        rows={Object.entries(props.providers)}
+        rowKey={([id]) => id}
+        empty="No provider is configured for this workspace."
+        columns={[
+          {
+            header: 'Provider',
+            cell: ([id, provider]) => (
+              <>
+                {text(provider.name) || id} <span class="muted small">{id}</span>
+              </>
+            ),
+          },
+          {
+            header: 'Base URL',
+            cell: ([, provider]) => text((provider.settings as Json | undefined)?.baseURL) || '—',
+          },
+          {
+            header: 'Models',
+            cell: ([, provider]) =>
+              Object.entries((provider.models ?? {}) as Record<string, Json>)
+                .map(([model, info]) => text(info.name) || model)
+                .join(', '),
+          },
+        ]}
+        action={
+          props.editable
+            ? ([id, provider]) => {
                 const name = text(provider.name) || id;
                 return (
-                  <tr key={id}>
-                    <td data-label="Provider">
-                      {name} <span class="muted small">{id}</span>
-                    </td>
-                    <td data-label="Base URL">
-                      {text((provider.settings as Json | undefined)?.baseURL) || '—'}
-                    </td>
-                    <td data-label="Models">
-                      {Object.entries((provider.models ?? {}) as Record<string, Json>)
-                        .map(([model, info]) => text(info.name) || model)
-                        .join(', ')}
-                    </td>
-                    {props.editable ? (
-                      <td>
-                        <button
-                          type="button"
-                          class="secondary"
-                          aria-label={`Edit ${name}`}
-                          onClick={() => {
-                            setSaved(undefined);
-                            setIsNew(false);
-                            setEditing(draftOf(id, provider));
-                          }}
-                        >
-                          Edit
-                        </button>{' '}
-                        <ConfirmButton
-                          label="Delete"
-                          ariaLabel={`Delete ${name}`}
-                          question={`Delete ${name} and its models?`}
-                          confirm="Yes, delete"
-                          onConfirm={() => {
-                            const rest = { ...props.providers };
-                            delete rest[id];
-                            return save(rest, `${name} was deleted.`);
-                          }}
-                        />
-                      </td>
-                    ) : null}
-                  </tr>
+                  <>
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Edit ${name}`}
+                      onClick={() => {
+                        setSaved(undefined);
+                        setIsNew(false);
+                        setEditing(draftOf(id, provider));
+                      }}
+                    >
+                      Edit
+                    </button>{' '}
+                    <ConfirmButton
+                      label="Delete"
+                      ariaLabel={`Delete ${name}`}
+                      question={`Delete ${name} and its models?`}
+                      confirm="Yes, delete"
+                      onConfirm={() => {
+                        const rest = { ...props.providers };
+                        delete rest[id];
+                        return save(rest, `${name} was deleted.`);
+                      }}
+                    />
+                  </>
                 );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+              }
+            : undefined
+        }
+        actionHeader="Actions"
+      />
       {props.editable && !editing ? (
         <button
           type="button"
@@ -383,19 +377,7 @@ function ProviderForm(props: {
           Add a model
         </button>
       </fieldset>
-      {form.rest ? (
-        <p class="error" role="alert">
-          {form.rest}
-        </p>
-      ) : null}
-      <div class="row">
-        <button type="submit" disabled={form.busy}>
-          Save provider
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormEnd form={form} submit="Save provider" onCancel={props.onCancel} />
     </form>
   );
 }
