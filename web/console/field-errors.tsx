@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, wordsOf } from './api';
 
@@ -65,6 +65,56 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
       {message}
     </p>
   ) : null;
+}
+
+/** A text input with its label, and the message about it under it. */
+export function TextField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  message?: string;
+  /** The input's other attributes (type, placeholder, …). */
+  input?: JSX.IntrinsicElements['input'];
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="text"
+        value={props.value}
+        onInput={(e) => props.onValue(e.currentTarget.value)}
+        {...describedBy(props.id, props.message)}
+        {...props.input}
+      />
+      <FieldError id={props.id} message={props.message} />
+    </div>
+  );
+}
+
+/** A select with its label, and the message about it under it; `options` as `[value, words]`. */
+export function SelectField<V extends string>(props: {
+  id: string;
+  label: string;
+  value: V;
+  options: ReadonlyArray<readonly [V, string]>;
+  onValue: (value: V) => void;
+  message?: string;
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onValue(e.currentTarget.value as V)}>
+        {props.options.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+      <FieldError id={props.id} message={props.message} />
+    </div>
+  );
 }
 
 /** The end of a form: the refusal no input shows, then its buttons: submit, any others given, and Cancel. */
