@@ -111,12 +111,12 @@ export function ConfirmButton(props: ConfirmProps) {
   );
 }
 
-type Action = ReturnType<typeof useAction>;
+export type Action = ReturnType<typeof useAction>;
 /** A call of the API as `api.DELETE(…)` makes it. */
-type Request = Parameters<typeof call>[0];
+export type ApiCall = Parameters<typeof call>[0];
 
 /** Sends a DELETE through `action` (which keeps its error, in words), then `then` once it is done. */
-export const deleteThrough = (action: Action, request: () => Request, then: () => void) =>
+export const deleteThrough = (action: Action, request: () => ApiCall, then: () => void) =>
   action.run(async () => {
     await call(request());
     then();
@@ -134,7 +134,7 @@ export function DeleteButton({
 }: Omit<ConfirmProps, 'onConfirm' | 'confirm'> & {
   confirm?: string;
   action: Action;
-  request: () => Request;
+  request: () => ApiCall;
   onDone: () => void;
 }) {
   return (

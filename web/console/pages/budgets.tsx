@@ -156,6 +156,62 @@ function memberColumns(org: string, onChanged: (message: string) => void): Array
   ];
 }
 
+/** Sets the workspace's budget, or the default of its members; `null` clears it. */
+const putBudget = (org: string, which: 'workspace' | 'default', budget_dollars: number | null) =>
+  call(
+    which === 'workspace'
+      ? api.PUT('/console/api/v1/budgets/workspace', { params: inOrg(org), body: { budget_dollars } })
+      : api.PUT('/console/api/v1/budgets/default', { params: inOrg(org), body: { budget_dollars } }),
+  );
+
+/** Sets a limit (`null` clears it), then says so in `message`. */
+type SetLimit = (value: number | null, message: string) => Promise<unknown>;
+
+function WorkspaceBudget({ whole, onSet }: { whole: Schemas['WorkspaceBudgetDto']; onSet: SetLimit }) {
+  return (
+    <section class="panel" aria-labelledby="whole">
+      <h2 id="whole">Workspace budget</h2>
+      <p>
+        {dollars(whole.spent_micro_cents)} spent this month of {dollars(whole.limit_micro_cents)}
+        {whole.exceeded ? <strong class="error"> (exceeded)</strong> : null}; resets {day(whole.resets_at)}.
+      </p>
+      <Bar
+        value={microToNumber(whole.spent_micro_cents)}
+        max={whole.limit_micro_cents === null ? null : microToNumber(whole.limit_micro_cents)}
+        label="Spent by the workspace this month"
+      />
+      <LimitForm
+        id="workspace-limit"
+        label="Monthly limit of the whole workspace (USD)"
+        clearLabel="No limit"
+        onSet={(value) => onSet(value, `The workspace may spend $${value.toFixed(2)} a month.`)}
+        onClear={() => onSet(null, 'The workspace has no monthly limit.')}
+      />
+    </section>
+  );
+}
+
+function DefaultBudget({ fallback, onSet }: { fallback: Schemas['DefaultBudgetDto']; onSet: SetLimit }) {
+  return (
+    <section class="panel" aria-labelledby="default">
+      <h2 id="default">Default member budget</h2>
+      <p>
+        Applies to every member and service account without a limit of their own:{' '}
+        {dollars(fallback.limit_micro_cents)}.
+      </p>
+      <LimitForm
+        id="default-limit"
+        label="Default monthly limit per member (USD)"
+        clearLabel="No default"
+        onSet={(value) =>
+          onSet(value, `Members without a limit of their own may spend $${value.toFixed(2)} a month.`)
+        }
+        onClear={() => onSet(null, 'There is no default member budget.')}
+      />
+    </section>
+  );
+}
+
 export function BudgetsPage({ workspace }: PageProps) {
   const org = workspace.id;
   const state = useLoad(
@@ -174,86 +230,21 @@ export function BudgetsPage({ workspace }: PageProps) {
     setNotice(message);
     state.reload();
   };
+  const setLimit =
+    (which: 'workspace' | 'default'): SetLimit =>
+    (value, message) =>
+      action.run(async () => {
+        await putBudget(org, which, value);
+        changed(message);
+      });
   return (
     <Loading state={state}>
       {({ workspace: whole, fallback, members }) => (
         <>
           <Notice message={notice} />
           <ErrorText message={action.error} />
-          <section class="panel" aria-labelledby="whole">
-            <h2 id="whole">Workspace budget</h2>
-            <p>
-              {dollars(whole.spent_micro_cents)} spent this month of {dollars(whole.limit_micro_cents)}
-              {whole.exceeded ? <strong class="error"> (exceeded)</strong> : null}; resets{' '}
-              {day(whole.resets_at)}.
-            </p>
-            <Bar
-              value={microToNumber(whole.spent_micro_cents)}
-              max={whole.limit_micro_cents === null ? null : microToNumber(whole.limit_micro_cents)}
-              label="Spent by the workspace this month"
-            />
-            <LimitForm
-              id="workspace-limit"
-              label="Monthly limit of the whole workspace (USD)"
-              clearLabel="No limit"
-              onSet={(value) =>
-                action.run(async () => {
-                  await call(
-                    api.PUT('/console/api/v1/budgets/workspace', {
-                      params: inOrg(org),
-                      body: { budget_dollars: value },
-                    }),
-                  );
-                  changed(`The workspace may spend $${value.toFixed(2)} a month.`);
-                })
-              }
-              onClear={() =>
-                action.run(async () => {
-                  await call(
-                    api.PUT('/console/api/v1/budgets/workspace', {
-                      params: inOrg(org),
-                      body: { budget_dollars: null },
-                    }),
-                  );
-                  changed('The workspace has no monthly limit.');
-                })
-              }
-            />
-          </section>
-          <section class="panel" aria-labelledby="default">
-            <h2 id="default">Default member budget</h2>
-            <p>
-              Applies to every member and service account without a limit of their own:{' '}
-              {dollars(fallback.limit_micro_cents)}.
-            </p>
-            <LimitForm
-              id="default-limit"
-              label="Default monthly limit per member (USD)"
-              clearLabel="No default"
-              onSet={(value) =>
-                action.run(async () => {
-                  await call(
-                    api.PUT('/console/api/v1/budgets/default', {
-                      params: inOrg(org),
-                      body: { budget_dollars: value },
-                    }),
-                  );
-                  changed(`Members without a limit of their own may spend $${value.toFixed(2)} a month.`);
-                })
-              }
-              onClear={() =>
-                action.run(async () => {
-                  await call(
-                    api.PUT('/console/api/v1/budgets/default', {
-                      params: inOrg(org),
-                      body: { budget_dollars: null },
-                    }),
-                  );
-                  changed('There is no default member budget.');
-                })
-              }
-            />
-          </section>
+          <WorkspaceBudget whole={whole} onSet={setLimit('workspace')} />
+          <DefaultBudget fallback={fallback} onSet={setLimit('default')} />
           <h2>Members and service accounts</h2>
           <DataTable
             columns={memberColumns(org, changed)}

@@ -1,7 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, inOrg, microToNumber, type Schemas, when } from '../api';
-import { DataTable } from '../table';
-import { ConfirmButton, ErrorText, useAction, useLoad } from '../ui';
+import { TextField } from '../field-errors';
+import { type Column, DataTable } from '../table';
+import {
+  type Action,
+  type ApiCall,
+  ConfirmButton,
+  deleteThrough,
+  ErrorText,
+  Loading,
+  useAction,
+  useLoad,
+} from '../ui';
 import { controlsSummary, type KeyControls, KeyControlsForm } from './key-controls';
 
 export type Key = Schemas['KeyDto'];
@@ -56,6 +66,33 @@ export function useKeySpend(org: string, admin: boolean): Map<string, number> {
   return report.data ?? new Map();
 }
 
+/** The columns of keys and user tokens; with `spent` (keys), their controls too. */
+function credentialColumns(spent?: Map<string, number>): Array<Column<Key | Token> | false> {
+  return [
+    { header: 'Name', cell: (item) => item.name },
+    {
+      header: 'Permission',
+      cell: (item) => ('permission' in item ? PERMISSIONS[item.permission] : 'As you'),
+    },
+    {
+      header: 'Key',
+      cell: (item) => (
+        <code>
+          {item.prefix}…{item.last4}
+        </code>
+      ),
+    },
+    { header: 'Created', cell: (item) => day(item.created_at) },
+    { header: 'Expires', cell: (item) => day(item.expires_at) },
+    { header: 'Last used', cell: (item) => when(item.last_used_at) },
+    { header: 'Status', cell: (item) => item.status },
+    !!spent && {
+      header: 'Controls',
+      cell: (item) => ('rate_limit' in item ? controlsSummary(item, spent.get(item.id)) : null),
+    },
+  ];
+}
+
 export function CredentialRows(props: {
   items: Array<Key | Token>;
   caption: string;
@@ -78,30 +115,7 @@ export function CredentialRows(props: {
         rows={props.items}
         rowKey={(item) => item.id}
         empty={props.empty ?? 'No keys yet.'}
-        columns={[
-          { header: 'Name', cell: (item) => item.name },
-          {
-            header: 'Permission',
-            cell: (item) => ('permission' in item ? PERMISSIONS[item.permission] : 'As you'),
-          },
-          {
-            header: 'Key',
-            cell: (item) => (
-              <code>
-                {item.prefix}…{item.last4}
-              </code>
-            ),
-          },
-          { header: 'Created', cell: (item) => day(item.created_at) },
-          { header: 'Expires', cell: (item) => day(item.expires_at) },
-          { header: 'Last used', cell: (item) => when(item.last_used_at) },
-          { header: 'Status', cell: (item) => item.status },
-          !!controls && {
-            header: 'Controls',
-            cell: (item) =>
-              'rate_limit' in item ? controlsSummary(item, controls.spent.get(item.id)) : null,
-          },
-        ]}
+        columns={credentialColumns(controls?.spent)}
         actionClass="actions"
         action={(item) => (
           <>
@@ -141,6 +155,38 @@ export function CredentialRows(props: {
   );
 }
 
+/** Keys as they load (`keys`), with their controls: `patch` changes one, `remove` revokes it; then they load again. */
+export function KeyRows(props: {
+  keys: { data?: Key[]; error?: string; loading: boolean; reload: () => void };
+  caption: string;
+  knownModels: string[];
+  spent: Map<string, number>;
+  action: Action;
+  patch: (id: string, changes: KeyControls) => ApiCall;
+  remove: (id: string) => ApiCall;
+}) {
+  const { keys } = props;
+  return (
+    <Loading state={keys}>
+      {(list) => (
+        <CredentialRows
+          items={list}
+          caption={props.caption}
+          controls={{
+            knownModels: props.knownModels,
+            spent: props.spent,
+            onSave: async (key, changes) => {
+              await call(props.patch(key.id, changes));
+              keys.reload();
+            },
+          }}
+          onRevoke={(key) => deleteThrough(props.action, () => props.remove(key.id), keys.reload)}
+        />
+      )}
+    </Loading>
+  );
+}
+
 /** Name, permission (unless a user token) and an optional expiry date. */
 export function NewCredentialForm(props: {
   idPrefix: string;
@@ -171,17 +217,13 @@ export function NewCredentialForm(props: {
       }}
     >
       <div class="row">
-        <div>
-          <label for={id('name')}>Key name</label>
-          <input
-            id={id('name')}
-            type="text"
-            required
-            maxLength={200}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        </div>
+        <TextField
+          id={id('name')}
+          label="Key name"
+          value={name}
+          onValue={setName}
+          input={{ required: true, maxLength: 200 }}
+        />
         {props.withPermission ? (
           <div>
             <label for={id('permission')}>Permission</label>

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, isAdmin, type Role, type Schemas } from '../api';
+import { TextField } from '../field-errors';
 import type { PageProps } from '../main';
 import { LoadedTable } from '../table';
-import { DeleteButton, ErrorText, Notice, ShownOnce, useAction, useLoad } from '../ui';
+import { type Action, DeleteButton, ErrorText, Notice, ShownOnce, useAction, useLoad } from '../ui';
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
@@ -51,14 +52,68 @@ function RoleSelect(props: {
   );
 }
 
+type Invited = { email: string; url: string; replaced: boolean };
+
+/** An email and a role; the invitation's link comes back (`onInvited`). */
+function InviteForm(props: {
+  org: string;
+  role: Role;
+  action: Action;
+  onInvited: (invited: Invited) => void;
+}) {
+  const [email, setEmail] = useState('');
+  const [inviteRole, setInviteRole] = useState<Role>('member');
+  return (
+    <form
+      class="row"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        await props.action.run(async () => {
+          const invite = await call(
+            api.POST('/console/api/orgs/{org}/invites', {
+              params: { path: { org: props.org } },
+              body: { email: email.trim(), role: inviteRole },
+            }),
+          );
+          setEmail('');
+          props.onInvited({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
+        });
+      }}
+    >
+      <TextField
+        id="invite-email"
+        label="Email"
+        value={email}
+        onValue={setEmail}
+        input={{ type: 'email', required: true, maxLength: 320 }}
+      />
+      <div>
+        <label for="invite-role">Role</label>
+        <select
+          id="invite-role"
+          value={inviteRole}
+          onChange={(e) => setInviteRole(e.currentTarget.value as Role)}
+        >
+          {ROLES.filter((r) => r !== 'owner' || props.role === 'owner').map((r) => (
+            <option value={r} key={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" disabled={props.action.busy}>
+        Invite
+      </button>
+    </form>
+  );
+}
+
 function Invitations({ org, role }: { org: string; role: Role }) {
   const pending = useLoad(
     () => call(api.GET('/console/api/orgs/{org}/invites', { params: { path: { org } } })),
     [org],
   );
-  const [email, setEmail] = useState('');
-  const [inviteRole, setInviteRole] = useState<Role>('member');
-  const [link, setLink] = useState<{ email: string; url: string; replaced: boolean }>();
+  const [link, setLink] = useState<Invited>();
   const action = useAction();
   return (
     <section aria-labelledby="invite">
@@ -76,52 +131,15 @@ function Invitations({ org, role }: { org: string; role: Role }) {
           onDone={() => setLink(undefined)}
         />
       ) : null}
-      <form
-        class="row"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          await action.run(async () => {
-            const invite = await call(
-              api.POST('/console/api/orgs/{org}/invites', {
-                params: { path: { org } },
-                body: { email: email.trim(), role: inviteRole },
-              }),
-            );
-            setLink({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
-            setEmail('');
-            pending.reload();
-          });
+      <InviteForm
+        org={org}
+        role={role}
+        action={action}
+        onInvited={(invited) => {
+          setLink(invited);
+          pending.reload();
         }}
-      >
-        <div>
-          <label for="invite-email">Email</label>
-          <input
-            id="invite-email"
-            type="email"
-            required
-            maxLength={320}
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </div>
-        <div>
-          <label for="invite-role">Role</label>
-          <select
-            id="invite-role"
-            value={inviteRole}
-            onChange={(e) => setInviteRole(e.currentTarget.value as Role)}
-          >
-            {ROLES.filter((r) => r !== 'owner' || role === 'owner').map((r) => (
-              <option value={r} key={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" disabled={action.busy}>
-          Invite
-        </button>
-      </form>
+      />
       <ErrorText message={action.error} />
       <h2>Pending invitations</h2>
       <LoadedTable
@@ -150,6 +168,33 @@ function Invitations({ org, role }: { org: string; role: Role }) {
         )}
       />
     </section>
+  );
+}
+
+/** Remove a person (for admins), or leave the workspace (oneself); service accounts are removed under Keys. */
+function MemberAction(props: {
+  member: Schemas['MemberDto'];
+  self: boolean;
+  admin: boolean;
+  workspace: PageProps['workspace'];
+  action: Action;
+  onRemoved: () => void;
+}) {
+  const { member, self, workspace } = props;
+  if (member.kind !== 'person' || !(props.admin || self)) return null;
+  return (
+    <DeleteButton
+      label={self ? 'Leave' : 'Remove'}
+      ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
+      question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
+      action={props.action}
+      request={() =>
+        api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
+          params: { path: { org: workspace.id, user_id: member.user_id } },
+        })
+      }
+      onDone={() => (self ? location.assign('/console') : props.onRemoved())}
+    />
   );
 }
 
@@ -207,29 +252,19 @@ export function MembersPage({ workspace, me }: PageProps) {
               ),
           },
         ]}
-        action={(member) => {
-          const self = member.user_id === me.id;
-          return member.kind === 'person' && (admin || self) ? (
-            <DeleteButton
-              label={self ? 'Leave' : 'Remove'}
-              ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
-              question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
-              action={action}
-              request={() =>
-                api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
-                  params: { path: { org, user_id: member.user_id } },
-                })
-              }
-              onDone={() => {
-                if (self) location.assign('/console');
-                else {
-                  setNotice(`${member.name} was removed.`);
-                  members.reload();
-                }
-              }}
-            />
-          ) : null;
-        }}
+        action={(member) => (
+          <MemberAction
+            member={member}
+            self={member.user_id === me.id}
+            admin={admin}
+            workspace={workspace}
+            action={action}
+            onRemoved={() => {
+              setNotice(`${member.name} was removed.`);
+              members.reload();
+            }}
+          />
+        )}
       />
       {admin ? (
         <Invitations org={org} role={workspace.role} />
