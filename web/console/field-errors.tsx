@@ -1,6 +1,9 @@
-import type { ComponentChildren, JSX } from 'preact';
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { describedBy, FieldError, LabelledInput } from '../shared/field';
 import { ApiError, wordsOf } from './api';
+
+export { describedBy, FieldError };
 
 export interface FormError {
   message: string;
@@ -58,37 +61,11 @@ function sentence(message: string): string {
   return `${words.replace(/\.$/, '')} (${match[1]}).`;
 }
 
-/** The message under an input, tied to it by `aria-describedby` (see `describedBy`). */
-export function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p class="error" role="alert" id={`${id}-error`}>
-      {message}
-    </p>
-  ) : null;
-}
-
 /** A text input with its label, and the message about it under it. */
-export function TextField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  message?: string;
-  /** The input's other attributes (type, placeholder, …). */
-  input?: JSX.IntrinsicElements['input'];
-}) {
+export function TextField(props: Parameters<typeof LabelledInput>[0]) {
   return (
     <div>
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        type="text"
-        value={props.value}
-        onInput={(e) => props.onValue(e.currentTarget.value)}
-        {...describedBy(props.id, props.message)}
-        {...props.input}
-      />
-      <FieldError id={props.id} message={props.message} />
+      <LabelledInput {...props} />
     </div>
   );
 }
@@ -143,6 +120,3 @@ export function FormEnd(props: {
     </>
   );
 }
-
-export const describedBy = (id: string, message?: string) =>
-  message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
