@@ -1,5 +1,9 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { describedBy, FieldError, LabelledInput } from '../shared/field';
 import { ApiError, wordsOf } from './api';
+
+export { describedBy, FieldError };
 
 export interface FormError {
   message: string;
@@ -57,14 +61,62 @@ function sentence(message: string): string {
   return `${words.replace(/\.$/, '')} (${match[1]}).`;
 }
 
-/** The message under an input, tied to it by `aria-describedby` (see `describedBy`). */
-export function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p class="error" role="alert" id={`${id}-error`}>
-      {message}
-    </p>
-  ) : null;
+/** A text input with its label, and the message about it under it. */
+export function TextField(props: Parameters<typeof LabelledInput>[0]) {
+  return (
+    <div>
+      <LabelledInput {...props} />
+    </div>
+  );
 }
 
-export const describedBy = (id: string, message?: string) =>
-  message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+/** A select with its label, and the message about it under it; `options` as `[value, words]`. */
+export function SelectField<V extends string>(props: {
+  id: string;
+  label: string;
+  value: V;
+  options: ReadonlyArray<readonly [V, string]>;
+  onValue: (value: V) => void;
+  message?: string;
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onValue(e.currentTarget.value as V)}>
+        {props.options.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+      <FieldError id={props.id} message={props.message} />
+    </div>
+  );
+}
+
+/** The end of a form: the refusal no input shows, then its buttons: submit, any others given, and Cancel. */
+export function FormEnd(props: {
+  form: { rest?: string; busy: boolean };
+  submit: string;
+  onCancel: () => void;
+  children?: ComponentChildren;
+}) {
+  return (
+    <>
+      {props.form.rest ? (
+        <p class="error" role="alert">
+          {props.form.rest}
+        </p>
+      ) : null}
+      <div class="row">
+        <button type="submit" disabled={props.form.busy}>
+          {props.submit}
+        </button>
+        {props.children}
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </>
+  );
+}

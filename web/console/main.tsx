@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from './api';
+import { TextField } from './field-errors';
 import { AuditPage } from './pages/audit';
 import { BudgetsPage } from './pages/budgets';
 import { DevicesPage } from './pages/devices';
@@ -90,17 +91,13 @@ function WorkspaceBar(props: {
             }
           }}
         >
-          <div>
-            <label for="new-workspace">New workspace name</label>
-            <input
-              id="new-workspace"
-              type="text"
-              required
-              maxLength={200}
-              value={name}
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          </div>
+          <TextField
+            id="new-workspace"
+            label="New workspace name"
+            value={name}
+            onValue={setName}
+            input={{ required: true, maxLength: 200 }}
+          />
           <button type="submit" disabled={action.busy}>
             Create workspace
           </button>

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { wordsOf } from './api';
+import { call, wordsOf } from './api';
 
 /** Loads data for a page; `reload` after a change. Errors become words. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -68,14 +68,16 @@ export function Loading<T>({
   return <>{children(state.data)}</>;
 }
 
-/** A button that asks first, in the page: the question, then "Yes" or "Cancel". */
-export function ConfirmButton(props: {
+interface ConfirmProps {
   label: string;
   question: string;
   confirm: string;
   onConfirm: () => Promise<unknown>;
   ariaLabel?: string;
-}) {
+}
+
+/** A button that asks first, in the page: the question, then "Yes" or "Cancel". */
+export function ConfirmButton(props: ConfirmProps) {
   const [asking, setAsking] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -106,6 +108,41 @@ export function ConfirmButton(props: {
         Cancel
       </button>
     </span>
+  );
+}
+
+export type Action = ReturnType<typeof useAction>;
+/** A call of the API as `api.DELETE(…)` makes it. */
+export type ApiCall = Parameters<typeof call>[0];
+
+/** Sends a DELETE through `action` (which keeps its error, in words), then `then` once it is done. */
+export const deleteThrough = (action: Action, request: () => ApiCall, then: () => void) =>
+  action.run(async () => {
+    await call(request());
+    then();
+  });
+
+/**
+ * A `ConfirmButton` whose "yes" (`Yes, <label>` unless `confirm` says otherwise) sends a DELETE through
+ * `action`, then `onDone`.
+ */
+export function DeleteButton({
+  action,
+  request,
+  onDone,
+  ...props
+}: Omit<ConfirmProps, 'onConfirm' | 'confirm'> & {
+  confirm?: string;
+  action: Action;
+  request: () => ApiCall;
+  onDone: () => void;
+}) {
+  return (
+    <ConfirmButton
+      {...props}
+      confirm={props.confirm ?? `Yes, ${props.label.toLowerCase()}`}
+      onConfirm={() => deleteThrough(action, request, onDone)}
+    />
   );
 }
 

@@ -22,30 +22,56 @@ export function Approvals({ sessionID, requests }: { sessionID: string; requests
   );
 }
 
+type Answer = 'once' | 'always' | 'reject';
+
+/** Answers the request; a refusal may say why (`reason`), which the agent reads. */
+const sendReply = (sessionID: string, requestID: string, answer: Answer, reason: string) =>
+  ok(
+    client.POST('/api/session/{sessionID}/permission/{requestID}/reply', {
+      params: { path: { sessionID, requestID } },
+      body: {
+        reply: answer,
+        ...(answer === 'reject' && reason.trim() ? { message: reason.trim() } : {}),
+      },
+    }),
+  );
+
+/** Why the request is refused: a box that has the focus as it shows (on Deny…); Enter refuses. */
+function DenyReason(props: {
+  id: string;
+  reason: string;
+  onReason: (reason: string) => void;
+  onDeny: () => void;
+}) {
+  const field = useRef<HTMLInputElement>(null);
+  // `autoFocus` only works on page load; the reason field opens later, on Deny…, and has the focus as it shows.
+  useLayoutEffect(() => field.current?.focus(), []);
+  return (
+    <div>
+      <label for={`${props.id}-reason`}>Why not? (the agent reads this)</label>
+      <input
+        id={`${props.id}-reason`}
+        type="text"
+        value={props.reason}
+        onInput={(event) => props.onReason(event.currentTarget.value)}
+        ref={field}
+        onKeyDown={(event) => event.key === 'Enter' && props.onDeny()}
+      />
+    </div>
+  );
+}
+
 function Approval({ sessionID, request }: { sessionID: string; request: PermissionRequest }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
-  const reasonField = useRef<HTMLInputElement>(null);
-  // `autoFocus` only works on page load; the reason field opens later, on Deny…, and has the focus as it shows.
-  useLayoutEffect(() => {
-    if (denying) reasonField.current?.focus();
-  }, [denying]);
   const meta = request.metadata as { tool?: string; input?: Record<string, Json> };
-  const reply = async (answer: 'once' | 'always' | 'reject') => {
+  const reply = async (answer: Answer) => {
     setBusy(true);
     setError('');
     try {
-      await ok(
-        client.POST('/api/session/{sessionID}/permission/{requestID}/reply', {
-          params: { path: { sessionID, requestID: request.id } },
-          body: {
-            reply: answer,
-            ...(answer === 'reject' && reason.trim() ? { message: reason.trim() } : {}),
-          },
-        }),
-      );
+      await sendReply(sessionID, request.id, answer, reason);
     } catch (failure) {
       setError((failure as ApiError).message);
       setBusy(false);
@@ -69,17 +95,12 @@ function Approval({ sessionID, request }: { sessionID: string; request: Permissi
         </p>
       )}
       {denying && (
-        <div>
-          <label for={`${request.id}-reason`}>Why not? (the agent reads this)</label>
-          <input
-            id={`${request.id}-reason`}
-            type="text"
-            value={reason}
-            onInput={(event) => setReason(event.currentTarget.value)}
-            ref={reasonField}
-            onKeyDown={(event) => event.key === 'Enter' && void reply('reject')}
-          />
-        </div>
+        <DenyReason
+          id={request.id}
+          reason={reason}
+          onReason={setReason}
+          onDeny={() => void reply('reject')}
+        />
       )}
       <div class="actions">
         <button type="button" disabled={busy} onClick={() => void reply('once')}>

@@ -4,13 +4,9 @@ import type { ConsoleLinkView } from '../types';
 
 type LinkView = ConsoleLinkView;
 
-/**
- * The instance's console: whether it is signed in (the workspace's providers and policies, billed to the person),
- * and signing in (a device code approved in the console, as `outpost login` does) or out.
- */
-export function ConsoleLink() {
+/** The instance's link to a console, as the server says, looked at again while a sign-in waits; `act` changes it. */
+function useConsoleLink() {
   const [view, setView] = useState<LinkView | null>(null);
-  const [address, setAddress] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
 
@@ -37,6 +33,44 @@ export function ConsoleLink() {
       setBusy(false);
     }
   };
+  return { view, busy, error, act };
+}
+
+/** Where the link stands, in a sentence. */
+function linkWords(link: NonNullable<LinkView['link']>): string {
+  if (link.state === 'linked')
+    return `Signed in to ${link.console}, workspace ${link.workspace ?? '(none)'}.`;
+  if (link.state === 'signed_out')
+    return `Signed out: the console ${link.console} ended this server’s sign-in. Sign in again here, or run outpost login.`;
+  return 'Not signed in to a console.';
+}
+
+/** A sign-in that waits for its approval in the console: where, and the code to check there. */
+function PendingSignIn({ pending }: { pending: NonNullable<LinkView['pending']> }) {
+  return (
+    <div class="console-pending" role="status">
+      <p>
+        Open{' '}
+        <a href={pending.url} target="_blank" rel="noopener noreferrer">
+          the console’s approval page
+        </a>{' '}
+        and check that it shows the code
+      </p>
+      <p class="user-code" data-testid="console-user-code">
+        {pending.userCode}
+      </p>
+      <p class="muted small">Waiting for the approval…</p>
+    </div>
+  );
+}
+
+/**
+ * The instance's console: whether it is signed in (the workspace's providers and policies, billed to the person),
+ * and signing in (a device code approved in the console, as `outpost login` does) or out.
+ */
+export function ConsoleLink() {
+  const { view, busy, error, act } = useConsoleLink();
+  const [address, setAddress] = useState('');
   const signIn = (event: Event) => {
     event.preventDefault();
     void act(() => ok(client.POST('/api/console-link/sign-in', { body: { console: address.trim() } })));
@@ -47,15 +81,7 @@ export function ConsoleLink() {
   return (
     <article class="panel" aria-labelledby="console-title">
       <h2 id="console-title">Console</h2>
-      {link && (
-        <p data-testid="console-state">
-          {link.state === 'linked'
-            ? `Signed in to ${link.console}, workspace ${link.workspace ?? '(none)'}.`
-            : link.state === 'signed_out'
-              ? `Signed out: the console ${link.console} ended this server’s sign-in. Sign in again here, or run outpost login.`
-              : 'Not signed in to a console.'}
-        </p>
-      )}
+      {link && <p data-testid="console-state">{linkWords(link)}</p>}
       {link?.problem && <p class="error">{link.problem}</p>}
       {link?.state === 'linked' && (
         <p class="muted small">
@@ -64,19 +90,7 @@ export function ConsoleLink() {
         </p>
       )}
       {view?.pending ? (
-        <div class="console-pending" role="status">
-          <p>
-            Open{' '}
-            <a href={view.pending.url} target="_blank" rel="noopener noreferrer">
-              the console’s approval page
-            </a>{' '}
-            and check that it shows the code
-          </p>
-          <p class="user-code" data-testid="console-user-code">
-            {view.pending.userCode}
-          </p>
-          <p class="muted small">Waiting for the approval…</p>
-        </div>
+        <PendingSignIn pending={view.pending} />
       ) : (
         link?.state !== 'linked' && (
           <form onSubmit={signIn}>

@@ -1,4 +1,6 @@
+import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { LabelledInput } from '../../shared/field';
 import { ApiError, at, client, ok } from '../api';
 import { shortPath } from '../format';
 import { useKnownLocations } from '../locations';
@@ -85,31 +87,83 @@ function LocationModels({ directory, tick }: { directory: string; tick: number }
   );
 }
 
-function AddProvider({ onAdded }: { onAdded: () => void }) {
-  const [kind, setKind] = useState<Kind>('openai');
-  const [id, setId] = useState(DEFAULTS.openai.id);
-  const [baseURL, setBaseURL] = useState('');
-  const [apiKey, setApiKey] = useState('');
-  const [models, setModels] = useState(DEFAULTS.openai.models);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; field?: string }>();
-  const [done, setDone] = useState('');
+type FieldError = { message: string; field?: string };
+const FIELDS = ['id', 'baseURL', 'apiKey', 'models'];
 
-  const choose = (next: Kind) => {
-    setKind(next);
-    setId(DEFAULTS[next].id);
-    setModels(DEFAULTS[next].models);
-  };
-  const fieldError = (field: string) =>
-    error?.field === field ? (
-      <p class="error" role="alert" id={`provider-${field}-error`}>
-        {error.message}
-      </p>
-    ) : null;
-  const described = (field: string) =>
-    error?.field === field
-      ? { 'aria-invalid': true as const, 'aria-describedby': `provider-${field}-error` }
-      : {};
+/** The form, as typed. */
+interface Draft {
+  kind: Kind;
+  id: string;
+  baseURL: string;
+  apiKey: string;
+  models: string;
+}
+
+/** Adds the provider the form describes; the server keeps its key. */
+function addProvider(draft: Draft) {
+  const { kind, baseURL } = draft;
+  return ok(
+    client.POST('/api/provider', {
+      body: {
+        kind,
+        id: draft.id.trim(),
+        apiKey: draft.apiKey,
+        models: draft.models
+          .split(/[\s,]+/)
+          .map((m) => m.trim())
+          .filter(Boolean),
+        ...(kind === 'openai-compatible' || baseURL.trim() ? { baseURL: baseURL.trim() } : {}),
+      },
+    }),
+  );
+}
+
+/** The refusal's words, and the field they are about (a 400 names it): they go next to that field. */
+function refusal(failure: unknown): FieldError {
+  const { message, body } = failure as ApiError;
+  const named = body as { field?: unknown; data?: { field?: unknown } } | undefined;
+  const field = named?.field ?? named?.data?.field;
+  return { message, field: typeof field === 'string' ? field : undefined };
+}
+
+function KindSelect({ kind, onChoose }: { kind: Kind; onChoose: (kind: Kind) => void }) {
+  return (
+    <>
+      <label for="provider-kind">Provider</label>
+      <select id="provider-kind" value={kind} onChange={(e) => onChoose(e.currentTarget.value as Kind)}>
+        {(Object.keys(DEFAULTS) as Kind[]).map((k) => (
+          <option key={k} value={k}>
+            {DEFAULTS[k].label}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+function AddProvider({ onAdded }: { onAdded: () => void }) {
+  const [draft, setDraft] = useState<Draft>({
+    kind: 'openai',
+    id: DEFAULTS.openai.id,
+    baseURL: '',
+    apiKey: '',
+    models: DEFAULTS.openai.models,
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<FieldError>();
+  const [done, setDone] = useState('');
+  const set = (change: Partial<Draft>) => setDraft((before) => ({ ...before, ...change }));
+  const choose = (kind: Kind) => set({ kind, id: DEFAULTS[kind].id, models: DEFAULTS[kind].models });
+  const field = (name: keyof Omit<Draft, 'kind'>, label: string, input?: JSX.IntrinsicElements['input']) => (
+    <LabelledInput
+      id={`provider-${name}`}
+      label={label}
+      value={draft[name]}
+      onValue={(value) => set({ [name]: value })}
+      message={error?.field === name ? error.message : undefined}
+      input={input}
+    />
+  );
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -117,31 +171,14 @@ function AddProvider({ onAdded }: { onAdded: () => void }) {
     setError(undefined);
     setDone('');
     try {
-      const added = await ok(
-        client.POST('/api/provider', {
-          body: {
-            kind,
-            id: id.trim(),
-            apiKey,
-            models: models
-              .split(/[\s,]+/)
-              .map((m) => m.trim())
-              .filter(Boolean),
-            ...(kind === 'openai-compatible' || baseURL.trim() ? { baseURL: baseURL.trim() } : {}),
-          },
-        }),
-      );
-      setApiKey('');
+      const added = await addProvider(draft);
+      set({ apiKey: '' });
       setDone(
         `Added ${added.id} with ${added.models.join(', ')}. Its key is kept in the data folder; ${added.configFile} refers to it as ${added.keyReference}.`,
       );
       onAdded();
     } catch (failure) {
-      const { message, body } = failure as ApiError;
-      // The 400 names the field the message is about; the message goes next to it.
-      const named = body as { field?: unknown; data?: { field?: unknown } } | undefined;
-      const field = named?.field ?? named?.data?.field;
-      setError({ message, field: typeof field === 'string' ? field : undefined });
+      setError(refusal(failure));
     } finally {
       setBusy(false);
     }
@@ -160,57 +197,13 @@ function AddProvider({ onAdded }: { onAdded: () => void }) {
         For every location. The key is stored in the server’s data folder, readable only by the server’s user;
         it is never written into a config file and never shown again.
       </p>
-      <label for="provider-kind">Provider</label>
-      <select id="provider-kind" value={kind} onChange={(e) => choose(e.currentTarget.value as Kind)}>
-        {(Object.keys(DEFAULTS) as Kind[]).map((k) => (
-          <option key={k} value={k}>
-            {DEFAULTS[k].label}
-          </option>
-        ))}
-      </select>
-      <label for="provider-id">Provider id</label>
-      <input
-        id="provider-id"
-        type="text"
-        value={id}
-        onInput={(e) => setId(e.currentTarget.value)}
-        {...described('id')}
-      />
-      {fieldError('id')}
-      {kind === 'openai-compatible' && (
-        <>
-          <label for="provider-baseURL">Base URL</label>
-          <input
-            id="provider-baseURL"
-            type="url"
-            placeholder="http://127.0.0.1:11434/v1"
-            value={baseURL}
-            onInput={(e) => setBaseURL(e.currentTarget.value)}
-            {...described('baseURL')}
-          />
-          {fieldError('baseURL')}
-        </>
-      )}
-      <label for="provider-apiKey">API key</label>
-      <input
-        id="provider-apiKey"
-        type="password"
-        autoComplete="off"
-        value={apiKey}
-        onInput={(e) => setApiKey(e.currentTarget.value)}
-        {...described('apiKey')}
-      />
-      {fieldError('apiKey')}
-      <label for="provider-models">Models (ids, separated by commas)</label>
-      <input
-        id="provider-models"
-        type="text"
-        value={models}
-        onInput={(e) => setModels(e.currentTarget.value)}
-        {...described('models')}
-      />
-      {fieldError('models')}
-      {error && !['id', 'baseURL', 'apiKey', 'models'].includes(error.field ?? '') && (
+      <KindSelect kind={draft.kind} onChoose={choose} />
+      {field('id', 'Provider id')}
+      {draft.kind === 'openai-compatible' &&
+        field('baseURL', 'Base URL', { type: 'url', placeholder: 'http://127.0.0.1:11434/v1' })}
+      {field('apiKey', 'API key', { type: 'password', autoComplete: 'off' })}
+      {field('models', 'Models (ids, separated by commas)')}
+      {error && !FIELDS.includes(error.field ?? '') && (
         <p class="error" role="alert">
           {error.message}
         </p>

@@ -143,6 +143,61 @@ function Info() {
 
 const RANGES = { '7': 'Last 7 days', '30': 'Last 30 days', '365': 'Last year' } as const;
 
+/** The totals of the range, as numbers. */
+function Totals({ stats }: { stats: SessionStatsInfo }) {
+  const totals: Array<[string, string | number]> = [
+    ['Sessions', stats.sessions],
+    ['Prompts', stats.prompts],
+    ['Steps', stats.steps],
+    ['Tokens', formatCount(totalTokens(stats.tokens))],
+    ['Cost', formatCost(stats.cost)],
+    ['Active days', stats.activeDays],
+  ];
+  return (
+    <dl class="totals">
+      {totals.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Steps by model (with their cost) and calls by tool, as bars. */
+function ModelsAndTools({ stats }: { stats: SessionStatsInfo }) {
+  const tools = stats.tools.usage ?? [];
+  return (
+    <div class="grid">
+      <div>
+        <h3>Models</h3>
+        <Bars
+          label="Cost by model"
+          rows={stats.models.map((m) => ({
+            key: `${m.model.providerID}/${m.model.id}`,
+            label: `${m.model.providerID}/${m.model.id}`,
+            value: m.steps,
+            shown: `${m.steps} steps · ${formatCost(m.cost)}`,
+          }))}
+        />
+      </div>
+      <div>
+        <h3>Tools</h3>
+        <Bars
+          label="Tool calls"
+          rows={tools.map((t) => ({
+            key: t.name,
+            label: t.name,
+            value: t.calls,
+            shown: `${t.calls} ${t.calls === 1 ? 'call' : 'calls'}${t.failed ? ` · ${t.failed} failed` : ''}`,
+          }))}
+        />
+      </div>
+    </div>
+  );
+}
+
 function Stats() {
   const [days, setDays] = useState<keyof typeof RANGES>('30');
   const [stats, setStats] = useState<SessionStatsInfo | null>(null);
@@ -159,7 +214,6 @@ function Stats() {
       .then((r) => setStats(r.data))
       .catch((failure: ApiError) => setError(failure.message));
   }, [days]);
-  const tools = stats?.tools.usage ?? [];
   return (
     <article class="panel stats" aria-labelledby="stats-title">
       <div class="page-head">
@@ -178,61 +232,11 @@ function Stats() {
       {error && <p class="error">{error}</p>}
       {stats && (
         <>
-          <dl class="totals">
-            <div>
-              <dt>Sessions</dt>
-              <dd>{stats.sessions}</dd>
-            </div>
-            <div>
-              <dt>Prompts</dt>
-              <dd>{stats.prompts}</dd>
-            </div>
-            <div>
-              <dt>Steps</dt>
-              <dd>{stats.steps}</dd>
-            </div>
-            <div>
-              <dt>Tokens</dt>
-              <dd>{formatCount(totalTokens(stats.tokens))}</dd>
-            </div>
-            <div>
-              <dt>Cost</dt>
-              <dd>{formatCost(stats.cost)}</dd>
-            </div>
-            <div>
-              <dt>Active days</dt>
-              <dd>{stats.activeDays}</dd>
-            </div>
-          </dl>
+          <Totals stats={stats} />
           <h3>Steps by day</h3>
           <p class="muted small">Days in your time zone ({timezone}).</p>
           <DayColumns label="Steps by day" days={fillDays(stats.activity, Number(days), timezone)} />
-          <div class="grid">
-            <div>
-              <h3>Models</h3>
-              <Bars
-                label="Cost by model"
-                rows={stats.models.map((m) => ({
-                  key: `${m.model.providerID}/${m.model.id}`,
-                  label: `${m.model.providerID}/${m.model.id}`,
-                  value: m.steps,
-                  shown: `${m.steps} steps · ${formatCost(m.cost)}`,
-                }))}
-              />
-            </div>
-            <div>
-              <h3>Tools</h3>
-              <Bars
-                label="Tool calls"
-                rows={tools.map((t) => ({
-                  key: t.name,
-                  label: t.name,
-                  value: t.calls,
-                  shown: `${t.calls} ${t.calls === 1 ? 'call' : 'calls'}${t.failed ? ` · ${t.failed} failed` : ''}`,
-                }))}
-              />
-            </div>
-          </div>
+          <ModelsAndTools stats={stats} />
         </>
       )}
     </article>
@@ -254,6 +258,22 @@ function fillDays(activity: Array<{ date: string; steps: number }>, count: numbe
     if (!out.some((d) => d.date === date)) out.push({ date, value: byDate.get(date) ?? 0 });
   }
   return out;
+}
+
+/** Imports the session a file (an export of Outpost or opencode) holds; its id. */
+async function importSession(file: File): Promise<string> {
+  let parsed: { info?: unknown; messages?: unknown };
+  try {
+    parsed = JSON.parse(await file.text()) as typeof parsed;
+  } catch {
+    throw new Error(`${file.name} is not JSON: choose a file exported from Outpost or opencode.`);
+  }
+  const imported = await ok(
+    client.POST('/api/experimental/session/import', {
+      body: { info: parsed.info, messages: parsed.messages } as ImportBody,
+    }),
+  );
+  return imported.data.id;
 }
 
 function Transfer() {
@@ -281,18 +301,7 @@ function Transfer() {
     setError('');
     setBusy(true);
     try {
-      let parsed: { info?: unknown; messages?: unknown };
-      try {
-        parsed = JSON.parse(await file.text()) as typeof parsed;
-      } catch {
-        throw new Error(`${file.name} is not JSON: choose a file exported from Outpost or opencode.`);
-      }
-      const imported = await ok(
-        client.POST('/api/experimental/session/import', {
-          body: { info: parsed.info, messages: parsed.messages } as ImportBody,
-        }),
-      );
-      navigate({ name: 'session', id: imported.data.id });
+      navigate({ name: 'session', id: await importSession(file) });
     } catch (failure) {
       setError((failure as Error).message);
     } finally {

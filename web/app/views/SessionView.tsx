@@ -43,20 +43,82 @@ async function allMessages(sessionID: string): Promise<SessionMessageInfo[]> {
 
 type Dialogs = 'rename' | 'move' | 'delete' | { fork: string | null } | null;
 
-/** One session: its transcript, live; approvals; the prompt box; and what can be done to the session. */
-export function SessionView({ id }: { id: string }) {
+/** What the page keeps of a session, as the events change it. */
+interface SessionSetters {
+  dispatch: (action: Parameters<typeof transcriptReducer>[1]) => void;
+  setSession: (session: SessionInfo) => void;
+  setMissing: (missing: boolean) => void;
+  setRunning: (running: boolean) => void;
+  setPermissions: (change: (before: PermissionRequest[]) => PermissionRequest[]) => void;
+  refreshInfo: () => void;
+}
+
+/** What an event of this session changes on the page. */
+function applyEvent(event: OutpostEvent, to: SessionSetters) {
+  const data = event.data as { sessionID?: string };
+  switch (event.type) {
+    case 'session.message.created':
+    case 'session.message.updated':
+      to.dispatch({ type: 'upsert', message: (data as EventCatalog['session.message.created']).message });
+      return;
+    case 'session.message.part.delta':
+      to.dispatch({ type: 'delta', delta: data as EventCatalog['session.message.part.delta'] });
+      return;
+    case 'session.updated':
+      to.setSession((data as EventCatalog['session.updated']).info);
+      return;
+    case 'session.deleted':
+      to.setMissing(true);
+      return;
+    case 'session.execution.started':
+      to.setRunning(true);
+      return;
+    case 'session.idle':
+      to.setRunning(false);
+      to.refreshInfo();
+      return;
+    case 'permission.asked': {
+      const request = data as PermissionRequest;
+      to.setPermissions((before) =>
+        before.some((r) => r.id === request.id) ? before : [...before, request],
+      );
+      return;
+    }
+    case 'permission.replied': {
+      const { requestID } = data as EventCatalog['permission.replied'];
+      to.setPermissions((before) => before.filter((r) => r.id !== requestID));
+      return;
+    }
+    case 'session.step.ended':
+    case 'session.agent.selected':
+    case 'session.model.selected':
+    case 'session.moved':
+      to.refreshInfo();
+      return;
+  }
+}
+
+/** The session, its transcript, the approvals it waits for and whether it runs: loaded, then kept up by events. */
+function useSession(id: string) {
   const [session, setSession] = useState<SessionInfo | null>(null);
   const [messages, dispatch] = useReducer(transcriptReducer, []);
   const [permissions, setPermissions] = useState<PermissionRequest[]>([]);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState('');
   const [missing, setMissing] = useState(false);
-  const [dialog, setDialog] = useState<Dialogs>(null);
 
   const refreshInfo = () =>
     ok(client.GET('/api/session/{sessionID}', of(id)))
       .then((r) => setSession(r.data))
       .catch(() => undefined);
+  const setters: SessionSetters = {
+    dispatch,
+    setSession,
+    setMissing,
+    setRunning,
+    setPermissions,
+    refreshInfo: () => void refreshInfo(),
+  };
 
   /** Bumped by each load: only the newest one's answer is shown. */
   const generation = useRef(0);
@@ -87,80 +149,112 @@ export function SessionView({ id }: { id: string }) {
     const replay = missed.current ?? [];
     missed.current = undefined;
     // Deltas are not replayed: the answer may already hold their text, and the next message update is whole.
-    for (const event of replay) if (event.type !== 'session.message.part.delta') apply(event);
+    for (const event of replay) if (event.type !== 'session.message.part.delta') applyEvent(event, setters);
   };
 
   useEffect(() => void load(), [id]);
-  // The tab says which session it is; titles arrive later than the session (the agent names it).
-  useEffect(() => {
-    document.title = session ? `${session.title || 'Untitled session'} · Outpost` : 'Outpost';
-  }, [session?.title]);
   useResync(() => void load(), [id]);
-
-  /** What an event of this session changes on the page. */
-  const apply = (event: OutpostEvent) => {
-    const data = event.data as { sessionID?: string };
-    switch (event.type) {
-      case 'session.message.created':
-      case 'session.message.updated':
-        dispatch({ type: 'upsert', message: (data as EventCatalog['session.message.created']).message });
-        return;
-      case 'session.message.part.delta':
-        dispatch({ type: 'delta', delta: data as EventCatalog['session.message.part.delta'] });
-        return;
-      case 'session.updated':
-        setSession((data as EventCatalog['session.updated']).info);
-        return;
-      case 'session.deleted':
-        setMissing(true);
-        return;
-      case 'session.execution.started':
-        setRunning(true);
-        return;
-      case 'session.step.ended':
-        void refreshInfo();
-        return;
-      case 'session.idle':
-        setRunning(false);
-        void refreshInfo();
-        return;
-      case 'permission.asked': {
-        const request = data as PermissionRequest;
-        setPermissions((before) => (before.some((r) => r.id === request.id) ? before : [...before, request]));
-        return;
-      }
-      case 'permission.replied': {
-        const { requestID } = data as EventCatalog['permission.replied'];
-        setPermissions((before) => before.filter((r) => r.id !== requestID));
-        return;
-      }
-      case 'session.agent.selected':
-      case 'session.model.selected':
-      case 'session.moved':
-        void refreshInfo();
-        return;
-    }
-  };
-
   useEvents(
     (event) => {
       if ((event.data as { sessionID?: string }).sessionID !== id) return;
       missed.current?.push(event);
-      apply(event);
+      applyEvent(event, setters);
     },
     [id],
   );
+  return { session, messages, permissions, running, error, setError, missing, refreshInfo };
+}
 
-  const [content, setContent] = useState<HTMLElement | null>(null);
-  const { following, jump } = useFollowLatest(content);
-  const jumpToLatest = () => {
-    jump();
-    // Keyboard users land where the latest thing asks for them: the waiting approval, else the prompt.
-    const target =
-      document.querySelector<HTMLElement>('.approval') ?? document.querySelector<HTMLElement>('#prompt');
-    target?.focus({ preventScroll: true });
-  };
+function SessionHeading({ session }: { session: SessionInfo }) {
+  return (
+    <div class="session-heading">
+      <h1 id="session-title">{session.title || 'Untitled session'}</h1>
+      <p class="muted small">
+        <span title={session.location.directory} data-testid="session-directory">
+          {shortPath(session.location.directory)}
+        </span>
+        {session.parentID && (
+          <>
+            {' · '}
+            <a href={`#/session/${session.parentID}`}>{session.fork ? 'forked from' : 'child of'} parent</a>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}
 
+function SessionStats({ session, state }: { session: SessionInfo; state: 'waiting' | 'running' | 'idle' }) {
+  const { tokens } = session;
+  return (
+    <dl class="session-stats">
+      <div>
+        <dt>State</dt>
+        <dd>
+          <span class={`badge state-${state}`} data-testid="session-state">
+            {state === 'waiting' ? 'Waiting for permission' : state === 'running' ? 'Running' : 'Idle'}
+          </span>
+        </dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd data-testid="session-cost">{formatCost(session.cost)}</dd>
+      </div>
+      <div>
+        <dt>Tokens</dt>
+        <dd
+          data-testid="session-tokens"
+          title={`input ${tokens.input}, output ${tokens.output}, reasoning ${tokens.reasoning}, cache read ${tokens.cache.read}, cache write ${tokens.cache.write}`}
+        >
+          {formatCount(totalTokens(tokens))}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function SessionActions(props: { onDialog: (dialog: Dialogs) => void; onExport: () => void }) {
+  const { onDialog } = props;
+  return (
+    <div class="session-actions" role="group" aria-label="Session actions">
+      <button type="button" class="secondary small" onClick={() => onDialog('rename')}>
+        Rename
+      </button>
+      <button type="button" class="secondary small" onClick={() => onDialog({ fork: null })}>
+        Fork
+      </button>
+      <button type="button" class="secondary small" onClick={() => onDialog('move')}>
+        Move
+      </button>
+      <button type="button" class="secondary small" onClick={props.onExport}>
+        Export
+      </button>
+      <button type="button" class="danger small" onClick={() => onDialog('delete')}>
+        Delete
+      </button>
+    </div>
+  );
+}
+
+/** The dialog asked for, if any. */
+function SessionDialog(props: {
+  dialog: Dialogs;
+  session: SessionInfo;
+  messages: SessionMessageInfo[];
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { dialog, session, onClose } = props;
+  if (dialog === 'rename') return <RenameDialog session={session} onClose={onClose} onDone={props.onDone} />;
+  if (dialog === 'move') return <MoveDialog session={session} onClose={onClose} onDone={props.onDone} />;
+  if (dialog === 'delete') return <DeleteDialog session={session} onClose={onClose} />;
+  if (dialog && typeof dialog === 'object')
+    return <ForkDialog session={session} messages={props.messages} before={dialog.fork} onClose={onClose} />;
+  return null;
+}
+
+/** Before the session shows: not found, the error, or "Loading". */
+function NoSession({ missing, error }: { missing: boolean; error: string }) {
   if (missing) {
     return (
       <div class="panel">
@@ -172,84 +266,49 @@ export function SessionView({ id }: { id: string }) {
       </div>
     );
   }
-  if (!session) {
-    return error ? (
-      <p class="error" role="alert">
-        {error}
-      </p>
-    ) : (
-      <p class="muted" aria-busy="true">
-        Loading the session…
-      </p>
-    );
-  }
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : (
+    <p class="muted" aria-busy="true">
+      Loading the session…
+    </p>
+  );
+}
 
+/** One session: its transcript, live; approvals; the prompt box; and what can be done to the session. */
+export function SessionView({ id }: { id: string }) {
+  const { session, messages, permissions, running, error, setError, missing, refreshInfo } = useSession(id);
+  const [dialog, setDialog] = useState<Dialogs>(null);
+  // The tab says which session it is; titles arrive later than the session (the agent names it).
+  useEffect(() => {
+    document.title = session ? `${session.title || 'Untitled session'} · Outpost` : 'Outpost';
+  }, [session?.title]);
+
+  const [content, setContent] = useState<HTMLElement | null>(null);
+  const { following, jump } = useFollowLatest(content);
+  const jumpToLatest = () => {
+    jump();
+    // Keyboard users land where the latest thing asks for them: the waiting approval, else the prompt.
+    const target =
+      document.querySelector<HTMLElement>('.approval') ?? document.querySelector<HTMLElement>('#prompt');
+    target?.focus({ preventScroll: true });
+  };
+
+  if (missing || !session) return <NoSession missing={missing} error={error} />;
   const state = permissions.length > 0 ? 'waiting' : running ? 'running' : 'idle';
   return (
     <section class="session" aria-labelledby="session-title" ref={setContent}>
       <header class="session-head">
-        <div class="session-heading">
-          <h1 id="session-title">{session.title || 'Untitled session'}</h1>
-          <p class="muted small">
-            <span title={session.location.directory} data-testid="session-directory">
-              {shortPath(session.location.directory)}
-            </span>
-            {session.parentID && (
-              <>
-                {' · '}
-                <a href={`#/session/${session.parentID}`}>
-                  {session.fork ? 'forked from' : 'child of'} parent
-                </a>
-              </>
-            )}
-          </p>
-        </div>
-        <dl class="session-stats">
-          <div>
-            <dt>State</dt>
-            <dd>
-              <span class={`badge state-${state}`} data-testid="session-state">
-                {state === 'waiting' ? 'Waiting for permission' : state === 'running' ? 'Running' : 'Idle'}
-              </span>
-            </dd>
-          </div>
-          <div>
-            <dt>Cost</dt>
-            <dd data-testid="session-cost">{formatCost(session.cost)}</dd>
-          </div>
-          <div>
-            <dt>Tokens</dt>
-            <dd
-              data-testid="session-tokens"
-              title={`input ${session.tokens.input}, output ${session.tokens.output}, reasoning ${session.tokens.reasoning}, cache read ${session.tokens.cache.read}, cache write ${session.tokens.cache.write}`}
-            >
-              {formatCount(totalTokens(session.tokens))}
-            </dd>
-          </div>
-        </dl>
-        <div class="session-actions" role="group" aria-label="Session actions">
-          <button type="button" class="secondary small" onClick={() => setDialog('rename')}>
-            Rename
-          </button>
-          <button type="button" class="secondary small" onClick={() => setDialog({ fork: null })}>
-            Fork
-          </button>
-          <button type="button" class="secondary small" onClick={() => setDialog('move')}>
-            Move
-          </button>
-          <button
-            type="button"
-            class="secondary small"
-            onClick={() =>
-              void downloadExport(session.id).catch((failure: ApiError) => setError(failure.message))
-            }
-          >
-            Export
-          </button>
-          <button type="button" class="danger small" onClick={() => setDialog('delete')}>
-            Delete
-          </button>
-        </div>
+        <SessionHeading session={session} />
+        <SessionStats session={session} state={state} />
+        <SessionActions
+          onDialog={setDialog}
+          onExport={() =>
+            void downloadExport(session.id).catch((failure: ApiError) => setError(failure.message))
+          }
+        />
       </header>
       {error && (
         <p class="error" role="alert">
@@ -270,34 +329,22 @@ export function SessionView({ id }: { id: string }) {
         )}
         <PromptBox session={session} running={running} />
       </div>
-      {dialog === 'rename' && (
-        <RenameDialog session={session} onClose={() => setDialog(null)} onDone={refreshInfo} />
-      )}
-      {dialog === 'move' && (
-        <MoveDialog session={session} onClose={() => setDialog(null)} onDone={refreshInfo} />
-      )}
-      {dialog === 'delete' && <DeleteDialog session={session} onClose={() => setDialog(null)} />}
-      {dialog && typeof dialog === 'object' && (
-        <ForkDialog
-          session={session}
-          messages={messages}
-          before={dialog.fork}
-          onClose={() => setDialog(null)}
-        />
-      )}
+      <SessionDialog
+        dialog={dialog}
+        session={session}
+        messages={messages}
+        onClose={() => setDialog(null)}
+        onDone={refreshInfo}
+      />
     </section>
   );
 }
 
-function PromptBox({ session, running }: { session: SessionInfo; running: boolean }) {
-  const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+/** The agents and models offered where the session works; `modelsLoaded` once the models have answered. */
+function usePromptChoices(directory: string) {
   const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [models, setModels] = useState<ModelView[]>([]);
   const [modelsLoaded, setModelsLoaded] = useState(false);
-  const directory = session.location.directory;
-
   useEffect(() => {
     void ok(client.GET('/api/agent', at(directory)))
       .then((r) => setAgents(r.data.filter((a) => a.mode !== 'subagent' && !a.hidden)))
@@ -307,6 +354,86 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
       .catch(() => setModels([]))
       .finally(() => setModelsLoaded(true));
   }, [directory]);
+  return { agents, models, modelsLoaded };
+}
+
+function AgentSelect(props: { agent: string; agents: AgentInfo[]; onChoose: (agent: string) => void }) {
+  const { agent, agents } = props;
+  return (
+    <label class="inline">
+      <span>Agent</span>
+      <select value={agent} onChange={(event) => props.onChoose(event.currentTarget.value)}>
+        {agents.length === 0 && <option value={agent}>{agent || 'default'}</option>}
+        {agents.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name ?? a.id}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The session's model (`provider/model`, or none: the location's default) among those offered. */
+function ModelSelect(props: {
+  model: string;
+  models: ModelView[];
+  onChoose: (providerID: string, id: string) => void;
+}) {
+  const { model, models } = props;
+  return (
+    <label class="inline">
+      <span>Model</span>
+      <select
+        value={model}
+        onChange={(event) => {
+          const [providerID, ...rest] = event.currentTarget.value.split('/');
+          props.onChoose(providerID, rest.join('/'));
+        }}
+      >
+        {!model && <option value="">Location default</option>}
+        {model && !models.some((m) => `${m.providerID}/${m.id}` === model) && (
+          <option value={model}>{model}</option>
+        )}
+        {models.map((m) => (
+          <option key={`${m.providerID}/${m.id}`} value={`${m.providerID}/${m.id}`}>
+            {m.name} ({m.providerID})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The prompt's text box: Enter sends, Shift+Enter (or an input method composing) is a new line. */
+function PromptText(props: { text: string; onText: (text: string) => void; onSend: () => void }) {
+  return (
+    <>
+      <label for="prompt" class="sr-only">
+        Prompt
+      </label>
+      <textarea
+        id="prompt"
+        rows={3}
+        placeholder="Ask or instruct… (Enter sends, Shift+Enter for a new line)"
+        value={props.text}
+        onInput={(event) => props.onText(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault();
+            props.onSend();
+          }
+        }}
+      />
+    </>
+  );
+}
+
+/** The prompt's text and what the box sends: the prompt, the agent or model chosen, a stop. */
+function usePrompt(session: SessionInfo) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
 
   const send = async () => {
     const prompt = text.trim();
@@ -343,8 +470,13 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
     );
   const interrupt = () => act(() => ok(client.POST('/api/session/{sessionID}/interrupt', of(session.id))));
 
-  const agent = session.agent ?? agents[0]?.id ?? '';
-  const model = session.model ? `${session.model.providerID}/${session.model.id}` : '';
+  return { text, setText, busy, error, send, chooseAgent, chooseModel, interrupt };
+}
+
+function PromptBox({ session, running }: { session: SessionInfo; running: boolean }) {
+  const { text, setText, busy, error, send, chooseAgent, chooseModel, interrupt } = usePrompt(session);
+  const { agents, models, modelsLoaded } = usePromptChoices(session.location.directory);
+
   return (
     <form
       class="prompt-box panel"
@@ -353,22 +485,7 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
         void send();
       }}
     >
-      <label for="prompt" class="sr-only">
-        Prompt
-      </label>
-      <textarea
-        id="prompt"
-        rows={3}
-        placeholder="Ask or instruct… (Enter sends, Shift+Enter for a new line)"
-        value={text}
-        onInput={(event) => setText(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-            event.preventDefault();
-            void send();
-          }
-        }}
-      />
+      <PromptText text={text} onText={setText} onSend={() => void send()} />
       {error && (
         <p class="error" role="alert">
           {error}
@@ -380,37 +497,16 @@ function PromptBox({ session, running }: { session: SessionInfo; running: boolea
         </p>
       )}
       <div class="prompt-controls">
-        <label class="inline">
-          <span>Agent</span>
-          <select value={agent} onChange={(event) => void chooseAgent(event.currentTarget.value)}>
-            {agents.length === 0 && <option value={agent}>{agent || 'default'}</option>}
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name ?? a.id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="inline">
-          <span>Model</span>
-          <select
-            value={model}
-            onChange={(event) => {
-              const [providerID, ...rest] = event.currentTarget.value.split('/');
-              void chooseModel(providerID, rest.join('/'));
-            }}
-          >
-            {!model && <option value="">Location default</option>}
-            {model && !models.some((m) => `${m.providerID}/${m.id}` === model) && (
-              <option value={model}>{model}</option>
-            )}
-            {models.map((m) => (
-              <option key={`${m.providerID}/${m.id}`} value={`${m.providerID}/${m.id}`}>
-                {m.name} ({m.providerID})
-              </option>
-            ))}
-          </select>
-        </label>
+        <AgentSelect
+          agent={session.agent ?? agents[0]?.id ?? ''}
+          agents={agents}
+          onChoose={(agent) => void chooseAgent(agent)}
+        />
+        <ModelSelect
+          model={session.model ? `${session.model.providerID}/${session.model.id}` : ''}
+          models={models}
+          onChoose={(providerID, id) => void chooseModel(providerID, id)}
+        />
         <span class="spacer" />
         {running && (
           <button type="button" class="danger" onClick={() => void interrupt()}>

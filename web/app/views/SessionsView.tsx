@@ -10,25 +10,73 @@ import type { OutpostEvent, SessionInfo } from '../types';
 
 const PAGE_SIZE = 30;
 
+interface Filters {
+  search: string;
+  directory: string;
+  project: string;
+}
+
+/** The list after `event`: a rename or a new cost in place, a deletion gone, a new session on top if it matches. */
+function applyEvent(
+  list: SessionInfo[],
+  event: OutpostEvent,
+  { search, directory, project }: Filters,
+): SessionInfo[] {
+  if (event.type === 'session.updated') {
+    const info = (event.data as { info: SessionInfo }).info;
+    return list.map((s) => (s.id === info.id ? info : s));
+  }
+  if (event.type === 'session.deleted') {
+    const id = (event.data as { sessionID: string }).sessionID;
+    return list.filter((s) => s.id !== id);
+  }
+  if (event.type === 'session.created') {
+    const info = (event.data as { info: SessionInfo }).info;
+    if (search || (directory && info.location.directory !== directory)) return list;
+    if (project && info.projectID !== project) return list;
+    return list.some((s) => s.id === info.id) ? list : [info, ...list];
+  }
+  return list;
+}
+
+/** The projects known so far (id → a directory of theirs), with those of `sessions`. */
+function withProjects(before: Map<string, string>, sessions: SessionInfo[]): Map<string, string> {
+  const unseen = sessions.filter((session) => !before.has(session.projectID));
+  if (unseen.length === 0) return before;
+  const after = new Map(before);
+  for (const session of unseen) {
+    if (!after.has(session.projectID)) after.set(session.projectID, session.location.directory);
+  }
+  return after;
+}
+
+/** The query of a page: the first with the filters, a later one by its cursor. */
+const pageQuery = ({ search, directory, project }: Filters, cursor?: string): Record<string, string> =>
+  cursor
+    ? { cursor, limit: String(PAGE_SIZE) }
+    : {
+        limit: String(PAGE_SIZE),
+        ...(search ? { search } : {}),
+        ...(directory ? { directory } : {}),
+        ...(project ? { project } : {}),
+      };
+
 /**
- * The sessions, newest first: search, directory and project filters, more as the list scrolls; and a new session.
- * The project filter offers the projects of the sessions seen so far, named by a directory of theirs.
+ * The sessions the filters match, a page at a time, kept up to date by the events; the projects seen so far.
+ * `load()` starts again from the first page, `load(cursor)` adds the next.
  */
-export function SessionsView() {
-  const known = useKnownLocations();
-  const [search, setSearch] = useState('');
-  const [directory, setDirectory] = useState('');
-  const [project, setProject] = useState('');
+function useSessionList(filters: Filters) {
   const [projects, setProjects] = useState<Map<string, string>>(new Map());
   const [items, setItems] = useState<SessionInfo[]>([]);
   const [next, setNext] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState('');
-  const [creating, setCreating] = useState(false);
   const generation = useRef(0);
   /** Events that came while the first page was loading: replayed on it, since it may predate them. */
   const missed = useRef<OutpostEvent[] | undefined>();
-  const sentinel = useRef<HTMLDivElement>(null);
+  const keys = [filters.search, filters.directory, filters.project];
+  /** Remembers the projects of listed sessions for the project filter. */
+  const seeProjects = (sessions: SessionInfo[]) => setProjects((before) => withProjects(before, sessions));
 
   const load = async (cursor?: string) => {
     const mine = cursor ? generation.current : ++generation.current;
@@ -36,21 +84,11 @@ export function SessionsView() {
     setLoading(true);
     setError('');
     try {
-      const query: Record<string, string> = cursor
-        ? { cursor, limit: String(PAGE_SIZE) }
-        : {
-            limit: String(PAGE_SIZE),
-            ...(search ? { search } : {}),
-            ...(directory ? { directory } : {}),
-            ...(project ? { project } : {}),
-          };
-      const page = await ok(client.GET('/api/session', { params: { query } }));
+      const page = await ok(client.GET('/api/session', { params: { query: pageQuery(filters, cursor) } }));
       if (mine !== generation.current) return;
-      if (cursor) {
-        setItems((before) => [...before, ...page.data]);
-      } else {
-        setItems((missed.current ?? []).reduce(applyEvent, page.data));
-      }
+      if (cursor) setItems((before) => [...before, ...page.data]);
+      else
+        setItems((missed.current ?? []).reduce((list, event) => applyEvent(list, event, filters), page.data));
       seeProjects(page.data);
       setNext(page.data.length < PAGE_SIZE ? undefined : page.cursor.next);
     } catch (failure) {
@@ -64,65 +102,156 @@ export function SessionsView() {
     }
   };
 
-  /** Remembers the projects of listed sessions for the project filter. */
-  const seeProjects = (sessions: SessionInfo[]) =>
-    setProjects((before) => {
-      const unseen = sessions.filter((session) => !before.has(session.projectID));
-      if (unseen.length === 0) return before;
-      const after = new Map(before);
-      for (const session of unseen) {
-        if (!after.has(session.projectID)) after.set(session.projectID, session.location.directory);
-      }
-      return after;
-    });
-
   // A new search waits for a pause in typing; a new filter loads at once.
   useEffect(() => {
-    const timer = setTimeout(() => void load(), search ? 250 : 0);
+    const timer = setTimeout(() => void load(), filters.search ? 250 : 0);
     return () => clearTimeout(timer);
-  }, [search, directory, project]);
+  }, keys);
 
-  useResync(() => void load(), [search, directory, project]);
+  useResync(() => void load(), keys);
 
-  // More as the end of the list comes into view.
+  useEvents((event) => {
+    if (!event.type.startsWith('session.')) return;
+    if (event.type === 'session.created') seeProjects([(event.data as { info: SessionInfo }).info]);
+    missed.current?.push(event);
+    setItems((before) => applyEvent(before, event, filters));
+  }, keys);
+
+  return { projects, items, next, loading, error, load };
+}
+
+/** Calls `more` as `target` (the end of a list) comes into view, while there is a `next` page and none loading. */
+function useMoreOnScroll(
+  sentinel: { current: HTMLElement | null },
+  next: string | undefined,
+  loading: boolean,
+  more: () => void,
+) {
   useEffect(() => {
     const target = sentinel.current;
     if (!target || !next || loading) return;
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) void load(next);
+      if (entries.some((entry) => entry.isIntersecting)) more();
     });
     observer.observe(target);
     return () => observer.disconnect();
   }, [next, loading]);
+}
 
-  /** The list after `event`: a rename or a new cost in place, a deletion gone, a new session on top if it matches. */
-  const applyEvent = (list: SessionInfo[], event: OutpostEvent): SessionInfo[] => {
-    if (event.type === 'session.updated') {
-      const info = (event.data as { info: SessionInfo }).info;
-      return list.map((s) => (s.id === info.id ? info : s));
-    }
-    if (event.type === 'session.deleted') {
-      const id = (event.data as { sessionID: string }).sessionID;
-      return list.filter((s) => s.id !== id);
-    }
-    if (event.type === 'session.created') {
-      const info = (event.data as { info: SessionInfo }).info;
-      if (search || (directory && info.location.directory !== directory)) return list;
-      if (project && info.projectID !== project) return list;
-      return list.some((s) => s.id === info.id) ? list : [info, ...list];
-    }
-    return list;
-  };
-
-  useEvents(
-    (event) => {
-      if (!event.type.startsWith('session.')) return;
-      if (event.type === 'session.created') seeProjects([(event.data as { info: SessionInfo }).info]);
-      missed.current?.push(event);
-      setItems((before) => applyEvent(before, event));
-    },
-    [search, directory, project],
+/** A filter of the list: a select whose first choice (`all`) is none. */
+function FilterSelect(props: {
+  id: string;
+  label: string;
+  all: string;
+  value: string;
+  options: Array<{ value: string; text: string; title?: string }>;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(event) => props.onChange(event.currentTarget.value)}
+      >
+        <option value="">{props.all}</option>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value} title={option.title}>
+            {option.text}
+          </option>
+        ))}
+      </select>
+    </div>
   );
+}
+
+function SessionFilters(props: {
+  filters: Filters;
+  known: string[];
+  projects: Map<string, string>;
+  onChange: (change: Partial<Filters>) => void;
+}) {
+  const { filters, onChange } = props;
+  return (
+    <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+      <div>
+        <label for="session-search">Search</label>
+        <input
+          id="session-search"
+          type="search"
+          placeholder="Title contains…"
+          value={filters.search}
+          onInput={(event) => onChange({ search: event.currentTarget.value })}
+        />
+      </div>
+      <FilterSelect
+        id="session-directory"
+        label="Directory"
+        all="All directories"
+        value={filters.directory}
+        options={props.known.map((d) => ({ value: d, text: d }))}
+        onChange={(directory) => onChange({ directory })}
+      />
+      <FilterSelect
+        id="session-project"
+        label="Project"
+        all="All projects"
+        value={filters.project}
+        options={[...props.projects].map(([id, where]) => ({
+          value: id,
+          text: shortPath(where),
+          title: where,
+        }))}
+        onChange={(project) => onChange({ project })}
+      />
+    </form>
+  );
+}
+
+function SessionItem({ session }: { session: SessionInfo }) {
+  return (
+    <li>
+      <a href={href({ name: 'session', id: session.id })}>
+        <span class="session-title">{session.title || 'Untitled session'}</span>
+        <span class="session-meta muted">
+          <span title={session.location.directory}>{shortPath(session.location.directory)}</span>
+          <span>{formatWhen(session.time.updated)}</span>
+          <span>{formatCost(session.cost)}</span>
+          {session.parentID && <span>{session.fork ? 'fork' : 'child'}</span>}
+        </span>
+      </a>
+    </li>
+  );
+}
+
+/** Why the list is empty: nothing matches the filters, or there is no session yet. */
+function NoSessions({ filtered }: { filtered: boolean }) {
+  return (
+    <p class="muted empty">
+      {filtered ? (
+        'No session matches.'
+      ) : (
+        <>
+          No sessions yet. Start one; the agent needs a model:{' '}
+          <a href="#/models">add one on the Models page</a>.
+        </>
+      )}
+    </p>
+  );
+}
+
+/**
+ * The sessions, newest first: search, directory and project filters, more as the list scrolls; and a new session.
+ * The project filter offers the projects of the sessions seen so far, named by a directory of theirs.
+ */
+export function SessionsView() {
+  const known = useKnownLocations();
+  const [filters, setFilters] = useState<Filters>({ search: '', directory: '', project: '' });
+  const [creating, setCreating] = useState(false);
+  const { projects, items, next, loading, error, load } = useSessionList(filters);
+  const sentinel = useRef<HTMLDivElement>(null);
+  useMoreOnScroll(sentinel, next, loading, () => void load(next));
 
   return (
     <section aria-labelledby="sessions-title">
@@ -132,48 +261,12 @@ export function SessionsView() {
           New session
         </button>
       </div>
-      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <div>
-          <label for="session-search">Search</label>
-          <input
-            id="session-search"
-            type="search"
-            placeholder="Title contains…"
-            value={search}
-            onInput={(event) => setSearch(event.currentTarget.value)}
-          />
-        </div>
-        <div>
-          <label for="session-directory">Directory</label>
-          <select
-            id="session-directory"
-            value={directory}
-            onChange={(event) => setDirectory(event.currentTarget.value)}
-          >
-            <option value="">All directories</option>
-            {known.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="session-project">Project</label>
-          <select
-            id="session-project"
-            value={project}
-            onChange={(event) => setProject(event.currentTarget.value)}
-          >
-            <option value="">All projects</option>
-            {[...projects].map(([id, where]) => (
-              <option key={id} value={id} title={where}>
-                {shortPath(where)}
-              </option>
-            ))}
-          </select>
-        </div>
-      </form>
+      <SessionFilters
+        filters={filters}
+        known={known}
+        projects={projects}
+        onChange={(change) => setFilters((before) => ({ ...before, ...change }))}
+      />
       {error && (
         <p class="error" role="alert">
           {error}
@@ -181,30 +274,11 @@ export function SessionsView() {
       )}
       <ul class="session-list" aria-label="Sessions" aria-busy={loading}>
         {items.map((session) => (
-          <li key={session.id}>
-            <a href={href({ name: 'session', id: session.id })}>
-              <span class="session-title">{session.title || 'Untitled session'}</span>
-              <span class="session-meta muted">
-                <span title={session.location.directory}>{shortPath(session.location.directory)}</span>
-                <span>{formatWhen(session.time.updated)}</span>
-                <span>{formatCost(session.cost)}</span>
-                {session.parentID && <span>{session.fork ? 'fork' : 'child'}</span>}
-              </span>
-            </a>
-          </li>
+          <SessionItem key={session.id} session={session} />
         ))}
       </ul>
       {!loading && items.length === 0 && !error && (
-        <p class="muted empty">
-          {search || directory || project ? (
-            'No session matches.'
-          ) : (
-            <>
-              No sessions yet. Start one; the agent needs a model:{' '}
-              <a href="#/models">add one on the Models page</a>.
-            </>
-          )}
-        </p>
+        <NoSessions filtered={Boolean(filters.search || filters.directory || filters.project)} />
       )}
       <div ref={sentinel} class="list-end">
         {loading && <p class="muted">Loading…</p>}

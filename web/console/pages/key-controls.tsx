@@ -1,6 +1,7 @@
+import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../api';
-import { describedBy, FieldError, useFormAction } from '../field-errors';
+import { describedBy, FieldError, FormEnd, TextField, useFormAction } from '../field-errors';
 
 type Key = Schemas['KeyDto'];
 export type KeyControls = Pick<
@@ -56,6 +57,37 @@ const FIELDS = {
   budget: 'monthly_budget_dollars',
 };
 
+/** The form's boxes, as typed. */
+interface Draft {
+  requests: string;
+  tokens: string;
+  allowed: string;
+  budget: string;
+}
+
+const draftOf = (key: Key): Draft => ({
+  requests: String(key.rate_limit.requests_per_minute ?? ''),
+  tokens: String(key.rate_limit.tokens_per_minute ?? ''),
+  allowed: (key.allowed_models ?? []).join('\n'),
+  budget: String(key.monthly_budget_dollars ?? ''),
+});
+
+/** The controls the boxes say: an empty one is no limit. */
+function controlsOf(draft: Draft): KeyControls {
+  const requestsPerMinute = limit(draft.requests);
+  const tokensPerMinute = limit(draft.tokens);
+  return {
+    rate_limit:
+      requestsPerMinute === null && tokensPerMinute === null
+        ? null
+        : { requests_per_minute: requestsPerMinute, tokens_per_minute: tokensPerMinute },
+    allowed_models: models(draft.allowed),
+    monthly_budget_dollars: limit(draft.budget),
+  };
+}
+
+const NONE: KeyControls = { rate_limit: null, allowed_models: null, monthly_budget_dollars: null };
+
 /** The controls of one key: rate limits and the models it may call, each cleared by emptying its box. */
 export function KeyControlsForm(props: {
   keyItem: Key;
@@ -65,36 +97,39 @@ export function KeyControlsForm(props: {
   onClose: () => void;
 }) {
   const key = props.keyItem;
-  const [requests, setRequests] = useState(String(key.rate_limit.requests_per_minute ?? ''));
-  const [tokens, setTokens] = useState(String(key.rate_limit.tokens_per_minute ?? ''));
-  const [allowed, setAllowed] = useState((key.allowed_models ?? []).join('\n'));
-  const [budget, setBudget] = useState(String(key.monthly_budget_dollars ?? ''));
+  const [draft, setDraft] = useState(() => draftOf(key));
   const form = useFormAction(Object.values(FIELDS));
   const first = useRef<HTMLInputElement>(null);
   // Focused as the form appears (a layout effect): a later focus would move the caret out of a box being typed in.
   useLayoutEffect(() => first.current?.focus(), []);
   const id = (field: string) => `controls-${key.id}-${field}`;
+  const setAllowed = (allowed: string) => setDraft((previous) => ({ ...previous, allowed }));
   const save = (controls: KeyControls) =>
     form.run(async () => {
       await props.onSave(controls);
       props.onClose();
     });
+  const number = (
+    field: 'requests' | 'tokens' | 'budget',
+    label: string,
+    input: JSX.IntrinsicElements['input'],
+  ) => (
+    <TextField
+      id={id(field)}
+      label={label}
+      value={draft[field]}
+      onValue={(value) => setDraft((previous) => ({ ...previous, [field]: value }))}
+      message={form.at(FIELDS[field])}
+      input={{ type: 'number', ...input }}
+    />
+  );
   return (
     <form
       class="panel"
       aria-labelledby={id('title')}
       onSubmit={async (event) => {
         event.preventDefault();
-        const requestsPerMinute = limit(requests);
-        const tokensPerMinute = limit(tokens);
-        await save({
-          rate_limit:
-            requestsPerMinute === null && tokensPerMinute === null
-              ? null
-              : { requests_per_minute: requestsPerMinute, tokens_per_minute: tokensPerMinute },
-          allowed_models: models(allowed),
-          monthly_budget_dollars: limit(budget),
-        });
+        await save(controlsOf(draft));
       }}
     >
       <h4 id={id('title')}>Controls of {key.name}</h4>
@@ -103,52 +138,15 @@ export function KeyControlsForm(props: {
         month, on top of its member&rsquo;s and the workspace&rsquo;s.
       </p>
       <div class="row">
-        <div>
-          <label for={id('requests')}>Requests per minute</label>
-          <input
-            id={id('requests')}
-            ref={first}
-            type="number"
-            step={1}
-            inputMode="numeric"
-            value={requests}
-            onInput={(e) => setRequests(e.currentTarget.value)}
-            {...describedBy(id('requests'), form.at(FIELDS.requests))}
-          />
-          <FieldError id={id('requests')} message={form.at(FIELDS.requests)} />
-        </div>
-        <div>
-          <label for={id('tokens')}>Tokens per minute (input + output)</label>
-          <input
-            id={id('tokens')}
-            type="number"
-            step={1}
-            inputMode="numeric"
-            value={tokens}
-            onInput={(e) => setTokens(e.currentTarget.value)}
-            {...describedBy(id('tokens'), form.at(FIELDS.tokens))}
-          />
-          <FieldError id={id('tokens')} message={form.at(FIELDS.tokens)} />
-        </div>
-        <div>
-          <label for={id('budget')}>Monthly budget ($)</label>
-          <input
-            id={id('budget')}
-            type="number"
-            step={0.01}
-            inputMode="decimal"
-            value={budget}
-            onInput={(e) => setBudget(e.currentTarget.value)}
-            {...describedBy(id('budget'), form.at(FIELDS.budget))}
-          />
-          <FieldError id={id('budget')} message={form.at(FIELDS.budget)} />
-        </div>
+        {number('requests', 'Requests per minute', { ref: first, step: 1, inputMode: 'numeric' })}
+        {number('tokens', 'Tokens per minute (input + output)', { step: 1, inputMode: 'numeric' })}
+        {number('budget', 'Monthly budget ($)', { step: 0.01, inputMode: 'decimal' })}
       </div>
       <label for={id('models')}>Allowed models (one per line or comma-separated; empty: any)</label>
       <textarea
         id={id('models')}
         rows={3}
-        value={allowed}
+        value={draft.allowed}
         placeholder={props.knownModels.slice(0, 2).join('\n')}
         onInput={(e) => setAllowed(e.currentTarget.value)}
         {...describedBy(id('models'), form.at(FIELDS.models))}
@@ -157,27 +155,11 @@ export function KeyControlsForm(props: {
       {props.knownModels.length > 0 ? (
         <p class="muted small">In this workspace&rsquo;s config: {props.knownModels.join(', ')}</p>
       ) : null}
-      {form.rest ? (
-        <p class="error" role="alert">
-          {form.rest}
-        </p>
-      ) : null}
-      <div class="row">
-        <button type="submit" disabled={form.busy}>
-          Save controls
-        </button>
-        <button
-          type="button"
-          class="secondary"
-          disabled={form.busy}
-          onClick={() => save({ rate_limit: null, allowed_models: null, monthly_budget_dollars: null })}
-        >
+      <FormEnd form={form} submit="Save controls" onCancel={props.onClose}>
+        <button type="button" class="secondary" disabled={form.busy} onClick={() => save(NONE)}>
           Clear all controls
         </button>
-        <button type="button" class="secondary" onClick={props.onClose}>
-          Cancel
-        </button>
-      </div>
+      </FormEnd>
     </form>
   );
 }

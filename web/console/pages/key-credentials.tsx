@@ -1,6 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, inOrg, microToNumber, type Schemas, when } from '../api';
-import { ConfirmButton, ErrorText, useAction, useLoad } from '../ui';
+import { TextField } from '../field-errors';
+import { type Column, DataTable } from '../table';
+import {
+  type Action,
+  type ApiCall,
+  ConfirmButton,
+  deleteThrough,
+  ErrorText,
+  Loading,
+  useAction,
+  useLoad,
+} from '../ui';
 import { controlsSummary, type KeyControls, KeyControlsForm } from './key-controls';
 
 export type Key = Schemas['KeyDto'];
@@ -55,6 +66,33 @@ export function useKeySpend(org: string, admin: boolean): Map<string, number> {
   return report.data ?? new Map();
 }
 
+/** The columns of keys and user tokens; with `spent` (keys), their controls too. */
+function credentialColumns(spent?: Map<string, number>): Array<Column<Key | Token> | false> {
+  return [
+    { header: 'Name', cell: (item) => item.name },
+    {
+      header: 'Permission',
+      cell: (item) => ('permission' in item ? PERMISSIONS[item.permission] : 'As you'),
+    },
+    {
+      header: 'Key',
+      cell: (item) => (
+        <code>
+          {item.prefix}…{item.last4}
+        </code>
+      ),
+    },
+    { header: 'Created', cell: (item) => day(item.created_at) },
+    { header: 'Expires', cell: (item) => day(item.expires_at) },
+    { header: 'Last used', cell: (item) => when(item.last_used_at) },
+    { header: 'Status', cell: (item) => item.status },
+    !!spent && {
+      header: 'Controls',
+      cell: (item) => ('rate_limit' in item ? controlsSummary(item, spent.get(item.id)) : null),
+    },
+  ];
+}
+
 export function CredentialRows(props: {
   items: Array<Key | Token>;
   caption: string;
@@ -68,75 +106,42 @@ export function CredentialRows(props: {
   };
 }) {
   const [editing, setEditing] = useState<string>();
-  if (props.items.length === 0) return <p class="muted">{props.empty ?? 'No keys yet.'}</p>;
   const { controls } = props;
   const edited = props.items.find((item): item is Key => item.id === editing && 'rate_limit' in item);
   return (
     <>
-      <div class="scroll">
-        <table>
-          <caption class="sr">{props.caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Permission</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-              {controls ? <th scope="col">Controls</th> : null}
-              <th scope="col">
-                <span class="sr">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.items.map((item) => (
-              <tr key={item.id}>
-                <td data-label="Name">{item.name}</td>
-                <td data-label="Permission">
-                  {'permission' in item ? PERMISSIONS[item.permission] : 'As you'}
-                </td>
-                <td data-label="Key">
-                  <code>
-                    {item.prefix}…{item.last4}
-                  </code>
-                </td>
-                <td data-label="Created">{day(item.created_at)}</td>
-                <td data-label="Expires">{day(item.expires_at)}</td>
-                <td data-label="Last used">{when(item.last_used_at)}</td>
-                <td data-label="Status">{item.status}</td>
-                {controls && 'rate_limit' in item ? (
-                  <td data-label="Controls">{controlsSummary(item, controls.spent.get(item.id))}</td>
-                ) : null}
-                <td class="actions">
-                  {controls && item.status === 'active' ? (
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Edit controls of ${item.name}`}
-                      aria-expanded={editing === item.id}
-                      onClick={() => setEditing(item.id)}
-                    >
-                      Edit controls
-                    </button>
-                  ) : null}{' '}
-                  {item.status === 'active' ? (
-                    <ConfirmButton
-                      label="Revoke"
-                      ariaLabel={`Revoke ${item.name}`}
-                      question={`Revoke ${item.name}? Requests with it stop at once.`}
-                      confirm="Yes, revoke"
-                      onConfirm={() => props.onRevoke(item)}
-                    />
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={props.caption}
+        rows={props.items}
+        rowKey={(item) => item.id}
+        empty={props.empty ?? 'No keys yet.'}
+        columns={credentialColumns(controls?.spent)}
+        actionClass="actions"
+        action={(item) => (
+          <>
+            {controls && item.status === 'active' ? (
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Edit controls of ${item.name}`}
+                aria-expanded={editing === item.id}
+                onClick={() => setEditing(item.id)}
+              >
+                Edit controls
+              </button>
+            ) : null}{' '}
+            {item.status === 'active' ? (
+              <ConfirmButton
+                label="Revoke"
+                ariaLabel={`Revoke ${item.name}`}
+                question={`Revoke ${item.name}? Requests with it stop at once.`}
+                confirm="Yes, revoke"
+                onConfirm={() => props.onRevoke(item)}
+              />
+            ) : null}
+          </>
+        )}
+      />
       {controls && edited ? (
         <KeyControlsForm
           key={edited.id}
@@ -147,6 +152,38 @@ export function CredentialRows(props: {
         />
       ) : null}
     </>
+  );
+}
+
+/** Keys as they load (`keys`), with their controls: `patch` changes one, `remove` revokes it; then they load again. */
+export function KeyRows(props: {
+  keys: { data?: Key[]; error?: string; loading: boolean; reload: () => void };
+  caption: string;
+  knownModels: string[];
+  spent: Map<string, number>;
+  action: Action;
+  patch: (id: string, changes: KeyControls) => ApiCall;
+  remove: (id: string) => ApiCall;
+}) {
+  const { keys } = props;
+  return (
+    <Loading state={keys}>
+      {(list) => (
+        <CredentialRows
+          items={list}
+          caption={props.caption}
+          controls={{
+            knownModels: props.knownModels,
+            spent: props.spent,
+            onSave: async (key, changes) => {
+              await call(props.patch(key.id, changes));
+              keys.reload();
+            },
+          }}
+          onRevoke={(key) => deleteThrough(props.action, () => props.remove(key.id), keys.reload)}
+        />
+      )}
+    </Loading>
   );
 }
 
@@ -180,17 +217,13 @@ export function NewCredentialForm(props: {
       }}
     >
       <div class="row">
-        <div>
-          <label for={id('name')}>Key name</label>
-          <input
-            id={id('name')}
-            type="text"
-            required
-            maxLength={200}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        </div>
+        <TextField
+          id={id('name')}
+          label="Key name"
+          value={name}
+          onValue={setName}
+          input={{ required: true, maxLength: 200 }}
+        />
         {props.withPermission ? (
           <div>
             <label for={id('permission')}>Permission</label>

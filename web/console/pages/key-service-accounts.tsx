@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, type Schemas } from '../api';
-import { ConfirmButton, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
-import { type Created, CredentialRows, NewCredentialForm } from './key-credentials';
+import { TextField } from '../field-errors';
+import { type Action, DeleteButton, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
+import { type Created, KeyRows, NewCredentialForm } from './key-credentials';
 
 function RenameForm(props: {
   org: string;
@@ -43,17 +44,13 @@ function RenameForm(props: {
         }
       }}
     >
-      <div>
-        <label for={id}>New name of {props.account.name}</label>
-        <input
-          id={id}
-          type="text"
-          required
-          maxLength={200}
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-      </div>
+      <TextField
+        id={id}
+        label={`New name of ${props.account.name}`}
+        value={name}
+        onValue={setName}
+        input={{ required: true, maxLength: 200 }}
+      />
       <button type="submit" disabled={action.busy}>
         Save name
       </button>
@@ -65,14 +62,47 @@ function RenameForm(props: {
   );
 }
 
+/** Rename the account, or remove it (which revokes its `active` keys). */
+function AccountActions(props: {
+  org: string;
+  account: Schemas['ServiceAccountDto'];
+  active: number;
+  action: Action;
+  onChanged: (message: string) => void;
+}) {
+  const { org, account, active } = props;
+  return (
+    <p>
+      <RenameForm
+        org={org}
+        account={account}
+        onRenamed={(name) => props.onChanged(`${account.name} is now ${name}.`)}
+      />{' '}
+      <DeleteButton
+        label="Remove service account"
+        ariaLabel={`Remove service account ${account.name}`}
+        question={`Remove ${account.name}? This revokes ${active} ${active === 1 ? 'key' : 'keys'}.`}
+        confirm="Yes, remove"
+        action={props.action}
+        request={() =>
+          api.DELETE('/console/api/orgs/{org}/service-accounts/{sa}', {
+            params: { path: { org, sa: account.id } },
+          })
+        }
+        onDone={() => props.onChanged(`${account.name} was removed and its keys revoked.`)}
+      />
+    </p>
+  );
+}
+
 function ServiceAccount(props: {
   org: string;
   knownModels: string[];
   spent: Map<string, number>;
   account: Schemas['ServiceAccountDto'];
   onCreated: (created: Created) => void;
-  onRemoved: (message: string) => void;
-  onRenamed: (message: string) => void;
+  /** The account was renamed or removed: the message says which. */
+  onChanged: (message: string) => void;
 }) {
   const { org, account } = props;
   const keys = useLoad(
@@ -85,7 +115,6 @@ function ServiceAccount(props: {
     [org, account.id],
   );
   const action = useAction();
-  const active = keys.data?.filter((key) => key.status === 'active').length ?? 0;
   return (
     <section class="panel" aria-labelledby={`sa-${account.id}`}>
       <h3 id={`sa-${account.id}`}>{account.name}</h3>
@@ -97,37 +126,24 @@ function ServiceAccount(props: {
           <code>{account.id}</code>
         </details>
       </div>
-      <Loading state={keys}>
-        {(list) => (
-          <CredentialRows
-            items={list}
-            caption={`Keys of ${account.name}`}
-            controls={{
-              knownModels: props.knownModels,
-              spent: props.spent,
-              onSave: async (key, changes) => {
-                await call(
-                  api.PATCH('/console/api/orgs/{org}/service-accounts/{sa}/keys/{id}', {
-                    params: { path: { org, sa: account.id, id: key.id } },
-                    body: changes,
-                  }),
-                );
-                keys.reload();
-              },
-            }}
-            onRevoke={(key) =>
-              action.run(async () => {
-                await call(
-                  api.DELETE('/console/api/orgs/{org}/service-accounts/{sa}/keys/{id}', {
-                    params: { path: { org, sa: account.id, id: key.id } },
-                  }),
-                );
-                keys.reload();
-              })
-            }
-          />
-        )}
-      </Loading>
+      <KeyRows
+        keys={keys}
+        caption={`Keys of ${account.name}`}
+        knownModels={props.knownModels}
+        spent={props.spent}
+        action={action}
+        patch={(id, body) =>
+          api.PATCH('/console/api/orgs/{org}/service-accounts/{sa}/keys/{id}', {
+            params: { path: { org, sa: account.id, id } },
+            body,
+          })
+        }
+        remove={(id) =>
+          api.DELETE('/console/api/orgs/{org}/service-accounts/{sa}/keys/{id}', {
+            params: { path: { org, sa: account.id, id } },
+          })
+        }
+      />
       <h4>Create key</h4>
       <NewCredentialForm
         idPrefix={`key-${account.id}`}
@@ -144,31 +160,54 @@ function ServiceAccount(props: {
           props.onCreated({ title: `Key “${created.name}” of ${account.name}`, secret: created.key });
         }}
       />
-      <p>
-        <RenameForm
-          org={org}
-          account={account}
-          onRenamed={(name) => props.onRenamed(`${account.name} is now ${name}.`)}
-        />{' '}
-        <ConfirmButton
-          label="Remove service account"
-          ariaLabel={`Remove service account ${account.name}`}
-          question={`Remove ${account.name}? This revokes ${active} ${active === 1 ? 'key' : 'keys'}.`}
-          confirm="Yes, remove"
-          onConfirm={() =>
-            action.run(async () => {
-              await call(
-                api.DELETE('/console/api/orgs/{org}/service-accounts/{sa}', {
-                  params: { path: { org, sa: account.id } },
-                }),
-              );
-              props.onRemoved(`${account.name} was removed and its keys revoked.`);
-            })
-          }
-        />
-      </p>
+      <AccountActions
+        org={org}
+        account={account}
+        active={keys.data?.filter((key) => key.status === 'active').length ?? 0}
+        action={action}
+        onChanged={props.onChanged}
+      />
       <ErrorText message={action.error} />
     </section>
+  );
+}
+
+function NewServiceAccount(props: { org: string; onAdded: (name: string) => void }) {
+  const [name, setName] = useState('');
+  const action = useAction();
+  return (
+    <>
+      <form
+        class="row"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const ok = await action.run(async () => {
+            await call(
+              api.POST('/console/api/orgs/{org}/service-accounts', {
+                params: { path: { org: props.org } },
+                body: { name: name.trim() },
+              }),
+            );
+          });
+          if (ok) {
+            setName('');
+            props.onAdded(name.trim());
+          }
+        }}
+      >
+        <TextField
+          id="sa-name"
+          label="Service account name"
+          value={name}
+          onValue={setName}
+          input={{ required: true, maxLength: 200, placeholder: 'ci' }}
+        />
+        <button type="submit" disabled={action.busy}>
+          Add service account
+        </button>
+      </form>
+      <ErrorText message={action.error} />
+    </>
   );
 }
 
@@ -187,9 +226,11 @@ export function ServiceAccounts({
     () => call(api.GET('/console/api/orgs/{org}/service-accounts', { params: { path: { org } } })),
     [org],
   );
-  const [name, setName] = useState('');
   const [notice, setNotice] = useState<string>();
-  const action = useAction();
+  const changed = (message: string) => {
+    setNotice(message);
+    accounts.reload();
+  };
   return (
     <section aria-labelledby="service-accounts">
       <h2 id="service-accounts">Service accounts</h2>
@@ -197,42 +238,13 @@ export function ServiceAccounts({
         Non-human members with their own keys, usage and budget: CI jobs, bots, integrations.
       </p>
       <Notice message={notice} />
-      <form
-        class="row"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const ok = await action.run(async () => {
-            await call(
-              api.POST('/console/api/orgs/{org}/service-accounts', {
-                params: { path: { org } },
-                body: { name: name.trim() },
-              }),
-            );
-          });
-          if (ok) {
-            setNotice(`Service account ${name.trim()} added.`);
-            setName('');
-            accounts.reload();
-          }
+      <NewServiceAccount
+        org={org}
+        onAdded={(name) => {
+          setNotice(`Service account ${name} added.`);
+          accounts.reload();
         }}
-      >
-        <div>
-          <label for="sa-name">Service account name</label>
-          <input
-            id="sa-name"
-            type="text"
-            required
-            maxLength={200}
-            placeholder="ci"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        </div>
-        <button type="submit" disabled={action.busy}>
-          Add service account
-        </button>
-      </form>
-      <ErrorText message={action.error} />
+      />
       <Loading state={accounts}>
         {(list) =>
           list.length === 0 ? (
@@ -247,14 +259,7 @@ export function ServiceAccounts({
                   spent={spent}
                   account={account}
                   onCreated={onCreated}
-                  onRemoved={(message) => {
-                    setNotice(message);
-                    accounts.reload();
-                  }}
-                  onRenamed={(message) => {
-                    setNotice(message);
-                    accounts.reload();
-                  }}
+                  onChanged={changed}
                 />
               ))}
             </>

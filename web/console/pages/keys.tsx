@@ -1,24 +1,102 @@
 import { useState } from 'preact/hooks';
 import { api, call, isAdmin } from '../api';
 import type { PageProps } from '../main';
-import { ErrorText, Loading, ShownOnce, useAction, useLoad } from '../ui';
+import { type Action, deleteThrough, ErrorText, Loading, ShownOnce, useAction, useLoad } from '../ui';
 import {
   type Created,
   CredentialRows,
+  KeyRows,
   NewCredentialForm,
   useKeySpend,
   useKnownModels,
 } from './key-credentials';
 import { ServiceAccounts } from './key-service-accounts';
 
-export function KeysPage({ workspace }: PageProps) {
-  const org = workspace.id;
-  const [created, setCreated] = useState<Created>();
+function PersonalKeys(props: {
+  workspace: PageProps['workspace'];
+  knownModels: string[];
+  spent: Map<string, number>;
+  action: Action;
+  onCreated: (created: Created) => void;
+}) {
+  const org = props.workspace.id;
   const personal = useLoad(
     () => call(api.GET('/console/api/orgs/{org}/keys', { params: { path: { org } } })),
     [org],
   );
+  return (
+    <section aria-labelledby="personal-keys">
+      <h2 id="personal-keys">Your keys in {props.workspace.name}</h2>
+      <KeyRows
+        keys={personal}
+        caption="Your keys"
+        knownModels={props.knownModels}
+        spent={props.spent}
+        action={props.action}
+        patch={(id, body) =>
+          api.PATCH('/console/api/orgs/{org}/keys/{id}', { params: { path: { org, id } }, body })
+        }
+        remove={(id) => api.DELETE('/console/api/orgs/{org}/keys/{id}', { params: { path: { org, id } } })}
+      />
+      <NewCredentialForm
+        idPrefix="personal"
+        withPermission
+        submitLabel="Create personal key"
+        onCreate={async (input) => {
+          const key = await call(
+            api.POST('/console/api/orgs/{org}/keys', { params: { path: { org } }, body: input }),
+          );
+          personal.reload();
+          props.onCreated({ title: `Your key “${key.name}”`, secret: key.key });
+        }}
+      />
+    </section>
+  );
+}
+
+function UserTokens(props: { action: Action; onCreated: (created: Created) => void }) {
   const tokens = useLoad(() => call(api.GET('/console/api/tokens')), []);
+  return (
+    <section aria-labelledby="user-tokens">
+      <h2 id="user-tokens">Your user tokens</h2>
+      <p class="muted">
+        A user token acts as you, with your role, in the workspace named by its <code>x-org-id</code> header.
+      </p>
+      <Loading state={tokens}>
+        {(list) => (
+          <CredentialRows
+            items={list}
+            caption="Your user tokens"
+            empty="No user tokens yet."
+            onRevoke={(token) =>
+              deleteThrough(
+                props.action,
+                () => api.DELETE('/console/api/tokens/{id}', { params: { path: { id: token.id } } }),
+                tokens.reload,
+              )
+            }
+          />
+        )}
+      </Loading>
+      <NewCredentialForm
+        idPrefix="token"
+        withPermission={false}
+        submitLabel="Create user token"
+        onCreate={async (input) => {
+          const token = await call(
+            api.POST('/console/api/tokens', { body: { name: input.name, expires_at: input.expires_at } }),
+          );
+          tokens.reload();
+          props.onCreated({ title: `User token “${token.name}”`, secret: token.token });
+        }}
+      />
+    </section>
+  );
+}
+
+export function KeysPage({ workspace }: PageProps) {
+  const org = workspace.id;
+  const [created, setCreated] = useState<Created>();
   const knownModels = useKnownModels(org);
   const spent = useKeySpend(org, isAdmin(workspace.role));
   const action = useAction();
@@ -32,86 +110,14 @@ export function KeysPage({ workspace }: PageProps) {
       ) : (
         <p class="muted">Only owners and admins of {workspace.name} manage service accounts.</p>
       )}
-      <section aria-labelledby="personal-keys">
-        <h2 id="personal-keys">Your keys in {workspace.name}</h2>
-        <Loading state={personal}>
-          {(list) => (
-            <CredentialRows
-              items={list}
-              caption="Your keys"
-              controls={{
-                knownModels,
-                spent,
-                onSave: async (key, changes) => {
-                  await call(
-                    api.PATCH('/console/api/orgs/{org}/keys/{id}', {
-                      params: { path: { org, id: key.id } },
-                      body: changes,
-                    }),
-                  );
-                  personal.reload();
-                },
-              }}
-              onRevoke={(key) =>
-                action.run(async () => {
-                  await call(
-                    api.DELETE('/console/api/orgs/{org}/keys/{id}', {
-                      params: { path: { org, id: key.id } },
-                    }),
-                  );
-                  personal.reload();
-                })
-              }
-            />
-          )}
-        </Loading>
-        <NewCredentialForm
-          idPrefix="personal"
-          withPermission
-          submitLabel="Create personal key"
-          onCreate={async (input) => {
-            const key = await call(
-              api.POST('/console/api/orgs/{org}/keys', { params: { path: { org } }, body: input }),
-            );
-            personal.reload();
-            setCreated({ title: `Your key “${key.name}”`, secret: key.key });
-          }}
-        />
-      </section>
-      <section aria-labelledby="user-tokens">
-        <h2 id="user-tokens">Your user tokens</h2>
-        <p class="muted">
-          A user token acts as you, with your role, in the workspace named by its <code>x-org-id</code>{' '}
-          header.
-        </p>
-        <Loading state={tokens}>
-          {(list) => (
-            <CredentialRows
-              items={list}
-              caption="Your user tokens"
-              empty="No user tokens yet."
-              onRevoke={(token) =>
-                action.run(async () => {
-                  await call(api.DELETE('/console/api/tokens/{id}', { params: { path: { id: token.id } } }));
-                  tokens.reload();
-                })
-              }
-            />
-          )}
-        </Loading>
-        <NewCredentialForm
-          idPrefix="token"
-          withPermission={false}
-          submitLabel="Create user token"
-          onCreate={async (input) => {
-            const token = await call(
-              api.POST('/console/api/tokens', { body: { name: input.name, expires_at: input.expires_at } }),
-            );
-            tokens.reload();
-            setCreated({ title: `User token “${token.name}”`, secret: token.token });
-          }}
-        />
-      </section>
+      <PersonalKeys
+        workspace={workspace}
+        knownModels={knownModels}
+        spent={spent}
+        action={action}
+        onCreated={setCreated}
+      />
+      <UserTokens action={action} onCreated={setCreated} />
       <ErrorText message={action.error} />
     </>
   );

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, isAdmin, type Role, type Schemas } from '../api';
+import { TextField } from '../field-errors';
 import type { PageProps } from '../main';
-import { ConfirmButton, ErrorText, Loading, Notice, ShownOnce, useAction, useLoad } from '../ui';
+import { LoadedTable } from '../table';
+import { type Action, DeleteButton, ErrorText, Notice, ShownOnce, useAction, useLoad } from '../ui';
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
@@ -50,14 +52,68 @@ function RoleSelect(props: {
   );
 }
 
+type Invited = { email: string; url: string; replaced: boolean };
+
+/** An email and a role; the invitation's link comes back (`onInvited`). */
+function InviteForm(props: {
+  org: string;
+  role: Role;
+  action: Action;
+  onInvited: (invited: Invited) => void;
+}) {
+  const [email, setEmail] = useState('');
+  const [inviteRole, setInviteRole] = useState<Role>('member');
+  return (
+    <form
+      class="row"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        await props.action.run(async () => {
+          const invite = await call(
+            api.POST('/console/api/orgs/{org}/invites', {
+              params: { path: { org: props.org } },
+              body: { email: email.trim(), role: inviteRole },
+            }),
+          );
+          setEmail('');
+          props.onInvited({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
+        });
+      }}
+    >
+      <TextField
+        id="invite-email"
+        label="Email"
+        value={email}
+        onValue={setEmail}
+        input={{ type: 'email', required: true, maxLength: 320 }}
+      />
+      <div>
+        <label for="invite-role">Role</label>
+        <select
+          id="invite-role"
+          value={inviteRole}
+          onChange={(e) => setInviteRole(e.currentTarget.value as Role)}
+        >
+          {ROLES.filter((r) => r !== 'owner' || props.role === 'owner').map((r) => (
+            <option value={r} key={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" disabled={props.action.busy}>
+        Invite
+      </button>
+    </form>
+  );
+}
+
 function Invitations({ org, role }: { org: string; role: Role }) {
   const pending = useLoad(
     () => call(api.GET('/console/api/orgs/{org}/invites', { params: { path: { org } } })),
     [org],
   );
-  const [email, setEmail] = useState('');
-  const [inviteRole, setInviteRole] = useState<Role>('member');
-  const [link, setLink] = useState<{ email: string; url: string; replaced: boolean }>();
+  const [link, setLink] = useState<Invited>();
   const action = useAction();
   return (
     <section aria-labelledby="invite">
@@ -75,106 +131,70 @@ function Invitations({ org, role }: { org: string; role: Role }) {
           onDone={() => setLink(undefined)}
         />
       ) : null}
-      <form
-        class="row"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          await action.run(async () => {
-            const invite = await call(
-              api.POST('/console/api/orgs/{org}/invites', {
-                params: { path: { org } },
-                body: { email: email.trim(), role: inviteRole },
-              }),
-            );
-            setLink({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
-            setEmail('');
-            pending.reload();
-          });
+      <InviteForm
+        org={org}
+        role={role}
+        action={action}
+        onInvited={(invited) => {
+          setLink(invited);
+          pending.reload();
         }}
-      >
-        <div>
-          <label for="invite-email">Email</label>
-          <input
-            id="invite-email"
-            type="email"
-            required
-            maxLength={320}
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </div>
-        <div>
-          <label for="invite-role">Role</label>
-          <select
-            id="invite-role"
-            value={inviteRole}
-            onChange={(e) => setInviteRole(e.currentTarget.value as Role)}
-          >
-            {ROLES.filter((r) => r !== 'owner' || role === 'owner').map((r) => (
-              <option value={r} key={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" disabled={action.busy}>
-          Invite
-        </button>
-      </form>
+      />
       <ErrorText message={action.error} />
       <h2>Pending invitations</h2>
-      <Loading state={pending}>
-        {(list) =>
-          list.length === 0 ? (
-            <p class="muted">No pending invitation.</p>
-          ) : (
-            <div class="scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Sent</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span class="sr">Action</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((invite) => (
-                    <tr key={invite.id}>
-                      <td data-label="Email">{invite.email}</td>
-                      <td data-label="Role">{invite.role}</td>
-                      <td data-label="Sent">{day(invite.created_at)}</td>
-                      <td data-label="Expires">{day(invite.expires_at)}</td>
-                      <td>
-                        <ConfirmButton
-                          label="Revoke"
-                          ariaLabel={`Revoke the invitation of ${invite.email}`}
-                          question={`Revoke the invitation of ${invite.email}?`}
-                          confirm="Yes, revoke"
-                          onConfirm={() =>
-                            action.run(async () => {
-                              await call(
-                                api.DELETE('/console/api/orgs/{org}/invites/{id}', {
-                                  params: { path: { org, id: invite.id } },
-                                }),
-                              );
-                              pending.reload();
-                            })
-                          }
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </Loading>
+      <LoadedTable
+        state={pending}
+        rowKey={(invite) => invite.id}
+        empty="No pending invitation."
+        columns={[
+          { header: 'Email', cell: (invite) => invite.email },
+          { header: 'Role', cell: (invite) => invite.role },
+          { header: 'Sent', cell: (invite) => day(invite.created_at) },
+          { header: 'Expires', cell: (invite) => day(invite.expires_at) },
+        ]}
+        action={(invite) => (
+          <DeleteButton
+            label="Revoke"
+            ariaLabel={`Revoke the invitation of ${invite.email}`}
+            question={`Revoke the invitation of ${invite.email}?`}
+            action={action}
+            request={() =>
+              api.DELETE('/console/api/orgs/{org}/invites/{id}', {
+                params: { path: { org, id: invite.id } },
+              })
+            }
+            onDone={pending.reload}
+          />
+        )}
+      />
     </section>
+  );
+}
+
+/** Remove a person (for admins), or leave the workspace (oneself); service accounts are removed under Keys. */
+function MemberAction(props: {
+  member: Schemas['MemberDto'];
+  self: boolean;
+  admin: boolean;
+  workspace: PageProps['workspace'];
+  action: Action;
+  onRemoved: () => void;
+}) {
+  const { member, self, workspace } = props;
+  if (member.kind !== 'person' || !(props.admin || self)) return null;
+  return (
+    <DeleteButton
+      label={self ? 'Leave' : 'Remove'}
+      ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
+      question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
+      action={props.action}
+      request={() =>
+        api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
+          params: { path: { org: workspace.id, user_id: member.user_id } },
+        })
+      }
+      onDone={() => (self ? location.assign('/console') : props.onRemoved())}
+    />
   );
 }
 
@@ -207,79 +227,45 @@ export function MembersPage({ workspace, me }: PageProps) {
       <h2>Members of {workspace.name}</h2>
       <Notice message={notice} />
       <ErrorText message={action.error} />
-      <Loading state={members}>
-        {(list) => (
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">
-                    <span class="sr">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((member) => {
-                  const person = member.kind === 'person';
-                  const self = member.user_id === me.id;
-                  return (
-                    <tr key={member.user_id}>
-                      <td data-label="Name">
-                        {member.name}
-                        {self ? ' (you)' : ''}
-                        {person ? '' : <span class="muted small"> service account</span>}
-                      </td>
-                      <td data-label="Email">{member.email ?? '—'}</td>
-                      <td data-label="Role">
-                        {admin && person ? (
-                          <RoleSelect
-                            member={member}
-                            mine={workspace.role}
-                            onChange={(role) => change(member, role)}
-                          />
-                        ) : (
-                          member.role
-                        )}
-                      </td>
-                      <td>
-                        {person && (admin || self) ? (
-                          <ConfirmButton
-                            label={self ? 'Leave' : 'Remove'}
-                            ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
-                            question={
-                              self
-                                ? `Leave ${workspace.name}?`
-                                : `Remove ${member.name} from ${workspace.name}?`
-                            }
-                            confirm={self ? 'Yes, leave' : 'Yes, remove'}
-                            onConfirm={() =>
-                              action.run(async () => {
-                                await call(
-                                  api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
-                                    params: { path: { org, user_id: member.user_id } },
-                                  }),
-                                );
-                                if (self) location.assign('/console');
-                                else {
-                                  setNotice(`${member.name} was removed.`);
-                                  members.reload();
-                                }
-                              })
-                            }
-                          />
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+      <LoadedTable
+        state={members}
+        rowKey={(member) => member.user_id}
+        columns={[
+          {
+            header: 'Name',
+            cell: (member) => (
+              <>
+                {member.name}
+                {member.user_id === me.id ? ' (you)' : ''}
+                {member.kind === 'person' ? '' : <span class="muted small"> service account</span>}
+              </>
+            ),
+          },
+          { header: 'Email', cell: (member) => member.email ?? '—' },
+          {
+            header: 'Role',
+            cell: (member) =>
+              admin && member.kind === 'person' ? (
+                <RoleSelect member={member} mine={workspace.role} onChange={(role) => change(member, role)} />
+              ) : (
+                member.role
+              ),
+          },
+        ]}
+        action={(member) => (
+          <MemberAction
+            member={member}
+            self={member.user_id === me.id}
+            admin={admin}
+            workspace={workspace}
+            action={action}
+            onRemoved={() => {
+              setNotice(`${member.name} was removed.`);
+              members.reload();
+            }}
+          />
         )}
-      </Loading>
+      />
       {admin ? (
         <Invitations org={org} role={workspace.role} />
       ) : (

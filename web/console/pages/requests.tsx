@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, isAdmin, type Schemas, wordsOf } from '../api';
 import type { PageProps } from '../main';
+import { DataTable } from '../table';
 import { ErrorText, useLoad } from '../ui';
 import { UsageTabs } from './usage-tabs';
 
@@ -112,18 +113,62 @@ function useNames(org: string, admin: boolean) {
   }, [org, admin]);
 }
 
+type Named = { id: string; name: string };
+
+const STATUS_CHOICES: Named[] = STATUSES.map(([status, words]) => ({
+  id: String(status),
+  name: `${status} ${words}`,
+}));
+
+/** A filter chosen from a list (`any`: none); a value the list does not have (from the address) stays, as it is. */
+function ChoiceFilter(props: {
+  name: 'key' | 'member' | 'status';
+  label: string;
+  any: string;
+  value?: string;
+  items: Named[];
+  onChange: (event: { currentTarget: { value: string } }) => void;
+}) {
+  const { value } = props;
+  return (
+    <div>
+      <label for={`filter-${props.name}`}>{props.label}</label>
+      <select id={`filter-${props.name}`} value={value ?? ''} onChange={props.onChange}>
+        <option value="">{props.any}</option>
+        {props.items.map((item) => (
+          <option value={item.id} key={item.id}>
+            {item.name}
+          </option>
+        ))}
+        {!value || props.items.some((item) => item.id === value) ? null : (
+          <option value={value}>{value}</option>
+        )}
+      </select>
+    </div>
+  );
+}
+
 function FiltersForm(props: {
   filters: Filters;
   admin: boolean;
-  members: Array<{ id: string; name: string }>;
-  keys: Array<{ id: string; name: string }>;
+  members: Named[];
+  keys: Named[];
   onApply: (filters: Filters) => void;
 }) {
   const [draft, setDraft] = useState<Filters>(props.filters);
   useEffect(() => setDraft(props.filters), [JSON.stringify(props.filters)]);
   const set = (name: keyof Filters) => (event: { currentTarget: { value: string } }) =>
     setDraft((previous) => ({ ...previous, [name]: event.currentTarget.value }));
-  const known = (list: Array<{ id: string }>, id?: string) => !id || list.some((item) => item.id === id);
+  const choice = (name: 'key' | 'member' | 'status', label: string, any: string, items: Named[]) => (
+    <ChoiceFilter
+      name={name}
+      label={label}
+      any={any}
+      value={draft[name]}
+      items={items}
+      onChange={set(name)}
+    />
+  );
   return (
     <form
       role="search"
@@ -134,34 +179,8 @@ function FiltersForm(props: {
       }}
     >
       <div class="row">
-        <div>
-          <label for="filter-key">Key</label>
-          <select id="filter-key" value={draft.key ?? ''} onChange={set('key')}>
-            <option value="">any key</option>
-            {props.keys.map((key) => (
-              <option value={key.id} key={key.id}>
-                {key.name}
-              </option>
-            ))}
-            {known(props.keys, draft.key) ? null : <option value={draft.key}>{draft.key}</option>}
-          </select>
-        </div>
-        {props.admin ? (
-          <div>
-            <label for="filter-member">Member</label>
-            <select id="filter-member" value={draft.member ?? ''} onChange={set('member')}>
-              <option value="">anyone</option>
-              {props.members.map((member) => (
-                <option value={member.id} key={member.id}>
-                  {member.name}
-                </option>
-              ))}
-              {known(props.members, draft.member) ? null : (
-                <option value={draft.member}>{draft.member}</option>
-              )}
-            </select>
-          </div>
-        ) : null}
+        {choice('key', 'Key', 'any key', props.keys)}
+        {props.admin ? choice('member', 'Member', 'anyone', props.members) : null}
         <div>
           <label for="filter-model">Model</label>
           <input
@@ -173,20 +192,7 @@ function FiltersForm(props: {
             onInput={set('model')}
           />
         </div>
-        <div>
-          <label for="filter-status">Status</label>
-          <select id="filter-status" value={draft.status ?? ''} onChange={set('status')}>
-            <option value="">any status</option>
-            {STATUSES.map(([status, words]) => (
-              <option value={String(status)} key={status}>
-                {status} {words}
-              </option>
-            ))}
-            {!draft.status || STATUSES.some(([status]) => String(status) === draft.status) ? null : (
-              <option value={draft.status}>{draft.status}</option>
-            )}
-          </select>
-        </div>
+        {choice('status', 'Status', 'any status', STATUS_CHOICES)}
         <div>
           <label for="filter-from">From (UTC day)</label>
           <input id="filter-from" type="date" value={draft.from ?? ''} onInput={set('from')} />
@@ -210,73 +216,99 @@ function RequestRows(props: {
   keyName: (id: string | null, member: string) => string;
 }) {
   return (
-    // Focusable, so a keyboard can scroll it sideways when the window is narrow.
-    <div class="scroll" tabIndex={0} role="region" aria-label="Gateway calls">
-      <table class="requests">
-        <caption class="sr">Gateway calls, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time (UTC)</th>
-            <th scope="col">Member</th>
-            <th scope="col">Key</th>
-            <th scope="col">Model and route</th>
-            <th scope="col">Status</th>
-            <th scope="col">Tokens in / out</th>
-            <th scope="col">Cost</th>
-            <th scope="col">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr key={row.id}>
-              <td data-label="Time (UTC)" class="nowrap">
-                <time dateTime={row.time}>{time(row.time)}</time>
-              </td>
-              <td data-label="Member">{props.memberName(row.member)}</td>
-              <td data-label="Key">{props.keyName(row.key, row.member)}</td>
-              <td data-label="Model and route">
-                {row.model}
-                {row.served_by && row.served_by !== row.model ? (
-                  <span class="muted small"> via {row.served_by}</span>
-                ) : null}
-                <br />
-                <code class="small muted">{row.route.replace(/^\/inference/, '')}</code>
-              </td>
-              <td data-label="Status">
-                {row.status} <span class="muted small">{row.outcome.replace(/_/g, ' ')}</span>
-              </td>
-              <td data-label="Tokens in / out" class="nowrap">
-                {count(row.input_tokens)} / {count(row.output_tokens)}
-              </td>
-              <td data-label="Cost">{cost(row.cost_micro_cents)}</td>
-              <td data-label="Duration" class="nowrap">
-                {count(row.duration_ms)} ms
-                {row.ttfb_ms === null ? null : (
-                  <>
-                    <br />
-                    <span class="muted small">first byte {count(row.ttfb_ms)} ms</span>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    // The region is focusable, so a keyboard can scroll it sideways when the window is narrow.
+    <DataTable
+      region="Gateway calls"
+      class="requests"
+      caption="Gateway calls, newest first"
+      rows={props.rows}
+      rowKey={(row) => row.id}
+      columns={[
+        {
+          header: 'Time (UTC)',
+          class: 'nowrap',
+          cell: (row) => <time dateTime={row.time}>{time(row.time)}</time>,
+        },
+        { header: 'Member', cell: (row) => props.memberName(row.member) },
+        { header: 'Key', cell: (row) => props.keyName(row.key, row.member) },
+        {
+          header: 'Model and route',
+          cell: (row) => (
+            <>
+              {row.model}
+              {row.served_by && row.served_by !== row.model ? (
+                <span class="muted small"> via {row.served_by}</span>
+              ) : null}
+              <br />
+              <code class="small muted">{row.route.replace(/^\/inference/, '')}</code>
+            </>
+          ),
+        },
+        {
+          header: 'Status',
+          cell: (row) => (
+            <>
+              {row.status} <span class="muted small">{row.outcome.replace(/_/g, ' ')}</span>
+            </>
+          ),
+        },
+        {
+          header: 'Tokens in / out',
+          class: 'nowrap',
+          cell: (row) => (
+            <>
+              {count(row.input_tokens)} / {count(row.output_tokens)}
+            </>
+          ),
+        },
+        { header: 'Cost', cell: (row) => cost(row.cost_micro_cents) },
+        {
+          header: 'Duration',
+          class: 'nowrap',
+          cell: (row) => (
+            <>
+              {count(row.duration_ms)} ms
+              {row.ttfb_ms === null ? null : (
+                <>
+                  <br />
+                  <span class="muted small">first byte {count(row.ttfb_ms)} ms</span>
+                </>
+              )}
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }
 
-/** The gateway's calls one by one, newest first, filtered by the address's query and paged on demand. */
-export function RequestsPage({ workspace }: PageProps) {
-  const org = workspace.id;
-  const admin = isAdmin(workspace.role);
+/** The filters of the address: applying some writes them into it (a step of history); Back brings the earlier. */
+function useAddressFilters() {
   const [filters, setFilters] = useState<Filters>(filtersInAddress);
+  useEffect(() => {
+    const back = () => setFilters(filtersInAddress());
+    addEventListener('popstate', back);
+    return () => removeEventListener('popstate', back);
+  }, []);
+  const apply = (next: Filters) => {
+    const kept: Filters = {};
+    for (const name of FILTERS) if (next[name]?.trim()) kept[name] = next[name]!.trim();
+    const url = new URL(location.href);
+    for (const name of FILTERS) url.searchParams.delete(name);
+    for (const [name, value] of Object.entries(kept)) url.searchParams.set(name, value);
+    history.pushState(null, '', url.pathname + url.search);
+    setFilters(kept);
+  };
+  return [filters, apply] as const;
+}
+
+/** The calls the filters match, a page at a time: the first whenever the filters change, the next on `more`. */
+function useRequestPages(org: string, filters: Filters) {
   const [limit] = useState(pageSize);
   const [rows, setRows] = useState<Row[]>();
   const [cursor, setCursor] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const names = useNames(org, admin);
   // Bumped when the filters change, so an older page that arrives late is not appended to the new list.
   const view = useRef(0);
 
@@ -309,22 +341,6 @@ export function RequestsPage({ workspace }: PageProps) {
     };
   }, [org, JSON.stringify(filters)]);
 
-  useEffect(() => {
-    const back = () => setFilters(filtersInAddress());
-    addEventListener('popstate', back);
-    return () => removeEventListener('popstate', back);
-  }, []);
-
-  const apply = (next: Filters) => {
-    const kept: Filters = {};
-    for (const name of FILTERS) if (next[name]?.trim()) kept[name] = next[name]!.trim();
-    const url = new URL(location.href);
-    for (const name of FILTERS) url.searchParams.delete(name);
-    for (const [name, value] of Object.entries(kept)) url.searchParams.set(name, value);
-    history.pushState(null, '', url.pathname + url.search);
-    setFilters(kept);
-  };
-
   const more = async () => {
     if (!cursor) return;
     setBusy(true);
@@ -341,13 +357,76 @@ export function RequestsPage({ workspace }: PageProps) {
       setBusy(false);
     }
   };
+  return { rows, cursor, busy, error, more };
+}
 
+/** The link to the CSV of the calls these filters match (the newest `CSV_ROWS`). */
+function csvAddress(org: string, filters: Filters): string {
   const csvQuery = new URLSearchParams({ format: 'csv', limit: String(CSV_ROWS) });
   for (const [name, value] of Object.entries(apiQuery(filters))) csvQuery.set(name, String(value));
-  const csv = `/console/api/orgs/${encodeURIComponent(org)}/usage/requests?${csvQuery.toString()}`;
-  const filtered = Object.keys(filters).length > 0;
-  const lookup = names.data;
+  return `/console/api/orgs/${encodeURIComponent(org)}/usage/requests?${csvQuery.toString()}`;
+}
 
+type Names = ReturnType<typeof useNames>['data'];
+
+/** A key by its name; one that is not listed by what it is, and the end of its id. */
+function keyName(names: Names, id: string | null, memberId: string): string {
+  if (id === null) return 'no key';
+  const name = names?.key.get(id);
+  if (name) return name;
+  // Another person's own keys are theirs to list; a service account's key that is not listed is gone.
+  return memberId.startsWith('usr_')
+    ? `a personal key (…${id.slice(-4)})`
+    : `a key no longer listed (…${id.slice(-4)})`;
+}
+
+/** The calls shown so far, how many, and "Load more" while there are older ones; or why there is none. */
+function RequestList({
+  pages,
+  filtered,
+  names,
+}: {
+  pages: ReturnType<typeof useRequestPages>;
+  filtered: boolean;
+  names: Names;
+}) {
+  const { rows, cursor, busy } = pages;
+  if (rows === undefined) return pages.error ? null : <p class="muted">Loading…</p>;
+  if (rows.length === 0)
+    return (
+      <p>
+        {filtered
+          ? 'No gateway call matches these filters.'
+          : 'No gateway calls yet: each call through the gateway, refused or answered, will show here.'}
+      </p>
+    );
+  return (
+    <>
+      <RequestRows
+        rows={rows}
+        memberName={(id) => names?.member.get(id) ?? id}
+        keyName={(id, memberId) => keyName(names, id, memberId)}
+      />
+      <p class="muted small" role="status">
+        {count(rows.length)} {rows.length === 1 ? 'call' : 'calls'} shown
+        {cursor ? '; older ones on demand.' : ', the oldest included.'}
+      </p>
+      {cursor ? (
+        <button type="button" class="secondary" disabled={busy} onClick={pages.more}>
+          {busy ? 'Loading…' : 'Load more'}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+/** The gateway's calls one by one, newest first, filtered by the address's query and paged on demand. */
+export function RequestsPage({ workspace }: PageProps) {
+  const org = workspace.id;
+  const admin = isAdmin(workspace.role);
+  const [filters, apply] = useAddressFilters();
+  const pages = useRequestPages(org, filters);
+  const names = useNames(org, admin).data;
   return (
     <>
       <UsageTabs org={org} current="requests" />
@@ -360,53 +439,18 @@ export function RequestsPage({ workspace }: PageProps) {
       <FiltersForm
         filters={filters}
         admin={admin}
-        members={lookup?.members ?? []}
-        keys={lookup?.keys ?? []}
+        members={names?.members ?? []}
+        keys={names?.keys ?? []}
         onApply={apply}
       />
       <p>
-        <a href={csv} download="requests.csv">
+        <a href={csvAddress(org, filters)} download="requests.csv">
           Download CSV
         </a>{' '}
         <span class="muted small">(these filters, the newest {count(CSV_ROWS)} calls at most)</span>
       </p>
-      {rows === undefined ? (
-        error ? null : (
-          <p class="muted">Loading…</p>
-        )
-      ) : rows.length === 0 ? (
-        <p>
-          {filtered
-            ? 'No gateway call matches these filters.'
-            : 'No gateway calls yet: each call through the gateway, refused or answered, will show here.'}
-        </p>
-      ) : (
-        <>
-          <RequestRows
-            rows={rows}
-            memberName={(id) => lookup?.member.get(id) ?? id}
-            keyName={(id, memberId) => {
-              if (id === null) return 'no key';
-              const name = lookup?.key.get(id);
-              if (name) return name;
-              // Another person's own keys are theirs to list; a service account's key that is not listed is gone.
-              return memberId.startsWith('usr_')
-                ? `a personal key (…${id.slice(-4)})`
-                : `a key no longer listed (…${id.slice(-4)})`;
-            }}
-          />
-          <p class="muted small" role="status">
-            {count(rows.length)} {rows.length === 1 ? 'call' : 'calls'} shown
-            {cursor ? '; older ones on demand.' : ', the oldest included.'}
-          </p>
-          {cursor ? (
-            <button type="button" class="secondary" disabled={busy} onClick={more}>
-              {busy ? 'Loading…' : 'Load more'}
-            </button>
-          ) : null}
-        </>
-      )}
-      <ErrorText message={error} />
+      <RequestList pages={pages} filtered={Object.keys(filters).length > 0} names={names} />
+      <ErrorText message={pages.error} />
     </>
   );
 }

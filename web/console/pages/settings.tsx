@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, call, inOrg, isAdmin, type Schemas } from '../api';
 import type { PageProps } from '../main';
@@ -8,6 +9,115 @@ import { McpForm, PoliciesForm, WebSearchForm } from './settings/policies';
 import { type Providers, ProvidersSection } from './settings/providers';
 
 type Config = Schemas['WorkspaceConfigDto'];
+
+/** What each part of the page saves with, and the keys that start its form and its JSON view again. */
+interface Parts {
+  admin: boolean;
+  save: (change: Partial<Config>) => Promise<unknown>;
+  saveJson: (change: Partial<Config>) => Promise<unknown>;
+  /** A form's key: a save through a JSON view starts the forms again from the new config. */
+  formKey: (part: string) => string;
+  /** A JSON view's key: every save starts the JSON views again. */
+  jsonKey: (part: string) => string;
+}
+
+type Part = 'policies' | 'websearch' | 'mcp';
+
+const PANELS: Record<Part, { title: string; help: string; unset: unknown }> = {
+  policies: {
+    title: 'Policies',
+    help: 'Statements evaluated in order, e.g. [{ "action": "provider.use", "effect": "deny", "resource": "openai/*" }].',
+    unset: [],
+  },
+  websearch: {
+    title: 'Web search',
+    help: '{ "providerID": "…" } to offer hosted web search to members; null to turn it off.',
+    unset: null,
+  },
+  mcp: {
+    title: 'MCP servers',
+    help: '{ "servers": { "<name>": { "url": "https://…" } } }; null to remove.',
+    unset: null,
+  },
+};
+
+/** A part of the config: its form (the children), then the same as JSON under "Advanced". */
+function JsonPanel(props: { part: Part; current: Config; parts: Parts; children: ComponentChildren }) {
+  const { part, parts } = props;
+  const { title, help, unset } = PANELS[part];
+  return (
+    <section class="panel" aria-labelledby={part}>
+      <h2 id={part}>{title}</h2>
+      {props.children}
+      <AdvancedJson
+        key={parts.jsonKey(part)}
+        id={`${part}-json`}
+        title={title}
+        help={help}
+        value={props.current[part] ?? unset}
+        editable={parts.admin}
+        onSave={(value) => parts.saveJson({ [part]: value } as Partial<Config>)}
+      />
+    </section>
+  );
+}
+
+function ProvidersPart({ providers, parts }: { providers: Providers; parts: Parts }) {
+  return (
+    <ProvidersSection
+      key={parts.formKey('providers')}
+      providers={providers}
+      editable={parts.admin}
+      onSave={(next) => parts.save({ providers: next })}
+      advanced={
+        <AdvancedJson
+          key={parts.jsonKey('providers')}
+          id="providers-json"
+          title="Providers"
+          help='{ "<id>": { "name", "env": ["KEY_VARIABLE"], "package": "aisdk:…", "settings": { "baseURL" }, "headers", "models": { "<model>": { "name", "cost", "limit" } } } }; keys only as {env:NAME}.'
+          value={providers}
+          editable={parts.admin}
+          onSave={(next) => parts.saveJson({ providers: next as Providers })}
+        />
+      }
+    />
+  );
+}
+
+/** Policies, web search and MCP servers: each a form, and the same as JSON. */
+function PolicyParts({ current, providers, parts }: { current: Config; providers: Providers; parts: Parts }) {
+  const { admin, save } = parts;
+  return (
+    <>
+      <JsonPanel part="policies" current={current} parts={parts}>
+        <p class="muted small">Checked in order; the first that matches decides.</p>
+        <PoliciesForm
+          key={parts.formKey('policies')}
+          value={current.policies ?? []}
+          editable={admin}
+          onSave={(policies) => save({ policies })}
+        />
+      </JsonPanel>
+      <JsonPanel part="websearch" current={current} parts={parts}>
+        <WebSearchForm
+          key={parts.formKey('websearch')}
+          value={current.websearch ?? null}
+          providers={Object.keys(providers)}
+          editable={admin}
+          onSave={(websearch) => save({ websearch: websearch as Config['websearch'] })}
+        />
+      </JsonPanel>
+      <JsonPanel part="mcp" current={current} parts={parts}>
+        <McpForm
+          key={parts.formKey('mcp')}
+          value={(current.mcp ?? null) as { servers: Record<string, Record<string, unknown>> } | null}
+          editable={admin}
+          onSave={(mcp) => save({ mcp: mcp as Config['mcp'] })}
+        />
+      </JsonPanel>
+    </>
+  );
+}
 
 /** The workspace config as forms (providers and models, policies, web search, MCP), each with its JSON as "advanced". */
 export function SettingsPage({ workspace }: PageProps) {
@@ -27,6 +137,13 @@ export function SettingsPage({ workspace }: PageProps) {
       {(current) => {
         const providers = (current.providers ?? {}) as Providers;
         const version = JSON.stringify(current);
+        const parts: Parts = {
+          admin,
+          save,
+          saveJson,
+          formKey: (part) => `${part}-${org}-${jsonSaves}`,
+          jsonKey: (part) => `${part}-json-${org}-${version}`,
+        };
         return (
           <>
             {admin ? null : (
@@ -34,83 +151,8 @@ export function SettingsPage({ workspace }: PageProps) {
                 You can read the settings of {workspace.name}; owners and admins change them.
               </p>
             )}
-            <ProvidersSection
-              key={`providers-${org}-${jsonSaves}`}
-              providers={providers}
-              editable={admin}
-              onSave={(next) => save({ providers: next })}
-              advanced={
-                <AdvancedJson
-                  key={`providers-json-${org}-${version}`}
-                  id="providers-json"
-                  title="Providers"
-                  save="Save providers as JSON"
-                  help='{ "<id>": { "name", "env": ["KEY_VARIABLE"], "package": "aisdk:…", "settings": { "baseURL" }, "headers", "models": { "<model>": { "name", "cost", "limit" } } } }; keys only as {env:NAME}.'
-                  value={providers}
-                  editable={admin}
-                  onSave={(next) => saveJson({ providers: next as Providers })}
-                />
-              }
-            />
-            <section class="panel" aria-labelledby="policies">
-              <h2 id="policies">Policies</h2>
-              <p class="muted small">Checked in order; the first that matches decides.</p>
-              <PoliciesForm
-                key={`policies-${org}-${jsonSaves}`}
-                value={current.policies ?? []}
-                editable={admin}
-                onSave={(policies) => save({ policies })}
-              />
-              <AdvancedJson
-                key={`policies-json-${org}-${version}`}
-                id="policies-json"
-                title="Policies"
-                save="Save policies as JSON"
-                help='Statements evaluated in order, e.g. [{ "action": "provider.use", "effect": "deny", "resource": "openai/*" }].'
-                value={current.policies ?? []}
-                editable={admin}
-                onSave={(policies) => saveJson({ policies: policies as Config['policies'] })}
-              />
-            </section>
-            <section class="panel" aria-labelledby="websearch">
-              <h2 id="websearch">Web search</h2>
-              <WebSearchForm
-                key={`websearch-${org}-${jsonSaves}`}
-                value={current.websearch ?? null}
-                providers={Object.keys(providers)}
-                editable={admin}
-                onSave={(websearch) => save({ websearch: websearch as Config['websearch'] })}
-              />
-              <AdvancedJson
-                key={`websearch-json-${org}-${version}`}
-                id="websearch-json"
-                title="Web search"
-                save="Save web search as JSON"
-                help='{ "providerID": "…" } to offer hosted web search to members; null to turn it off.'
-                value={current.websearch ?? null}
-                editable={admin}
-                onSave={(websearch) => saveJson({ websearch: websearch as Config['websearch'] })}
-              />
-            </section>
-            <section class="panel" aria-labelledby="mcp">
-              <h2 id="mcp">MCP servers</h2>
-              <McpForm
-                key={`mcp-${org}-${jsonSaves}`}
-                value={(current.mcp ?? null) as { servers: Record<string, Record<string, unknown>> } | null}
-                editable={admin}
-                onSave={(mcp) => save({ mcp: mcp as Config['mcp'] })}
-              />
-              <AdvancedJson
-                key={`mcp-json-${org}-${version}`}
-                id="mcp-json"
-                title="MCP servers"
-                save="Save MCP servers as JSON"
-                help='{ "servers": { "<name>": { "url": "https://…" } } }; null to remove.'
-                value={current.mcp ?? null}
-                editable={admin}
-                onSave={(mcp) => saveJson({ mcp: mcp as Config['mcp'] })}
-              />
-            </section>
+            <ProvidersPart providers={providers} parts={parts} />
+            <PolicyParts current={current} providers={providers} parts={parts} />
             {admin ? <Connections org={org} /> : null}
           </>
         );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, dollars, isAdmin, microToNumber, type Schemas } from '../api';
 import type { PageProps } from '../main';
+import { DataTable } from '../table';
 import { Loading, useLoad } from '../ui';
 import { UsageTabs } from './usage-tabs';
 
@@ -81,78 +82,82 @@ function UsageTable({
   caption: string;
   name: (key: string) => string;
 }) {
-  if (rows.length === 0) return <p class="muted">Nothing yet.</p>;
   return (
-    <div class="scroll">
-      <table>
-        <caption class="sr">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{caption}</th>
-            <th scope="col">Spent</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Input tokens</th>
-            <th scope="col">Output tokens</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              <td data-label={caption}>{name(row.key)}</td>
-              <td data-label="Spent">{dollars(row.spent_micro_cents)}</td>
-              <td data-label="Requests">{row.requests.toLocaleString('en-US')}</td>
-              <td data-label="Input tokens">{row.input_tokens.toLocaleString('en-US')}</td>
-              <td data-label="Output tokens">{row.output_tokens.toLocaleString('en-US')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(row) => row.key}
+      empty="Nothing yet."
+      columns={[
+        { header: caption, cell: (row) => name(row.key) },
+        { header: 'Spent', cell: (row) => dollars(row.spent_micro_cents) },
+        { header: 'Requests', cell: (row) => row.requests.toLocaleString('en-US') },
+        { header: 'Input tokens', cell: (row) => row.input_tokens.toLocaleString('en-US') },
+        { header: 'Output tokens', cell: (row) => row.output_tokens.toLocaleString('en-US') },
+      ]}
+    />
   );
+}
+
+/** The month's reports (per day, member, key and model) and the names their keys stand for. */
+async function loadUsage(org: string, month: string) {
+  const from = `${month}-01T00:00:00.000Z`;
+  const next = new Date(from);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  const report = (group_by: 'day' | 'member' | 'key' | 'model') =>
+    call(
+      api.GET('/console/api/orgs/{org}/usage', {
+        params: { path: { org }, query: { group_by, from, to: next.toISOString() } },
+      }),
+    ).then((r) => r.data);
+  const [days, members, keys, models, people, accounts, personal, connections] = await Promise.all([
+    report('day'),
+    report('member'),
+    report('key'),
+    report('model'),
+    call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
+    call(api.GET('/console/api/orgs/{org}/service-accounts', { params: { path: { org } } })),
+    // Names only: the page reads without them.
+    call(api.GET('/console/api/orgs/{org}/keys', { params: { path: { org } } })).catch(() => []),
+    call(api.GET('/console/api/orgs/{org}/connections', { params: { path: { org } } })).catch(() => []),
+  ]);
+  // Key ids as "account / key name", for the keys that spent.
+  const keyNames = new Map<string, string>();
+  if (keys.length > 0) {
+    const lists = await Promise.all(
+      accounts.map((account) =>
+        call(
+          api.GET('/console/api/orgs/{org}/service-accounts/{sa}/keys', {
+            params: { path: { org, sa: account.id } },
+          }),
+        ).then((list) => list.map((key) => [key.id, `${account.name} / ${key.name}`] as const)),
+      ),
+    );
+    for (const [id, name] of lists.flat()) keyNames.set(id, name);
+    for (const key of personal) keyNames.set(key.id, `your key ${key.name}`);
+  }
+  const connectionNames = new Map(connections.map((connection) => [connection.id, connection.name]));
+  return { days, members, keys, models, people, keyNames, connectionNames };
+}
+
+/** A key of the report by name: the account and key, "your key …", or what it was. */
+function keyName(keyNames: Map<string, string>, key: string): string {
+  return key === 'session'
+    ? 'console sign-in'
+    : (keyNames.get(key) ?? `a key no longer listed (…${key.slice(-4)})`);
+}
+
+/** A model of the report by name: a connection's models are `<connection id>/<model>`, named by the connection. */
+function modelName(connectionNames: Map<string, string>, key: string): string {
+  const [head, ...rest] = key.split('/');
+  const connection = connectionNames.get(head);
+  return connection ? `${connection} / ${rest.join('/')}` : key;
 }
 
 export function UsagePage({ workspace }: PageProps) {
   const org = workspace.id;
   const [month, setMonth] = useState(() => new Date().toISOString().slice(0, 7));
-  const state = useLoad(async () => {
-    const from = `${month}-01T00:00:00.000Z`;
-    const next = new Date(from);
-    next.setUTCMonth(next.getUTCMonth() + 1);
-    const report = (group_by: 'day' | 'member' | 'key' | 'model') =>
-      call(
-        api.GET('/console/api/orgs/{org}/usage', {
-          params: { path: { org }, query: { group_by, from, to: next.toISOString() } },
-        }),
-      ).then((r) => r.data);
-    const [days, members, keys, models, people, accounts, personal, connections] = await Promise.all([
-      report('day'),
-      report('member'),
-      report('key'),
-      report('model'),
-      call(api.GET('/console/api/orgs/{org}/members', { params: { path: { org } } })),
-      call(api.GET('/console/api/orgs/{org}/service-accounts', { params: { path: { org } } })),
-      // Names only: the page reads without them.
-      call(api.GET('/console/api/orgs/{org}/keys', { params: { path: { org } } })).catch(() => []),
-      call(api.GET('/console/api/orgs/{org}/connections', { params: { path: { org } } })).catch(() => []),
-    ]);
-    // Key ids as "account / key name", for the keys that spent.
-    const keyNames = new Map<string, string>();
-    if (keys.length > 0) {
-      const lists = await Promise.all(
-        accounts.map((account) =>
-          call(
-            api.GET('/console/api/orgs/{org}/service-accounts/{sa}/keys', {
-              params: { path: { org, sa: account.id } },
-            }),
-          ).then((list) => list.map((key) => [key.id, `${account.name} / ${key.name}`] as const)),
-        ),
-      );
-      for (const [id, name] of lists.flat()) keyNames.set(id, name);
-      for (const key of personal) keyNames.set(key.id, `your key ${key.name}`);
-    }
-    const connectionNames = new Map(connections.map((connection) => [connection.id, connection.name]));
-    return { days, members, keys, models, people, keyNames, connectionNames };
-  }, [org, month]);
+  const state = useLoad(() => loadUsage(org, month), [org, month]);
   if (!isAdmin(workspace.role))
     return (
       <>
@@ -186,26 +191,9 @@ export function UsagePage({ workspace }: PageProps) {
               <h2>By member</h2>
               <UsageTable rows={members} caption="Member" name={(key) => names.get(key) ?? key} />
               <h2>By key</h2>
-              <UsageTable
-                rows={keys}
-                caption="Key"
-                name={(key) =>
-                  key === 'session'
-                    ? 'console sign-in'
-                    : (keyNames.get(key) ?? `a key no longer listed (…${key.slice(-4)})`)
-                }
-              />
+              <UsageTable rows={keys} caption="Key" name={(key) => keyName(keyNames, key)} />
               <h2>By model</h2>
-              <UsageTable
-                rows={models}
-                caption="Model"
-                // A connection's models are `<connection id>/<model>`: named by the connection.
-                name={(key) => {
-                  const [head, ...rest] = key.split('/');
-                  const connection = connectionNames.get(head);
-                  return connection ? `${connection} / ${rest.join('/')}` : key;
-                }}
-              />
+              <UsageTable rows={models} caption="Model" name={(key) => modelName(connectionNames, key)} />
             </>
           );
         }}

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, call, day, type Schemas } from '../../api';
-import { describedBy, FieldError, useFormAction } from '../../field-errors';
-import { ConfirmButton, ErrorText, Loading, Notice, useAction, useLoad } from '../../ui';
+import { FormEnd, SelectField, TextField, useFormAction } from '../../field-errors';
+import { type Column, LoadedTable } from '../../table';
+import { type ModelRowParts, ModelRows } from './model-rows';
+import { DeleteButton, ErrorText, Notice, useAction, useLoad } from '../../ui';
 
 type Connection = Schemas['ConnectionDto'];
 type Schema = Connection['schema'];
@@ -42,6 +44,48 @@ const emptyRow = (): ModelRow => ({ id: '', name: '', input: '', output: '', kin
 
 const price = (value: string) => (value.trim() === '' ? undefined : Number(value.trim()));
 
+const COLUMNS: Array<Column<Connection>> = [
+  {
+    header: 'Name',
+    cell: (connection) => (
+      <>
+        {connection.name}
+        <div class="muted small">{connection.inference_url}</div>
+      </>
+    ),
+  },
+  {
+    header: 'API',
+    cell: (connection) => (
+      <>
+        {SCHEMAS.find(([value]) => value === connection.schema)?.[1] ?? connection.schema}
+        <div class="muted small">{connection.base_url}</div>
+      </>
+    ),
+  },
+  {
+    header: 'Models and prices',
+    cell: (connection) =>
+      rowsOf(connection.models).map((model) => (
+        <div key={model.id}>
+          {model.name || model.id}
+          {model.input && model.output ? (
+            <span class="muted small">
+              {' '}
+              ${model.input} in / ${model.output} out per million tokens
+            </span>
+          ) : null}
+        </div>
+      )),
+  },
+  {
+    header: 'Credential',
+    cell: (connection) =>
+      connection.auth.credential_last4 ? `…${connection.auth.credential_last4}` : 'hidden',
+  },
+  { header: 'Added', cell: (connection) => day(connection.created_at) },
+];
+
 /** The workspace's own provider accounts: a table; add, edit (prices too) and rotate the key in one form; delete. */
 export function Connections({ org }: { org: string }) {
   const list = useLoad(
@@ -59,90 +103,40 @@ export function Connections({ org }: { org: string }) {
         ever shown.
       </p>
       <Notice message={notice} />
-      <Loading state={list}>
-        {(connections) =>
-          connections.length === 0 ? (
-            <p class="muted">No connection yet.</p>
-          ) : (
-            <div class="scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">API</th>
-                    <th scope="col">Models and prices</th>
-                    <th scope="col">Credential</th>
-                    <th scope="col">Added</th>
-                    <th scope="col">
-                      <span class="sr">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connections.map((connection) => (
-                    <tr key={connection.id}>
-                      <td data-label="Name">
-                        {connection.name}
-                        <div class="muted small">{connection.inference_url}</div>
-                      </td>
-                      <td data-label="API">
-                        {SCHEMAS.find(([value]) => value === connection.schema)?.[1] ?? connection.schema}
-                        <div class="muted small">{connection.base_url}</div>
-                      </td>
-                      <td data-label="Models and prices">
-                        {rowsOf(connection.models).map((model) => (
-                          <div key={model.id}>
-                            {model.name || model.id}
-                            {model.input && model.output ? (
-                              <span class="muted small">
-                                {' '}
-                                ${model.input} in / ${model.output} out per million tokens
-                              </span>
-                            ) : null}
-                          </div>
-                        ))}
-                      </td>
-                      <td data-label="Credential">
-                        {connection.auth.credential_last4 ? `…${connection.auth.credential_last4}` : 'hidden'}
-                      </td>
-                      <td data-label="Added">{day(connection.created_at)}</td>
-                      <td>
-                        <button
-                          type="button"
-                          class="secondary"
-                          aria-label={`Edit connection ${connection.name}`}
-                          onClick={() => {
-                            setNotice(undefined);
-                            setEditing(connection);
-                          }}
-                        >
-                          Edit
-                        </button>{' '}
-                        <ConfirmButton
-                          label="Delete"
-                          ariaLabel={`Delete connection ${connection.name}`}
-                          question={`Delete ${connection.name} and its credential?`}
-                          confirm="Yes, delete"
-                          onConfirm={() =>
-                            action.run(async () => {
-                              await call(
-                                api.DELETE('/console/api/orgs/{org}/connections/{id}', {
-                                  params: { path: { org, id: connection.id } },
-                                }),
-                              );
-                              list.reload();
-                            })
-                          }
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </Loading>
+      <LoadedTable
+        state={list}
+        rowKey={(connection) => connection.id}
+        empty="No connection yet."
+        columns={COLUMNS}
+        action={(connection) => (
+          <>
+            <button
+              type="button"
+              class="secondary"
+              aria-label={`Edit connection ${connection.name}`}
+              onClick={() => {
+                setNotice(undefined);
+                setEditing(connection);
+              }}
+            >
+              Edit
+            </button>{' '}
+            <DeleteButton
+              label="Delete"
+              ariaLabel={`Delete connection ${connection.name}`}
+              question={`Delete ${connection.name} and its credential?`}
+              action={action}
+              request={() =>
+                api.DELETE('/console/api/orgs/{org}/connections/{id}', {
+                  params: { path: { org, id: connection.id } },
+                })
+              }
+              onDone={list.reload}
+            />
+          </>
+        )}
+        actionHeader="Actions"
+      />
       <ErrorText message={action.error} />
       {editing === null ? (
         <button type="button" onClick={() => setEditing('new')}>
@@ -165,6 +159,77 @@ export function Connections({ org }: { org: string }) {
   );
 }
 
+/** The models of the form as the API takes them, or what is wrong with one (its path and the words). */
+function modelEntries(
+  models: ModelRow[],
+): { entries: Record<string, ModelEntry> } | { path: string; message: string } {
+  const entries: Record<string, ModelEntry> = {};
+  for (const model of models) {
+    const id = model.id.trim();
+    if (!id) continue;
+    const [input, output] = [price(model.input), price(model.output)];
+    if ([input, output].some((value) => value !== undefined && (!Number.isFinite(value) || value < 0)))
+      return { path: `models.${id}`, message: `Prices of ${id} are dollars per million tokens, e.g. 2.5.` };
+    if ((input === undefined) !== (output === undefined))
+      return { path: `models.${id}`, message: `Give ${id} both an input and an output price, or neither.` };
+    entries[id] = {
+      name: model.name.trim() || id,
+      ...(input !== undefined && output !== undefined ? { prices: { input, output } } : {}),
+      ...(model.kind ? { kind: model.kind } : {}),
+    };
+  }
+  if (Object.keys(entries).length === 0) return { path: 'models', message: 'Name at least one model.' };
+  return { entries };
+}
+
+interface ConnectionFields {
+  name: string;
+  base_url: string;
+  schema: Schema;
+  credential: string;
+  models: Record<string, ModelEntry>;
+}
+
+/** Adds the connection, or changes `existing` (its key only when a new one is given). */
+function sendConnection(org: string, existing: Connection | undefined, fields: ConnectionFields) {
+  const { credential, ...rest } = fields;
+  return existing
+    ? call(
+        api.PATCH('/console/api/orgs/{org}/connections/{id}', {
+          params: { path: { org, id: existing.id } },
+          body: { ...rest, ...(credential ? { auth: { credential } } : {}) },
+        }),
+      )
+    : call(
+        api.POST('/console/api/orgs/{org}/connections', {
+          params: { path: { org } },
+          body: { ...rest, auth: { mode: 'bearer', credential } },
+        }),
+      );
+}
+
+/** The inputs of one model: id, name, prices and what it is used for. */
+function connectionModelFields(model: ModelRow, { field, rowId, change }: ModelRowParts<ModelRow>) {
+  return (
+    <>
+      {field('id', 'Model id', 18)}
+      {field('name', 'Name', 14)}
+      {field('input', 'Input $', 8)}
+      {field('output', 'Output $', 8)}
+      <SelectField
+        id={`${rowId}-kind`}
+        label="Used for"
+        value={model.kind}
+        options={KINDS}
+        onValue={(kind) => change({ kind })}
+      />
+    </>
+  );
+}
+
+/** The paths of a connection that the form shows a message next to (and each model's). */
+const FORM_PATHS = ['name', 'base_url', 'schema', 'auth', 'auth.credential', 'models'];
+
 function ConnectionForm(props: {
   org: string;
   connection?: Connection;
@@ -177,92 +242,22 @@ function ConnectionForm(props: {
   const [schema, setSchema] = useState<Schema>(existing?.schema ?? 'openai-chat');
   const [credential, setCredential] = useState('');
   const [models, setModels] = useState<ModelRow[]>(existing ? rowsOf(existing.models) : [emptyRow()]);
-  const form = useFormAction([
-    'name',
-    'base_url',
-    'schema',
-    'auth',
-    'auth.credential',
-    'models',
-    ...models.map((m) => `models.${m.id.trim()}`),
-  ]);
-  const setModel = (index: number, change: Partial<ModelRow>) =>
-    setModels(models.map((model, i) => (i === index ? { ...model, ...change } : model)));
-  const title = existing ? `Edit ${existing.name}` : 'Add a connection';
+  const form = useFormAction([...FORM_PATHS, ...models.map((m) => `models.${m.id.trim()}`)]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const entries: Record<string, ModelEntry> = {};
-    for (const model of models) {
-      const id = model.id.trim();
-      if (!id) continue;
-      const [input, output] = [price(model.input), price(model.output)];
-      if ([input, output].some((value) => value !== undefined && (!Number.isFinite(value) || value < 0)))
-        return form.refuse(`models.${id}`, `Prices of ${id} are dollars per million tokens, e.g. 2.5.`);
-      if ((input === undefined) !== (output === undefined))
-        return form.refuse(`models.${id}`, `Give ${id} both an input and an output price, or neither.`);
-      entries[id] = {
-        name: model.name.trim() || id,
-        ...(input !== undefined && output !== undefined ? { prices: { input, output } } : {}),
-        ...(model.kind ? { kind: model.kind } : {}),
-      };
-    }
-    if (Object.keys(entries).length === 0) return form.refuse('models', 'Name at least one model.');
+    const checked = modelEntries(models);
+    if ('path' in checked) return form.refuse(checked.path, checked.message);
     if (!existing && !credential) return form.refuse('auth.credential', 'Enter the provider’s API key.');
+    const fields = { name: name.trim(), base_url: baseUrl.trim(), schema, credential };
     const ok = await form.run(() =>
-      existing
-        ? call(
-            api.PATCH('/console/api/orgs/{org}/connections/{id}', {
-              params: { path: { org: props.org, id: existing.id } },
-              body: {
-                name: name.trim(),
-                base_url: baseUrl.trim(),
-                schema,
-                models: entries,
-                ...(credential ? { auth: { credential } } : {}),
-              },
-            }),
-          )
-        : call(
-            api.POST('/console/api/orgs/{org}/connections', {
-              params: { path: { org: props.org } },
-              body: {
-                name: name.trim(),
-                base_url: baseUrl.trim(),
-                schema,
-                auth: { mode: 'bearer', credential },
-                models: entries,
-              },
-            }),
-          ),
+      sendConnection(props.org, existing, { ...fields, models: checked.entries }),
     );
     if (ok) {
       const rotated = existing && credential ? ' Its new key is in use; the old one is gone.' : '';
       props.onSaved(`${name.trim()} was saved.${rotated}`);
     }
   };
-
-  const text = (
-    id: string,
-    path: string,
-    label: string,
-    value: string,
-    change: (v: string) => void,
-    type = 'text',
-  ) => (
-    <div>
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        type={type}
-        value={value}
-        autoComplete={type === 'password' ? 'off' : undefined}
-        onInput={(e) => change(e.currentTarget.value)}
-        {...describedBy(id, form.at(path))}
-      />
-      <FieldError id={id} message={form.at(path)} />
-    </div>
-  );
 
   return (
     <form
@@ -271,105 +266,46 @@ function ConnectionForm(props: {
       aria-labelledby="connection-form-title"
       onSubmit={(e) => void submit(e)}
     >
-      <h3 id="connection-form-title">{title}</h3>
+      <h3 id="connection-form-title">{existing ? `Edit ${existing.name}` : 'Add a connection'}</h3>
       <div class="row">
-        {text('conn-name', 'name', 'Name', name, setName)}
-        {text('conn-base_url', 'base_url', 'Base URL', baseUrl, setBaseUrl, 'url')}
-        <div>
-          <label for="conn-schema">API</label>
-          <select
-            id="conn-schema"
-            value={schema}
-            onChange={(e) => setSchema(e.currentTarget.value as Schema)}
-          >
-            {SCHEMAS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        {text(
-          'conn-credential',
-          'auth.credential',
-          existing
-            ? `New API key (empty keeps …${existing.auth.credential_last4 ?? 'the current one'})`
-            : 'API key (write-only)',
-          credential,
-          setCredential,
-          'password',
-        )}
+        <TextField id="conn-name" label="Name" value={name} onValue={setName} message={form.at('name')} />
+        <TextField
+          id="conn-base_url"
+          label="Base URL"
+          value={baseUrl}
+          onValue={setBaseUrl}
+          message={form.at('base_url')}
+          input={{ type: 'url' }}
+        />
+        <SelectField id="conn-schema" label="API" value={schema} options={SCHEMAS} onValue={setSchema} />
+        <TextField
+          id="conn-credential"
+          label={
+            existing
+              ? `New API key (empty keeps …${existing.auth.credential_last4 ?? 'the current one'})`
+              : 'API key (write-only)'
+          }
+          value={credential}
+          onValue={setCredential}
+          message={form.at('auth.credential')}
+          input={{ type: 'password', autoComplete: 'off' }}
+        />
       </div>
-      <fieldset>
-        <legend>Models (prices in dollars per million tokens)</legend>
-        {models.map((model, index) => {
-          const rowId = `conn-model-${index}`;
-          const message = model.id.trim() ? form.at(`models.${model.id.trim()}`) : undefined;
-          const field = (key: Exclude<keyof ModelRow, 'kind'>, label: string, size: number) => (
-            <div>
-              <label for={`${rowId}-${key}`}>{label}</label>
-              <input
-                id={`${rowId}-${key}`}
-                type="text"
-                size={size}
-                value={model[key]}
-                onInput={(e) => setModel(index, { [key]: e.currentTarget.value })}
-                {...describedBy(rowId, message)}
-              />
-            </div>
-          );
-          return (
-            <div key={index} class="model-row" role="group" aria-label={`Connection model ${index + 1}`}>
-              <div class="row">
-                {field('id', 'Model id', 18)}
-                {field('name', 'Name', 14)}
-                {field('input', 'Input $', 8)}
-                {field('output', 'Output $', 8)}
-                <div>
-                  <label for={`${rowId}-kind`}>Used for</label>
-                  <select
-                    id={`${rowId}-kind`}
-                    value={model.kind}
-                    onChange={(e) => setModel(index, { kind: e.currentTarget.value as Kind })}
-                  >
-                    {KINDS.map(([value, label]) => (
-                      <option key={value} value={value}>
-                        {label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <button
-                  type="button"
-                  class="secondary"
-                  aria-label={`Remove connection model ${index + 1}`}
-                  onClick={() => setModels(models.filter((_, i) => i !== index))}
-                >
-                  Remove
-                </button>
-              </div>
-              <FieldError id={rowId} message={message} />
-            </div>
-          );
-        })}
-        <FieldError id="conn-models" message={form.at('models')} />
-        <button type="button" class="secondary" onClick={() => setModels([...models, emptyRow()])}>
-          Add a model
-        </button>
-      </fieldset>
-      {form.rest ? (
-        <p class="error" role="alert">
-          {form.rest}
-        </p>
-      ) : null}
-      <div class="row">
-        <button type="submit" disabled={form.busy}>
-          {existing ? 'Save connection' : 'Add connection'}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <ModelRows
+        models={models}
+        onChange={setModels}
+        empty={emptyRow}
+        idPrefix="conn-model"
+        label="Connection model"
+        messageOf={(model) => form.at(`models.${model.id.trim()}`)}
+        listMessage={form.at('models')}
+        fields={connectionModelFields}
+      />
+      <FormEnd
+        form={form}
+        submit={existing ? 'Save connection' : 'Add connection'}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

@@ -3,13 +3,12 @@ import { ErrorText, Notice, useAction } from '../../ui';
 
 /**
  * One member of the config as JSON, folded under "Advanced": for what the form does not show. The API's
- * validation message is shown as it comes.
+ * validation message is shown as it comes. `title` names it ("Web search": "Save web search as JSON").
  */
 export function AdvancedJson(props: {
   id: string;
   title: string;
   help: string;
-  save: string;
   value: unknown;
   editable: boolean;
   onSave: (value: unknown) => Promise<unknown>;
@@ -18,9 +17,10 @@ export function AdvancedJson(props: {
   const [invalid, setInvalid] = useState<string>();
   const [saved, setSaved] = useState<string>();
   const action = useAction();
+  const what = props.title.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
   return (
     <details class="advanced">
-      <summary>Advanced: {props.title.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase())} as JSON</summary>
+      <summary>Advanced: {what} as JSON</summary>
       <p class="muted small">{props.help}</p>
       <form
         onSubmit={async (event) => {
@@ -46,7 +46,7 @@ export function AdvancedJson(props: {
         />
         {props.editable ? (
           <button type="submit" disabled={action.busy}>
-            {props.save}
+            {`Save ${what} as JSON`}
           </button>
         ) : null}
       </form>

@@ -1,3 +1,4 @@
+import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../api';
 import { describedBy, FieldError, useFormAction } from '../../field-errors';
@@ -19,6 +20,107 @@ function Foot(props: { busy: boolean; label: string; rest?: string; saved?: stri
         {props.label}
       </button>
       <Notice message={props.saved} />
+    </>
+  );
+}
+
+/** One row of a list form: its inputs, Remove (when the reader may edit), and the message about it. */
+function ListRow(props: {
+  label: string;
+  id: string;
+  message?: string;
+  editable: boolean;
+  onRemove: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <div role="group" aria-label={props.label}>
+      <div class="row">
+        {props.children}
+        {props.editable ? (
+          <button
+            type="button"
+            class="secondary"
+            aria-label={`Remove ${props.label.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase())}`}
+            onClick={props.onRemove}
+          >
+            Remove
+          </button>
+        ) : null}
+      </div>
+      <FieldError id={props.id} message={props.message} />
+    </div>
+  );
+}
+
+/** The end of a list form, for those who may edit: "Add …", then `Foot`. */
+function ListEnd(props: { add: string; onAdd: () => void } & Parameters<typeof Foot>[0]) {
+  const { add, onAdd, ...foot } = props;
+  return (
+    <>
+      <button type="button" class="secondary" onClick={onAdd}>
+        {add}
+      </button>{' '}
+      <Foot {...foot} />
+    </>
+  );
+}
+
+const EFFECTS: Array<[Policy['effect'], string]> = [
+  ['deny', 'Deny'],
+  ['allow', 'Allow'],
+];
+const ACTIONS: Array<[Policy['action'], string]> = [
+  ['provider.use', 'Using a provider or model'],
+  ['permission', 'A tool permission'],
+];
+
+/** The inputs of one policy: effect, what and which. */
+function PolicyFields(props: {
+  row: Policy;
+  id: string;
+  message?: string;
+  editable: boolean;
+  onChange: (change: Partial<Policy>) => void;
+}) {
+  const { row, id } = props;
+  const select = <K extends 'effect' | 'action'>(
+    field: K,
+    label: string,
+    options: Array<[Policy[K], string]>,
+  ) => (
+    <div>
+      <label for={`${id}-${field}`}>{label}</label>
+      <select
+        id={`${id}-${field}`}
+        value={row[field]}
+        disabled={!props.editable}
+        onChange={(e) => props.onChange({ [field]: e.currentTarget.value })}
+      >
+        {options.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  return (
+    <>
+      {select('effect', 'Effect', EFFECTS)}
+      {select('action', 'What', ACTIONS)}
+      <div>
+        <label for={`${id}-resource`}>Which (pattern)</label>
+        <input
+          id={`${id}-resource`}
+          type="text"
+          placeholder="openai/*"
+          value={row.resource}
+          readOnly={!props.editable}
+          onInput={(e) => props.onChange({ resource: e.currentTarget.value })}
+          {...describedBy(id, props.message)}
+        />
+      </div>
     </>
   );
 }
@@ -50,74 +152,33 @@ export function PoliciesForm(props: {
       }}
     >
       {rows.length === 0 ? <p class="muted">No policy: members may use every provider and model.</p> : null}
-      {rows.map((row, index) => {
-        const id = `policy-${index}`;
-        const message = form.at(`policies.${index}`);
-        return (
-          <div key={index} role="group" aria-label={`Policy ${index + 1}`}>
-            <div class="row">
-              <div>
-                <label for={`${id}-effect`}>Effect</label>
-                <select
-                  id={`${id}-effect`}
-                  value={row.effect}
-                  disabled={!props.editable}
-                  onChange={(e) => set(index, { effect: e.currentTarget.value as Policy['effect'] })}
-                >
-                  <option value="deny">Deny</option>
-                  <option value="allow">Allow</option>
-                </select>
-              </div>
-              <div>
-                <label for={`${id}-action`}>What</label>
-                <select
-                  id={`${id}-action`}
-                  value={row.action}
-                  disabled={!props.editable}
-                  onChange={(e) => set(index, { action: e.currentTarget.value as Policy['action'] })}
-                >
-                  <option value="provider.use">Using a provider or model</option>
-                  <option value="permission">A tool permission</option>
-                </select>
-              </div>
-              <div>
-                <label for={`${id}-resource`}>Which (pattern)</label>
-                <input
-                  id={`${id}-resource`}
-                  type="text"
-                  placeholder="openai/*"
-                  value={row.resource}
-                  readOnly={!props.editable}
-                  onInput={(e) => set(index, { resource: e.currentTarget.value })}
-                  {...describedBy(id, message)}
-                />
-              </div>
-              {props.editable ? (
-                <button
-                  type="button"
-                  class="secondary"
-                  aria-label={`Remove policy ${index + 1}`}
-                  onClick={() => setRows(rows.filter((_, i) => i !== index))}
-                >
-                  Remove
-                </button>
-              ) : null}
-            </div>
-            <FieldError id={id} message={message} />
-          </div>
-        );
-      })}
+      {rows.map((row, index) => (
+        <ListRow
+          key={index}
+          label={`Policy ${index + 1}`}
+          id={`policy-${index}`}
+          message={form.at(`policies.${index}`)}
+          editable={props.editable}
+          onRemove={() => setRows(rows.filter((_, i) => i !== index))}
+        >
+          <PolicyFields
+            row={row}
+            id={`policy-${index}`}
+            message={form.at(`policies.${index}`)}
+            editable={props.editable}
+            onChange={(change) => set(index, change)}
+          />
+        </ListRow>
+      ))}
       {props.editable ? (
-        <>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => setRows([...rows, { action: 'provider.use', effect: 'deny', resource: '' }])}
-          >
-            Add a policy
-          </button>{' '}
-          <Foot busy={form.busy} label="Save policies" rest={form.rest} saved={saved} />
-        </>
+        <ListEnd
+          add="Add a policy"
+          onAdd={() => setRows([...rows, { action: 'provider.use', effect: 'deny', resource: '' }])}
+          busy={form.busy}
+          label="Save policies"
+          rest={form.rest}
+          saved={saved}
+        />
       ) : null}
     </form>
   );
@@ -203,58 +264,42 @@ export function McpForm(props: {
       {rows.map((row, index) => {
         const id = `mcp-${index}`;
         const message = form.at(`mcp.servers.${row.name.trim()}`);
-        return (
-          <div key={index} role="group" aria-label={`MCP server ${index + 1}`}>
-            <div class="row">
-              <div>
-                <label for={`${id}-name`}>Name</label>
-                <input
-                  id={`${id}-name`}
-                  type="text"
-                  value={row.name}
-                  readOnly={!props.editable}
-                  onInput={(e) => set(index, { name: e.currentTarget.value })}
-                  {...describedBy(id, message)}
-                />
-              </div>
-              <div>
-                <label for={`${id}-url`}>URL</label>
-                <input
-                  id={`${id}-url`}
-                  type="url"
-                  placeholder="https://mcp.example.com/mcp"
-                  value={row.url}
-                  readOnly={!props.editable}
-                  onInput={(e) => set(index, { url: e.currentTarget.value })}
-                  {...describedBy(id, message)}
-                />
-              </div>
-              {props.editable ? (
-                <button
-                  type="button"
-                  class="secondary"
-                  aria-label={`Remove MCP server ${index + 1}`}
-                  onClick={() => setRows(rows.filter((_, i) => i !== index))}
-                >
-                  Remove
-                </button>
-              ) : null}
-            </div>
-            <FieldError id={id} message={message} />
+        const input = (field: 'name' | 'url', label: string, extra: JSX.IntrinsicElements['input']) => (
+          <div>
+            <label for={`${id}-${field}`}>{label}</label>
+            <input
+              id={`${id}-${field}`}
+              {...extra}
+              value={row[field]}
+              readOnly={!props.editable}
+              onInput={(e) => set(index, { [field]: e.currentTarget.value })}
+              {...describedBy(id, message)}
+            />
           </div>
+        );
+        return (
+          <ListRow
+            key={index}
+            label={`MCP server ${index + 1}`}
+            id={id}
+            message={message}
+            editable={props.editable}
+            onRemove={() => setRows(rows.filter((_, i) => i !== index))}
+          >
+            {input('name', 'Name', { type: 'text' })}
+            {input('url', 'URL', { type: 'url', placeholder: 'https://mcp.example.com/mcp' })}
+          </ListRow>
         );
       })}
       {props.editable ? (
-        <>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => setRows([...rows, { name: '', url: '', rest: {} }])}
-          >
-            Add an MCP server
-          </button>{' '}
-          <Foot busy={form.busy} label="Save MCP servers" rest={form.rest} saved={saved} />
-        </>
+        <ListEnd
+          add="Add an MCP server"
+          onAdd={() => setRows([...rows, { name: '', url: '', rest: {} }])}
+          busy={form.busy}
+          label="Save MCP servers"
+          rest={form.rest}
+          saved={saved}
+        />
       ) : null}
     </form>
   );

@@ -1,7 +1,9 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { describedBy, FieldError, useFormAction } from '../../field-errors';
+import { FormEnd, SelectField, TextField, useFormAction } from '../../field-errors';
+import { type Column, DataTable } from '../../table';
 import { ConfirmButton, Notice } from '../../ui';
+import { type ModelRowParts, ModelRows } from './model-rows';
 
 type Json = Record<string, unknown>;
 export type Providers = Record<string, Json>;
@@ -78,6 +80,46 @@ function number(value: string, whole: boolean): number | undefined | null {
   return parsed;
 }
 
+const COLUMNS: Array<Column<[string, Json]>> = [
+  {
+    header: 'Provider',
+    cell: ([id, provider]) => (
+      <>
+        {text(provider.name) || id} <span class="muted small">{id}</span>
+      </>
+    ),
+  },
+  {
+    header: 'Base URL',
+    cell: ([, provider]) => text((provider.settings as Json | undefined)?.baseURL) || '—',
+  },
+  {
+    header: 'Models',
+    cell: ([, provider]) =>
+      Object.entries((provider.models ?? {}) as Record<string, Json>)
+        .map(([model, info]) => text(info.name) || model)
+        .join(', '),
+  },
+];
+
+/** Edit and Delete, for the row of a provider. */
+function ProviderActions(props: { name: string; onEdit: () => void; onDelete: () => Promise<unknown> }) {
+  return (
+    <>
+      <button type="button" class="secondary" aria-label={`Edit ${props.name}`} onClick={props.onEdit}>
+        Edit
+      </button>{' '}
+      <ConfirmButton
+        label="Delete"
+        ariaLabel={`Delete ${props.name}`}
+        question={`Delete ${props.name} and its models?`}
+        confirm="Yes, delete"
+        onConfirm={props.onDelete}
+      />
+    </>
+  );
+}
+
 /** The workspace's providers: a table, a form to add or edit one (models with prices and limits), and delete. */
 export function ProvidersSection(props: {
   providers: Providers;
@@ -89,91 +131,44 @@ export function ProvidersSection(props: {
   const [editing, setEditing] = useState<Draft | null>(null);
   const [isNew, setIsNew] = useState(false);
   const [saved, setSaved] = useState<string>();
-  const ids = Object.keys(props.providers);
   const save = async (providers: Providers, message: string) => {
     await props.onSave(providers);
     setSaved(message);
+  };
+  const edit = (draft: Draft, fresh: boolean) => {
+    setSaved(undefined);
+    setIsNew(fresh);
+    setEditing(draft);
+  };
+  const remove = (id: string, name: string) => {
+    const rest = { ...props.providers };
+    delete rest[id];
+    return save(rest, `${name} was deleted.`);
   };
   return (
     <section class="panel" aria-labelledby="providers">
       <h2 id="providers">Providers and models</h2>
       <Notice message={saved} />
-      {ids.length === 0 ? (
-        <p class="muted">No provider is configured for this workspace.</p>
-      ) : (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Base URL</th>
-                <th scope="col">Models</th>
-                {props.editable ? (
-                  <th scope="col">
-                    <span class="sr">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(props.providers).map(([id, provider]) => {
-                const name = text(provider.name) || id;
-                return (
-                  <tr key={id}>
-                    <td data-label="Provider">
-                      {name} <span class="muted small">{id}</span>
-                    </td>
-                    <td data-label="Base URL">
-                      {text((provider.settings as Json | undefined)?.baseURL) || '—'}
-                    </td>
-                    <td data-label="Models">
-                      {Object.entries((provider.models ?? {}) as Record<string, Json>)
-                        .map(([model, info]) => text(info.name) || model)
-                        .join(', ')}
-                    </td>
-                    {props.editable ? (
-                      <td>
-                        <button
-                          type="button"
-                          class="secondary"
-                          aria-label={`Edit ${name}`}
-                          onClick={() => {
-                            setSaved(undefined);
-                            setIsNew(false);
-                            setEditing(draftOf(id, provider));
-                          }}
-                        >
-                          Edit
-                        </button>{' '}
-                        <ConfirmButton
-                          label="Delete"
-                          ariaLabel={`Delete ${name}`}
-                          question={`Delete ${name} and its models?`}
-                          confirm="Yes, delete"
-                          onConfirm={() => {
-                            const rest = { ...props.providers };
-                            delete rest[id];
-                            return save(rest, `${name} was deleted.`);
-                          }}
-                        />
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={Object.entries(props.providers)}
+        rowKey={([id]) => id}
+        empty="No provider is configured for this workspace."
+        columns={COLUMNS}
+        action={
+          props.editable
+            ? ([id, provider]) => (
+                <ProviderActions
+                  name={text(provider.name) || id}
+                  onEdit={() => edit(draftOf(id, provider), false)}
+                  onDelete={() => remove(id, text(provider.name) || id)}
+                />
+              )
+            : undefined
+        }
+        actionHeader="Actions"
+      />
       {props.editable && !editing ? (
-        <button
-          type="button"
-          onClick={() => {
-            setSaved(undefined);
-            setIsNew(true);
-            setEditing(draftOf('', undefined));
-          }}
-        >
+        <button type="button" onClick={() => edit(draftOf('', undefined), true)}>
           Add a provider
         </button>
       ) : null}
@@ -194,6 +189,95 @@ export function ProvidersSection(props: {
   );
 }
 
+type Refusal = { path: string; message: string };
+
+/** A model of the form as the config has it, or what is wrong with it (`at`: its path). */
+function modelEntry(model: ModelRow, at: string): { entry: Json } | Refusal {
+  const modelID = model.id.trim();
+  const [input, output] = [number(model.input, false), number(model.output, false)];
+  const [context, limitOutput] = [number(model.context, true), number(model.limitOutput, true)];
+  if (input === null || output === null)
+    return { path: at, message: `Prices of ${modelID} are dollars per million tokens, e.g. 2.5.` };
+  if ((input === undefined) !== (output === undefined))
+    return { path: at, message: `Give ${modelID} both an input and an output price, or neither.` };
+  if (context === null || limitOutput === null)
+    return { path: at, message: `Limits of ${modelID} are whole numbers of tokens, e.g. 200000.` };
+  const entry = {
+    ...model.rest,
+    name: model.name.trim() || modelID,
+    ...(input !== undefined && output !== undefined ? { cost: { input, output } } : {}),
+    ...(context !== undefined || limitOutput !== undefined
+      ? {
+          limit: {
+            ...(context !== undefined ? { context } : {}),
+            ...(limitOutput !== undefined ? { output: limitOutput } : {}),
+          },
+        }
+      : {}),
+  };
+  return { entry };
+}
+
+/** The provider of the form as the config has it, or what is wrong with it. */
+function providerEntry(draft: Draft): { id: string; entry: Json } | Refusal {
+  const id = draft.id.trim();
+  const base = `providers.${draft.id}`;
+  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(id)) {
+    return {
+      path: `providers.${id}`,
+      message:
+        'Give the provider an id of lowercase letters, digits, dots, dashes or underscores, e.g. team.',
+    };
+  }
+  const models: Record<string, Json> = {};
+  for (const model of draft.models) {
+    const modelID = model.id.trim();
+    if (!modelID) continue;
+    const checked = modelEntry(model, `${base}.models.${modelID}`);
+    if (!('entry' in checked)) return checked;
+    models[modelID] = checked.entry;
+  }
+  if (Object.keys(models).length === 0)
+    return { path: `${base}.models`, message: 'Name at least one model.' };
+  const entry: Json = {
+    name: draft.name.trim() || id,
+    package: draft.package,
+    env: [draft.env.trim()],
+    settings: { baseURL: draft.baseURL.trim(), apiKey: `{env:${draft.env.trim()}}` },
+    models,
+  };
+  return { id, entry };
+}
+
+/** The inputs of one model: id, name, prices and limits. */
+function providerModelFields(_model: ModelRow, { field }: ModelRowParts<ModelRow>) {
+  return (
+    <>
+      {field('id', 'Model id', 18)}
+      {field('name', 'Name', 14)}
+      {field('input', 'Input $', 8, true)}
+      {field('output', 'Output $', 8, true)}
+      {field('context', 'Context limit', 9, true)}
+      {field('limitOutput', 'Output limit', 9, true)}
+    </>
+  );
+}
+
+/** The paths of the config that the form shows a message next to. */
+function providerPaths(draft: Draft): string[] {
+  const base = `providers.${draft.id}`;
+  return [
+    base,
+    `${base}.name`,
+    `${base}.package`,
+    `${base}.settings.baseURL`,
+    `${base}.env`,
+    `${base}.settings.apiKey`,
+    `${base}.models`,
+    ...draft.models.map((model) => `${base}.models.${model.id}`),
+  ];
+}
+
 function ProviderForm(props: {
   draft: Draft;
   isNew: boolean;
@@ -202,89 +286,30 @@ function ProviderForm(props: {
 }) {
   const [draft, setDraft] = useState(props.draft);
   const base = `providers.${draft.id}`;
-  const modelPaths = draft.models.map((model) => `${base}.models.${model.id}`);
-  const form = useFormAction([
-    `providers.${draft.id}`,
-    `${base}.name`,
-    `${base}.package`,
-    `${base}.settings.baseURL`,
-    `${base}.env`,
-    `${base}.settings.apiKey`,
-    `${base}.models`,
-    ...modelPaths,
-  ]);
+  const form = useFormAction(providerPaths(draft));
   const set = (change: Partial<Draft>) => setDraft({ ...draft, ...change });
-  const setModel = (index: number, change: Partial<ModelRow>) =>
-    set({ models: draft.models.map((model, i) => (i === index ? { ...model, ...change } : model)) });
+  const text = (
+    key: 'id' | 'name' | 'baseURL' | 'env',
+    label: string,
+    path: string,
+    input?: JSX.IntrinsicElements['input'],
+  ) => (
+    <TextField
+      id={`prov-${key}`}
+      label={label}
+      value={draft[key]}
+      onValue={(value) => set({ [key]: value })}
+      message={form.at(path)}
+      input={input}
+    />
+  );
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const id = draft.id.trim();
-    if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(id)) {
-      return form.refuse(
-        `providers.${id}`,
-        'Give the provider an id of lowercase letters, digits, dots, dashes or underscores, e.g. team.',
-      );
-    }
-    const models: Record<string, Json> = {};
-    for (const model of draft.models) {
-      const modelID = model.id.trim();
-      if (!modelID) continue;
-      const at = `${base}.models.${modelID}`;
-      const [input, output] = [number(model.input, false), number(model.output, false)];
-      const [context, limitOutput] = [number(model.context, true), number(model.limitOutput, true)];
-      if (input === null || output === null)
-        return form.refuse(at, `Prices of ${modelID} are dollars per million tokens, e.g. 2.5.`);
-      if ((input === undefined) !== (output === undefined))
-        return form.refuse(at, `Give ${modelID} both an input and an output price, or neither.`);
-      if (context === null || limitOutput === null)
-        return form.refuse(at, `Limits of ${modelID} are whole numbers of tokens, e.g. 200000.`);
-      models[modelID] = {
-        ...model.rest,
-        name: model.name.trim() || modelID,
-        ...(input !== undefined && output !== undefined ? { cost: { input, output } } : {}),
-        ...(context !== undefined || limitOutput !== undefined
-          ? {
-              limit: {
-                ...(context !== undefined ? { context } : {}),
-                ...(limitOutput !== undefined ? { output: limitOutput } : {}),
-              },
-            }
-          : {}),
-      };
-    }
-    if (Object.keys(models).length === 0) return form.refuse(`${base}.models`, 'Name at least one model.');
-    const entry: Json = {
-      name: draft.name.trim() || id,
-      package: draft.package,
-      env: [draft.env.trim()],
-      settings: { baseURL: draft.baseURL.trim(), apiKey: `{env:${draft.env.trim()}}` },
-      models,
-    };
-    await form.run(() => props.onSave(id, entry));
+    const checked = providerEntry(draft);
+    if (!('entry' in checked)) return form.refuse(checked.path, checked.message);
+    await form.run(() => props.onSave(checked.id, checked.entry));
   };
-
-  const input = (
-    id: string,
-    path: string,
-    label: string,
-    value: string,
-    change: (v: string) => void,
-    extra = {},
-  ) => (
-    <div>
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        type="text"
-        value={value}
-        onInput={(e) => change(e.currentTarget.value)}
-        {...describedBy(id, form.at(path))}
-        {...extra}
-      />
-      <FieldError id={id} message={form.at(path)} />
-    </div>
-  );
 
   return (
     <form
@@ -295,107 +320,40 @@ function ProviderForm(props: {
     >
       <h3 id="provider-form-title">{props.isNew ? 'Add a provider' : `Edit ${draft.name || draft.id}`}</h3>
       <div class="row">
-        {props.isNew ? input('prov-id', `providers.${draft.id}`, 'Id', draft.id, (id) => set({ id })) : null}
-        {input('prov-name', `${base}.name`, 'Name', draft.name, (name) => set({ name }))}
-        <div>
-          <label for="prov-package">API</label>
-          <select
-            id="prov-package"
-            value={draft.package}
-            onChange={(e) => set({ package: e.currentTarget.value })}
-          >
-            {PACKAGES.some(([value]) => value === draft.package) ? null : (
-              <option value={draft.package}>{draft.package}</option>
-            )}
-            {PACKAGES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-          <FieldError id="prov-package" message={form.at(`${base}.package`)} />
-        </div>
+        {props.isNew ? text('id', 'Id', `providers.${draft.id}`) : null}
+        {text('name', 'Name', `${base}.name`)}
+        <SelectField
+          id="prov-package"
+          label="API"
+          value={draft.package}
+          // A package the form does not know stays as the config names it.
+          options={
+            PACKAGES.some(([value]) => value === draft.package)
+              ? PACKAGES
+              : [[draft.package, draft.package], ...PACKAGES]
+          }
+          onValue={(value) => set({ package: value })}
+          message={form.at(`${base}.package`)}
+        />
       </div>
       <div class="row">
-        {input(
-          'prov-baseURL',
-          `${base}.settings.baseURL`,
-          'Base URL',
-          draft.baseURL,
-          (baseURL) => set({ baseURL }),
-          {
-            type: 'url',
-            placeholder: 'https://api.example.com/v1',
-          },
-        )}
-        {input('prov-env', `${base}.env`, 'Key from the environment variable', draft.env, (env) =>
-          set({ env }),
-        )}
-      </div>
-      <fieldset>
-        <legend>Models (prices in dollars per million tokens)</legend>
-        {draft.models.map((model, index) => {
-          const path = `${base}.models.${model.id.trim()}`;
-          const rowId = `prov-model-${index}`;
-          const message = model.id.trim() ? form.at(path) : undefined;
-          const field = (key: keyof ModelRow, label: string, size = 8) => (
-            <div>
-              <label for={`${rowId}-${key}`}>{label}</label>
-              <input
-                id={`${rowId}-${key}`}
-                type="text"
-                inputMode={key === 'id' || key === 'name' ? undefined : 'decimal'}
-                size={size}
-                value={model[key] as string}
-                onInput={(e) => setModel(index, { [key]: e.currentTarget.value })}
-                {...describedBy(rowId, message)}
-              />
-            </div>
-          );
-          return (
-            <div key={index} class="model-row" role="group" aria-label={`Model ${index + 1}`}>
-              <div class="row">
-                {field('id', 'Model id', 18)}
-                {field('name', 'Name', 14)}
-                {field('input', 'Input $')}
-                {field('output', 'Output $')}
-                {field('context', 'Context limit', 9)}
-                {field('limitOutput', 'Output limit', 9)}
-                <button
-                  type="button"
-                  class="secondary"
-                  aria-label={`Remove model ${index + 1}`}
-                  onClick={() => set({ models: draft.models.filter((_, i) => i !== index) })}
-                >
-                  Remove
-                </button>
-              </div>
-              <FieldError id={rowId} message={message} />
-            </div>
-          );
+        {text('baseURL', 'Base URL', `${base}.settings.baseURL`, {
+          type: 'url',
+          placeholder: 'https://api.example.com/v1',
         })}
-        <FieldError id="prov-models" message={form.at(`${base}.models`)} />
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => set({ models: [...draft.models, emptyModel()] })}
-        >
-          Add a model
-        </button>
-      </fieldset>
-      {form.rest ? (
-        <p class="error" role="alert">
-          {form.rest}
-        </p>
-      ) : null}
-      <div class="row">
-        <button type="submit" disabled={form.busy}>
-          Save provider
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
+        {text('env', 'Key from the environment variable', `${base}.env`)}
       </div>
+      <ModelRows
+        models={draft.models}
+        onChange={(models) => set({ models })}
+        empty={emptyModel}
+        idPrefix="prov-model"
+        label="Model"
+        messageOf={(model) => form.at(`${base}.models.${model.id.trim()}`)}
+        listMessage={form.at(`${base}.models`)}
+        fields={providerModelFields}
+      />
+      <FormEnd form={form} submit="Save provider" onCancel={props.onCancel} />
     </form>
   );
 }
