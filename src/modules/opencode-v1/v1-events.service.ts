@@ -157,27 +157,10 @@ export class V1EventsService implements OnModuleDestroy {
         const { sessionID, todos } = event.data as { sessionID: string; todos: unknown[] };
         return [e('todo.updated', { sessionID, todos })];
       }
-      case 'session.step.retrying': {
-        const { sessionID, attempt, at, error } = event.data as {
-          sessionID: string;
-          attempt: number;
-          at: number;
-          error: string;
-        };
-        return [
-          e('session.status', { sessionID, status: { type: 'retry', attempt, message: error, next: at } }),
-        ];
-      }
-      case 'session.message.removed': {
-        const { sessionID, messageID, answerID } = event.data as {
-          sessionID: string;
-          messageID: string;
-          answerID?: string;
-        };
-        return [messageID, ...(answerID ? [answerID] : [])].map((id) =>
-          e('message.removed', { sessionID, messageID: id }),
-        );
-      }
+      case 'session.step.retrying':
+        return [this.retrying(event)];
+      case 'session.message.removed':
+        return this.removed(event);
       case 'session.compacted': {
         const { sessionID } = event.data as { sessionID: string };
         return [e('session.compacted', { sessionID })];
@@ -199,6 +182,32 @@ export class V1EventsService implements OnModuleDestroy {
       default:
         return [];
     }
+  }
+
+  /** A step that failed and will be tried again: v1's `retry` status. */
+  private retrying(event: OutpostEvent): V1Event {
+    const { sessionID, attempt, at, error } = event.data as {
+      sessionID: string;
+      attempt: number;
+      at: number;
+      error: string;
+    };
+    return this.event('session.status', {
+      sessionID,
+      status: { type: 'retry', attempt, message: error, next: at },
+    });
+  }
+
+  /** A message undone, with its answer: one `message.removed` each. */
+  private removed(event: OutpostEvent): V1Event[] {
+    const { sessionID, messageID, answerID } = event.data as {
+      sessionID: string;
+      messageID: string;
+      answerID?: string;
+    };
+    return [messageID, ...(answerID ? [answerID] : [])].map((id) =>
+      this.event('message.removed', { sessionID, messageID: id }),
+    );
   }
 
   /** A content delta as v1 sends it: the part announced (empty) before its first delta. */

@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '@/common/errors';
 import { LocationConfigService } from '../../location-config/location-config.service';
 import { ResolvedLocation } from '../../locations/location.types';
 import { CommandInfo, GLOBAL_COMMAND_DIRS, PROJECT_COMMAND_DIRS, readCommands } from './command-files';
-
-export class CommandNotFoundError extends NotFoundError {
-  constructor(name: string) {
-    super(`Command not found: ${name}`, { command: name });
-  }
-}
+import { CommandNotFoundError } from './commands.errors';
 
 /**
  * A location's command templates (the TUI's `/name` commands): markdown files in the global config dir, the

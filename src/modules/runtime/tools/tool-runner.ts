@@ -73,39 +73,8 @@ export class ToolRunner {
       const { check } = decision.denied!;
       return fail('PermissionDenied', `Permission denied: ${check.action} ${check.resource} is not allowed`);
     }
-    for (const ask of decision.asks) {
-      // An earlier `always` in this call may already cover this ask.
-      if (
-        decide(
-          ask.resources.map((resource) => ({ action: ask.action, resource })),
-          rules,
-        ).effect === 'allow'
-      )
-        continue;
-      await request.beforeAsk?.();
-      if (request.signal.aborted) return { status: 'interrupted', input: call.input, output: '', rules };
-      const { request: asked, answer } = this.permissions.ask({
-        sessionID: request.sessionID,
-        permission: ask.action,
-        patterns: ask.resources,
-        always: ask.action === 'bash' ? ask.resources.map(commandPattern) : ask.resources,
-        metadata: { tool: tool.name, input: call.input },
-        tool: { messageID: request.messageID, callID: call.id },
-        location: request.location,
-        signal: request.signal,
-      });
-      request.onAsk?.(asked.id);
-      const settled = await answer;
-      if (request.signal.aborted) return { status: 'interrupted', input: call.input, output: '', rules };
-      if (settled.reply === 'reject') {
-        const why = settled.reason ? `: ${settled.reason}` : '';
-        return fail(
-          'PermissionRejected',
-          `The user rejected ${ask.action} on ${ask.resources.join(', ')}${why}`,
-        );
-      }
-      rules.push(...settled.rules);
-    }
+    const refused = await this.askAll(request, tool, decision.asks, rules);
+    if (refused) return refused;
 
     const allowExternal = checks.some((check) => check.action === 'external_directory');
     try {
@@ -129,6 +98,47 @@ export class ToolRunner {
       if (error instanceof ToolError) return fail(error.type, error.message);
       return fail('UnknownError', (error as Error).message ?? String(error));
     }
+  }
+
+  /**
+   * Asks the user each question the rules leave open (one an earlier `always` of this call already covers is
+   * skipped), adding the rules each answer grants to `rules`: the outcome that ends the call (rejected,
+   * interrupted), or undefined when every ask was allowed.
+   */
+  private async askAll(
+    request: ToolCallRequest,
+    tool: AnyTool,
+    asks: Array<{ action: string; resources: string[] }>,
+    rules: PermissionRule[],
+  ): Promise<ToolCallOutcome | undefined> {
+    const { call } = request;
+    const interrupted: ToolCallOutcome = { status: 'interrupted', input: call.input, output: '', rules };
+    for (const ask of asks) {
+      const covered = ask.resources.map((resource) => ({ action: ask.action, resource }));
+      if (decide(covered, rules).effect === 'allow') continue;
+      await request.beforeAsk?.();
+      if (request.signal.aborted) return interrupted;
+      const { request: asked, answer } = this.permissions.ask({
+        sessionID: request.sessionID,
+        permission: ask.action,
+        patterns: ask.resources,
+        always: ask.action === 'bash' ? ask.resources.map(commandPattern) : ask.resources,
+        metadata: { tool: tool.name, input: call.input },
+        tool: { messageID: request.messageID, callID: call.id },
+        location: request.location,
+        signal: request.signal,
+      });
+      request.onAsk?.(asked.id);
+      const settled = await answer;
+      if (request.signal.aborted) return interrupted;
+      if (settled.reply === 'reject') {
+        const why = settled.reason ? `: ${settled.reason}` : '';
+        const message = `The user rejected ${ask.action} on ${ask.resources.join(', ')}${why}`;
+        return { status: 'error', input: call.input, error: { type: 'PermissionRejected', message }, rules };
+      }
+      rules.push(...settled.rules);
+    }
+    return undefined;
   }
 }
 
