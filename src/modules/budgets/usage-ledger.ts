@@ -51,6 +51,8 @@ function add(
   totals.set(key, entry);
 }
 
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
 const day = (month: number) => new Date(month).toISOString().slice(0, 10);
 
 /** The most an `integer` column holds: a row that would pass it in tokens starts another. */
@@ -271,7 +273,9 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     await this.usage.writeBatch(
       {
         rows,
-        members: [...members].map(([key, entry]) => {
+        // In one order on every node: two nodes' batches lock the same spend rows, and in their own orders they
+        // could each hold a row the other waits for (a deadlock, found after a second, and a batch retried).
+        members: [...members].sort(byKey).map(([key, entry]) => {
           const [workspaceId, memberId] = key.split('\n');
           return {
             workspaceId,
@@ -282,7 +286,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
             workspaceReleased: entry.workspaceReleased.toString(),
           };
         }),
-        workspaces: [...workspaces].map(([workspaceId, entry]) => ({
+        workspaces: [...workspaces].sort(byKey).map(([workspaceId, entry]) => ({
           workspaceId,
           month: day(entry.month),
           spent: entry.spent.toString(),
