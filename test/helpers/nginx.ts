@@ -12,7 +12,10 @@ export interface NginxOptions {
   instance?: string;
 }
 
-/** One location's proxying: HTTP/1.1 with keep-alive, nothing buffered, a failed hand-over tried on the next node. */
+/**
+ * One location's proxying: HTTP/1.1 with keep-alive, nothing buffered, a failed hand-over tried on the next node;
+ * the answer says which node gave it (`x-test-upstream`, for tests of the balancing).
+ */
 function proxied(upstream: string): string {
   return `proxy_pass http://${upstream};
       proxy_http_version 1.1;
@@ -23,7 +26,8 @@ function proxied(upstream: string): string {
       proxy_request_buffering off;
       proxy_read_timeout 300s;
       proxy_next_upstream error timeout http_503 non_idempotent;
-      proxy_next_upstream_tries 3;`;
+      proxy_next_upstream_tries 3;
+      add_header X-Test-Upstream $upstream_addr always;`;
 }
 
 /** Everything to the balanced nodes, or with an instance node only the fleet's surfaces and the rest to it. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { stopEmbeddedDatabase } from '../../src/database/embedded';
 import { addressOf, bootNode, NodeOptions } from './boot-node';
-import { fleetOf } from './fleet';
+import { fleetOf, nodeOf, TestNode } from './fleet';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
 
@@ -15,7 +15,7 @@ export interface TestApp {
   /** The first node: it serves every surface (with `OUTPOST_TEST_FLEET`, the only one serving the instance). */
   app: INestApplication;
   /** Every node of the app, the first one first: one, or `OUTPOST_TEST_FLEET` of them (see test/helpers/fleet.ts). */
-  nodes: INestApplication[];
+  nodes: TestNode[];
   /**
    * `http://127.0.0.1:<port>`: the app really listens, so SSE, browsers and other processes can reach it. With
    * `OUTPOST_TEST_FLEET`, nginx in front of the nodes.
@@ -67,13 +67,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   const app = await bootNode(env, clock, options);
   const fleet =
-    options.databaseUrl || options.embedded || options.dataDir
-      ? undefined
-      : await fleetOf(app, env, clock, options);
+    options.databaseUrl || options.embedded || options.dataDir ? undefined : await fleetOf(app, env, clock);
   const url = fleet?.url ?? addressOf(app);
   return {
     app,
-    nodes: [app, ...(fleet?.nodes ?? [])],
+    nodes: [nodeOf(app), ...(fleet?.nodes ?? [])],
     url,
     http: request(url),
     clock,

@@ -210,28 +210,14 @@ describe('an instance signed in to a console', () => {
 
   it('the console down: the instance keeps its last config and says so', async () => {
     // Every node of the console (with OUTPOST_TEST_FLEET, nginx stays up and answers 502 for them).
-    const servers = consoleApp.nodes.map((node) => node.getHttpServer() as import('node:http').Server);
-    const ports = servers.map((server) => (server.address() as import('node:net').AddressInfo).port);
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-          }),
-      ),
-    );
+    await Promise.all(consoleApp.nodes.map((node) => node.unlisten()));
     const down = await poll(info, (body) => body.console.problem !== null, 5_000);
     expect(down.console).toMatchObject({
       state: 'linked',
       problem: expect.stringContaining('not reachable'),
     });
     expect((await providers()).map((provider) => provider.id)).toContain('team');
-    await Promise.all(
-      servers.map(
-        (server, i) => new Promise<void>((resolve) => server.listen(ports[i], '127.0.0.1', () => resolve())),
-      ),
-    );
+    await Promise.all(consoleApp.nodes.map((node) => node.listen()));
     const back = await poll(info, (body) => body.console.problem === null, 5_000);
     expect(back.console.state).toBe('linked');
   });

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import request from 'supertest';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { checksum } from '../../../src/modules/console-access/token-format';
@@ -171,10 +172,12 @@ describe('console credential rules', () => {
 
   describe('Inference-only key', () => {
     it('passes only where the route says @AllowInferenceKeys() (as GET /console/api/v2/config will)', async () => {
-      const res = await t.http.get('/console/api/probe-config').set('authorization', bearer(inferenceKey));
+      // The probe is a module of the first node only (with OUTPOST_TEST_FLEET the others are processes of dist/).
+      const probe = () => request(t.nodes[0].url).get('/console/api/probe-config');
+      const res = await probe().set('authorization', bearer(inferenceKey));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ workspaceId: owner.org, permission: 'inference', role: 'member' });
-      const token = await t.http.get('/console/api/probe-config').set('authorization', bearer(userToken));
+      const token = await probe().set('authorization', bearer(userToken));
       expectTag(token, 400, 'OrgRequired');
     });
 

@@ -1,6 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { UsageLedger } from '../../../src/modules/budgets/usage-ledger';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
@@ -57,7 +56,7 @@ describe('embeddings, completions, one model, Anthropic models and token counts 
   });
 
   const usageByModel = async () => {
-    for (const node of t.nodes) await node.get(UsageLedger).flush();
+    for (const node of t.nodes) await node.flush();
     const report = await owner.get(
       `/console/api/orgs/${owner.org}/usage?group_by=model&from=2000-01-01T00:00:00Z`,
     );

@@ -1,5 +1,4 @@
 import OpenAI from 'openai';
-import { UsageLedger } from '../../../src/modules/budgets/usage-ledger';
 import { bearer, Person, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
@@ -59,7 +58,7 @@ describe("a key's own monthly budget on the gateway (monthly_budget_dollars), he
       .set('authorization', bearer(key))
       .send({ model: 'up/dear', messages: [{ role: 'user', content: 'x' }], ...body });
   const settled = async () => {
-    for (const node of [...t.nodes, ...second.nodes]) await node.get(UsageLedger).flush();
+    for (const node of [...t.nodes, ...second.nodes]) await node.flush();
   };
   const spendOf = async (keyId: string) => {
     const rows = await query<{ spent: string; held: string }>(
