@@ -92,7 +92,10 @@ describe('the request log journal of a gateway process killed with SIGKILL', () 
     expect(new Set(after.map((row) => row.id)).size).toBe(CALLS);
     expect(after.every((row) => row.status === 200 && row.cost === '3000')).toBe(true);
     expect(existsSync(join(journalDir(), journals[0]))).toBe(false);
-    expect(restarted.output()).toContain(`wrote ${CALLS - before.length} request log rows that process`);
+    // What the dead process's last batch wrote is skipped (a batch committing as the kill came may be among them).
+    const wrote = Number(/wrote (\d+) request log rows that process/.exec(restarted.output())?.[1]);
+    expect(wrote).toBeGreaterThan(0);
+    expect(wrote).toBeLessThanOrEqual(CALLS - before.length);
 
     // A clean stop and another start write nothing twice, and leave no journal.
     restarted.child.kill('SIGTERM');
