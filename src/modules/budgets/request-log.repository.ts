@@ -4,6 +4,18 @@ import { DataSource, Repository } from 'typeorm';
 import { poolQuery } from '@/database/pool-query';
 import { RequestLogEntity } from './request-log.entity';
 
+/** The rows of one JSON text (`json_to_recordset`) inserted, those whose id is there already skipped. */
+const INSERT_ROWS = `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by,
+                                 status, outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms,
+                                 ttfb_ms, created_at)
+        SELECT id, "workspaceId", "memberId", "keyId", "requestId", route, model, "servedBy", status, outcome,
+               "inputTokens", "outputTokens", "costMicroCents", "durationMs", "ttfbMs", "createdAt"
+          FROM json_to_recordset($1::json) AS r(id varchar, "workspaceId" varchar, "memberId" varchar,
+               "keyId" varchar, "requestId" varchar, route varchar, model varchar, "servedBy" varchar, status int,
+               outcome varchar, "inputTokens" int, "outputTokens" int, "costMicroCents" bigint, "durationMs" int,
+               "ttfbMs" int, "createdAt" timestamptz)
+        ON CONFLICT (id) DO NOTHING`;
+
 /** What a page of the log may be narrowed to. */
 export interface RequestLogFilter {
   memberId?: string;
@@ -21,7 +33,10 @@ export interface RequestLogPage {
   cursor?: string;
 }
 
-/** The gateway's per-request log (`request_log`): batches written in one statement, pages, and pruning. */
+/**
+ * The gateway's per-request log (`request_log`): batches written in one statement (and what a dead process's journal
+ * held), pages, and pruning.
+ */
 @Injectable()
 export class RequestLogRepository {
   constructor(
@@ -29,21 +44,23 @@ export class RequestLogRepository {
     @InjectRepository(RequestLogEntity) private readonly entries: Repository<RequestLogEntity>,
   ) {}
 
-  /** Inserts a batch of rows given as one JSON text (`json_to_recordset`), each a RequestLogEntity's fields. */
+  /**
+   * Inserts a batch of rows given as one JSON text (`json_to_recordset`), each a RequestLogEntity's fields; a row
+   * whose id is there already is skipped, so a batch that may have been written (a retry, a dead process's journal)
+   * is written again safely.
+   */
   async insertBatch(rows: string): Promise<void> {
-    await poolQuery(
+    await poolQuery(this.db, INSERT_ROWS, [rows]);
+  }
+
+  /** Inserts what a dead process's journal holds (as insertBatch); answers how many rows were not there yet. */
+  async insertMissing(rows: string): Promise<number> {
+    const written = await poolQuery<{ n: number }>(
       this.db,
-      `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status,
-                                    outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms,
-                                    created_at)
-           SELECT id, "workspaceId", "memberId", "keyId", "requestId", route, model, "servedBy", status, outcome,
-                  "inputTokens", "outputTokens", "costMicroCents", "durationMs", "ttfbMs", "createdAt"
-             FROM json_to_recordset($1::json) AS r(id varchar, "workspaceId" varchar, "memberId" varchar,
-                  "keyId" varchar, "requestId" varchar, route varchar, model varchar, "servedBy" varchar, status int,
-                  outcome varchar, "inputTokens" int, "outputTokens" int, "costMicroCents" bigint, "durationMs" int,
-                  "ttfbMs" int, "createdAt" timestamptz)`,
+      `WITH written AS (${INSERT_ROWS} RETURNING 1) SELECT count(*)::int AS n FROM written`,
       [rows],
     );
+    return written[0].n;
   }
 
   /** Newest first, `limit` rows older than `cursor` (the id of the previous page's last row). */

@@ -1,6 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { join } from 'node:path';
 import { Clock } from '@/common/clock';
+import { LeftoverLines, LineJournal } from '@/common/fs/line-journal';
 import { SequentialUlids } from '@/common/ids';
+import { appConfig, AppConfig } from '@/config/app.config';
+import { HoldLease } from './hold-lease';
 import { RequestLogEntity } from './request-log.entity';
 import { RequestLogFilter, RequestLogRepository } from './request-log.repository';
 import { requestLogConfig, RequestLogConfig } from './request-log.config';
@@ -18,13 +22,19 @@ export type { RequestLogFilter } from './request-log.repository';
 
 /**
  * The gateway's per-request log, written like usage: in batches of one statement (`json_to_recordset`) within
- * `FLUSH_EVERY_MS`, so the hot path only pushes an object; what is pending is written when the server stops.
+ * `FLUSH_EVERY_MS`, so the hot path only pushes a row; what is pending is written when the server stops.
+ * Each row is also appended to the node's journal (`<data>/request-log-journal/<node id>.<pid>.jsonl`, a
+ * LineJournal: one write per turn of the event loop) before the caller has the answer's end (the gateway waits
+ * for `journaled`), so a process killed with SIGKILL loses none: the next process on its data directory writes
+ * what it left, each row once (rows are inserted by id, an id already there skipped).
  * Rows older than `OUTPOST_REQUEST_LOG_DAYS` are pruned at start and every hour.
  */
 @Injectable()
 export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RequestLog.name);
-  private pending: Array<Record<string, unknown>> = [];
+  /** Rows waiting for their batch, each as its JSON text (the journal's line). */
+  private pending: string[] = [];
+  private readonly journal: LineJournal;
   private timer?: NodeJS.Timeout;
   private pruner?: NodeJS.Timeout;
   private flushing = Promise.resolve();
@@ -34,18 +44,31 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly entries: RequestLogRepository,
     @Inject(requestLogConfig.KEY) private readonly config: RequestLogConfig,
     private readonly clock: Clock,
-  ) {}
+    lease: HoldLease,
+    @Inject(appConfig.KEY) app: AppConfig,
+  ) {
+    this.journal = new LineJournal(join(app.dataDir, 'request-log-journal'), lease.nodeId, (error) =>
+      this.logger.warn(`request log journal not written: ${error.message}`),
+    );
+  }
 
   add(entry: RequestLogInput): void {
     const now = this.clock.now();
-    this.pending.push({
+    const row = JSON.stringify({
       ...entry,
       id: this.ids.next(now),
       costMicroCents: entry.costMicroCents.toString(),
       createdAt: new Date(now).toISOString(),
     });
+    this.journal.append(row);
+    this.pending.push(row);
     if (this.pending.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+  }
+
+  /** Resolves once the rows added so far are in the journal: the caller may have the answer's end then. */
+  journaled(): Promise<void> {
+    return this.journal.written();
   }
 
   flush(): Promise<void> {
@@ -53,7 +76,8 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     return this.flushing;
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    for (const leftover of this.journal.leftovers()) await this.recover(leftover);
     void this.prune();
     this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruner.unref();
@@ -62,6 +86,38 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.pruner);
     await this.flush();
+    if (this.pending.length === 0) {
+      this.journal.remove();
+      return;
+    }
+    this.logger.error(
+      `${this.pending.length} request log rows could not be written; they stay in the journal`,
+    );
+    this.journal.keep();
+  }
+
+  /** Writes the rows a dead process journaled (those its batches wrote are skipped), then drops its journal. */
+  private async recover(leftover: LeftoverLines): Promise<void> {
+    // A last line cut short by the kill is skipped.
+    const rows = leftover.lines.filter((line) => {
+      try {
+        return typeof (JSON.parse(line) as { id?: unknown }).id === 'string';
+      } catch {
+        return false;
+      }
+    });
+    try {
+      let written = 0;
+      for (let at = 0; at < rows.length; at += BATCH_SIZE)
+        written += await this.entries.insertMissing(`[${rows.slice(at, at + BATCH_SIZE).join(',')}]`);
+      this.journal.discard(leftover);
+      if (written > 0)
+        this.logger.warn(
+          `wrote ${written} request log rows that process ${leftover.nodeId} journaled before it died`,
+        );
+    } catch (error) {
+      this.logger.error(`request log journal of ${leftover.nodeId} not written: ${(error as Error).message}`);
+    }
   }
 
   /** Newest first, `limit` rows older than `cursor` (the id of the previous page's last row). */
@@ -91,8 +147,9 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     while (this.pending.length > 0) {
       const batch = this.pending.slice(0, BATCH_SIZE);
       try {
-        await this.entries.insertBatch(JSON.stringify(batch));
+        await this.entries.insertBatch(`[${batch.join(',')}]`);
         this.pending = this.pending.slice(batch.length);
+        if (this.pending.length === 0) this.journal.clear();
       } catch (error) {
         this.logger.warn(
           `request log batch of ${batch.length} not written, retrying: ${(error as Error).message}`,

@@ -70,6 +70,8 @@ interface CallRecord {
   usage: TokenUsage;
   cost: bigint;
   ttfbMs: number | null;
+  /** The call is in the request log already (a call answered logs itself before the answer's end). */
+  logged?: boolean;
 }
 
 /** The log's outcome of a call refused with a status. */
@@ -145,12 +147,16 @@ export class GatewayService {
       record.outcome = OUTCOMES[record.status] ?? 'failed';
       throw error;
     } finally {
-      this.logCall(call, record, started);
+      if (!record.logged) this.logCall(call, record, started);
     }
   }
 
-  /** The call in the per-request log (written in the next batch). */
+  /**
+   * The call in the per-request log (written in the next batch, journaled at the end of this turn of the event
+   * loop).
+   */
   private logCall(call: ModelCall, record: CallRecord, started: number): void {
+    record.logged = true;
     const { principal, request, body } = call;
     const model = (body as { model?: unknown } | null)?.model;
     this.requestLog.add({
@@ -295,10 +301,10 @@ export class GatewayService {
       if (answer.statusCode >= 400 || !admitted.stream) {
         const whole = await this.whole(answer, schema, upstream.model);
         whole.headers['x-outpost-gateway-ms'] = gatewayMs();
-        // Settled and journaled before the answer leaves: a process killed after it has it billed.
+        // Settled, logged and journaled before the answer leaves: a process killed after it has it billed and logged.
         if (whole.usage) settle(whole.usage, 'answered', whole.cost);
         else settle(NO_USAGE, 'upstream_refused');
-        await this.ledger.journaled();
+        await this.journaled(call, record, started);
         writeWhole(response, answer.statusCode, whole.headers, whole.text);
         return;
       }
@@ -317,7 +323,7 @@ export class GatewayService {
       );
       unwatch();
       settle(streamUsage.result());
-      await this.ledger.journaled();
+      await this.journaled(call, record, started);
       response.end(filter?.rest());
     } catch (error) {
       unwatch?.();
@@ -336,6 +342,15 @@ export class GatewayService {
         `The ${serving.upstream.label} could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
     }
+  }
+
+  /**
+   * The call logged, then resolves once its usage and its log row are in their journals (both written at the end
+   * of this turn of the event loop, one write each for every call of the turn): the answer may end then.
+   */
+  private async journaled(call: ModelCall, record: CallRecord, started: number): Promise<void> {
+    this.logCall(call, record, started);
+    await Promise.all([this.ledger.journaled(), this.requestLog.journaled()]);
   }
 
   /**

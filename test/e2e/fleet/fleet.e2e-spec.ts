@@ -163,12 +163,18 @@ describe('three console and gateway nodes behind nginx', () => {
       )
     )[0].n;
 
-  it('steady traffic loses no call and no usage when one node stops with SIGTERM and another is killed with SIGKILL', async () => {
-    const { key, sa } = await serviceAccountKey(owner, owner.org, 'inference');
+  it('steady traffic loses no call, no usage and no request log row when one node stops with SIGTERM and another is killed with SIGKILL', async () => {
+    const { key, sa, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
     const outcomes: number[] = [];
+    /** The `x-request-id` of every call the client saw answered. */
+    const answeredIds: string[] = [];
     let running = true;
     const worker = async () => {
-      while (running) outcomes.push((await call(key).catch(() => ({ status: 0 }))).status);
+      while (running) {
+        const res = await call(key).catch(() => ({ status: 0, headers: {} as Record<string, string> }));
+        outcomes.push(res.status);
+        if (res.status === 200) answeredIds.push(res.headers['x-request-id']);
+      }
     };
     const workers = Array.from({ length: 4 }, worker);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -193,6 +199,20 @@ describe('three console and gateway nodes behind nginx', () => {
     process.stdout.write(`fleet: ${JSON.stringify({ answered, recordedBefore, recorded })}\n`);
     expect(recorded).toBeGreaterThanOrEqual(answered);
     expect(recorded - answered).toBeLessThanOrEqual(4);
+    // The request log too: a row for every call the client saw answered (by its `x-request-id`), the killed node's
+    // last ones written from its journal by the next process on its data directory, each once. The calls in flight
+    // at the kill that nginx sent on are logged by both nodes, each under its own request id.
+    const logged = await query<{ request_id: string; status: number }>(
+      database.url,
+      'SELECT request_id, status FROM request_log WHERE key_id = $1',
+      [keyId],
+    );
+    const answeredLogged = new Set(logged.filter((row) => row.status === 200).map((row) => row.request_id));
+    process.stdout.write(`fleet request log: ${JSON.stringify({ answered, logged: logged.length })}\n`);
+    expect(answeredIds).toHaveLength(answered);
+    expect(answeredIds.filter((id) => !answeredLogged.has(id))).toEqual([]);
+    expect(new Set(logged.map((row) => row.request_id)).size).toBe(logged.length);
+    expect(logged.length - answered).toBeLessThanOrEqual(4);
     // The killed node's holds come back within the lease time: nothing stays held for this member.
     const spend = await query<{ held: string }>(
       database.url,

@@ -1,0 +1,158 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGatewayServer } from '../../helpers/gateway-server';
+import { ServerProcess } from '../../helpers/processes';
+import { inferenceAccount } from '../../helpers/remote-console';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { createTestDatabase, query } from '../../helpers/test-database';
+
+jest.setTimeout(120_000);
+
+const SECRET = 'request-log-journal-test-secret-0123';
+const CALLS = 20;
+
+/**
+ * The request log is written to the database in batches every 200 ms; a process killed with SIGKILL in between
+ * lost the rows of the calls it had answered in that window. Each row is now journaled on the node's disk before
+ * the caller has the answer's end, and the next process on the same data directory writes what the dead one left,
+ * each row once.
+ */
+describe('the request log journal of a gateway process killed with SIGKILL', () => {
+  let upstream: ScriptedModelServer;
+  let database: { url: string; drop: () => Promise<void> };
+  let dataDir: string;
+  let node: ServerProcess | undefined;
+
+  const start = async () => {
+    node = await startGatewayServer(upstream, database.url, 'sk-up', {
+      OUTPOST_SECRET_KEY: SECRET,
+      OUTPOST_DATA_DIR: dataDir,
+    });
+    return node;
+  };
+  const rows = (member: string) =>
+    query<{ id: string; request_id: string; status: number; cost: string }>(
+      database.url,
+      `SELECT id, request_id, status, cost_micro_cents::text AS cost FROM request_log WHERE member_id = $1
+        ORDER BY id`,
+      [member],
+    );
+  const journalDir = () => join(dataDir, 'request-log-journal');
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    upstream.answerUnstreamed = true;
+    upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 } };
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'outpost-request-log-journal-'));
+  });
+  afterAll(async () => {
+    node?.child.kill('SIGKILL');
+    await upstream.close();
+    await database.drop();
+  });
+
+  it('the rows of calls answered just before the kill are written once when the node starts again', async () => {
+    const doomed = await start();
+    const account = await inferenceAccount(doomed.url, 'request-log-journal@example.com');
+    const call = (stream: boolean) =>
+      fetch(`${doomed.url}/inference/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.key}` },
+        body: JSON.stringify({
+          model: 'small',
+          max_tokens: 100,
+          stream,
+          messages: [{ role: 'user', content: 'x' }],
+        }),
+      }).then(async (res) => ({
+        status: res.status,
+        id: res.headers.get('x-request-id'),
+        body: await res.text(),
+      }));
+    // Whole answers and streams: both journal the call's row before the answer's end.
+    const answers = await Promise.all(Array.from({ length: CALLS }, (_, i) => call(i % 2 === 1)));
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    expect(answers.map((answer) => answer.status)).toEqual(Array(CALLS).fill(200));
+
+    // The kill came before the batch: the database lacks rows of calls that were answered, the journal has them.
+    const before = await rows(account.sa);
+    expect(before.length).toBeLessThan(CALLS);
+    const journals = readdirSync(journalDir());
+    expect(journals).toHaveLength(1);
+    const lines = readFileSync(join(journalDir(), journals[0]), 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(CALLS - before.length);
+
+    const restarted = await start();
+    const after = await rows(account.sa);
+    expect(after.map((row) => row.request_id).sort()).toEqual(answers.map((answer) => answer.id).sort());
+    expect(new Set(after.map((row) => row.id)).size).toBe(CALLS);
+    expect(after.every((row) => row.status === 200 && row.cost === '3000')).toBe(true);
+    expect(existsSync(join(journalDir(), journals[0]))).toBe(false);
+    // What the dead process's last batch wrote is skipped (a batch committing as the kill came may be among them).
+    const wrote = Number(/wrote (\d+) request log rows that process/.exec(restarted.output())?.[1]);
+    expect(wrote).toBeGreaterThan(0);
+    expect(wrote).toBeLessThanOrEqual(CALLS - before.length);
+
+    // A clean stop and another start write nothing twice, and leave no journal.
+    restarted.child.kill('SIGTERM');
+    expect(await restarted.exited).toBe(0);
+    expect(readdirSync(journalDir())).toEqual([]);
+    await start();
+    expect(await rows(account.sa)).toEqual(after);
+  });
+
+  it('a journal whose first rows its batch had written is written again without a row twice', async () => {
+    const account = await inferenceAccount(node!.url, 'request-log-journal-mark@example.com');
+    node!.child.kill('SIGTERM');
+    await node!.exited;
+    // A journal as a killed process leaves it between a batch's commit and the journal starting over: five rows,
+    // the first three in the database already, and a last line cut short by the kill.
+    const at = Date.now();
+    const row = (i: number) => ({
+      id: `rql_journal_test_${i}`,
+      workspaceId: account.org,
+      memberId: account.sa,
+      keyId: null,
+      requestId: `req-${i}`,
+      route: '/inference/openai/v1/chat/completions',
+      model: 'small',
+      servedBy: 'up/small',
+      status: 200,
+      outcome: 'answered',
+      inputTokens: 10,
+      outputTokens: 10,
+      costMicroCents: '3000',
+      durationMs: 5,
+      ttfbMs: 4,
+      createdAt: new Date(at + i).toISOString(),
+    });
+    const journal = [1, 2, 3, 4, 5].map((i) => JSON.stringify(row(i)));
+    await query(
+      database.url,
+      `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status,
+                                outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms,
+                                created_at)
+         SELECT id, "workspaceId", "memberId", "keyId", "requestId", route, model, "servedBy", status, outcome,
+                "inputTokens", "outputTokens", "costMicroCents", "durationMs", "ttfbMs", "createdAt"
+           FROM json_to_recordset($1::json) AS r(id varchar, "workspaceId" varchar, "memberId" varchar,
+                "keyId" varchar, "requestId" varchar, route varchar, model varchar, "servedBy" varchar,
+                status int, outcome varchar, "inputTokens" int, "outputTokens" int, "costMicroCents" bigint,
+                "durationMs" int, "ttfbMs" int, "createdAt" timestamptz)`,
+      [`[${journal.slice(0, 3).join(',')}]`],
+    );
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(journalDir(), { recursive: true });
+    const file = join(journalDir(), `node_00000000deadbeef.${dead}.jsonl`);
+    writeFileSync(file, `${journal.join('\n')}\n{"id":"rql_journal_te`);
+
+    const restarted = await start();
+    const written = await rows(account.sa);
+    expect(written.map((row) => row.id)).toEqual([1, 2, 3, 4, 5].map((i) => `rql_journal_test_${i}`));
+    expect(restarted.output()).toContain('wrote 2 request log rows that process node_00000000deadbeef');
+    expect(existsSync(file)).toBe(false);
+  });
+});
