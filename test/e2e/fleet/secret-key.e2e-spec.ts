@@ -2,6 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../../src/database/data-source.options';
+import { SecretFingerprintRepository } from '../../../src/modules/console-access/secret-fingerprint.repository';
 import { bearer, serviceAccountKey, signup } from '../../helpers/console';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { TestApp } from '../../helpers/test-app';
@@ -46,7 +49,10 @@ async function stop(server: ServerProcess): Promise<void> {
 
 /** The node exited with 1, and standard error is the one line: no stack, no log line of level error or fatal. */
 async function expectRefused(server: ServerProcess, line: string): Promise<void> {
-  expect(await server.exited).toBe(1);
+  const running = new Promise<'still running'>((resolve) =>
+    setTimeout(() => resolve('still running'), 30_000).unref(),
+  );
+  expect(await Promise.race([server.exited, running])).toBe(1);
   expect(server.stderr()).toBe(`${line}\n`);
   const levels = server
     .output()
@@ -145,6 +151,28 @@ describe('the secret key of a fleet', () => {
       await Promise.all(nodes.map((server) => waitForHealth(server.url, 60_000)));
       expect(await fingerprints(fresh.url)).toHaveLength(1);
       for (const server of nodes) await stop(server);
+    }
+  });
+
+  it('the first fingerprint stored wins when many nodes store theirs at the same instant', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const sources = await Promise.all(
+      Array.from({ length: 8 }, () => new DataSource(dataSourceOptions(database.url)).initialize()),
+    );
+    try {
+      for (let round = 0; round < 10; round++) {
+        await query(database.url, 'DELETE FROM secret_fingerprint');
+        const offered = sources.map((_, i) => `${round}${i}`.padStart(64, 'a'));
+        const seen = await Promise.all(
+          sources.map((source, i) => new SecretFingerprintRepository(source).storeOrRead(offered[i])),
+        );
+        expect(new Set(seen).size).toBe(1);
+        expect(offered).toContain(seen[0]);
+        expect(await fingerprints(database.url)).toEqual([seen[0]]);
+      }
+    } finally {
+      await Promise.all(sources.map((source) => source.destroy()));
     }
   });
 
