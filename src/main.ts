@@ -16,6 +16,7 @@ import {
   stopEmbeddedDatabase,
 } from './database/embedded';
 import { createLogger, NestPinoLogger } from './logger';
+import { SecretKeyMismatchError } from './modules/console-access/secret-fingerprint';
 import { ServerPasswordService } from './modules/instance-auth/server-password.service';
 import { startupBanner } from './startup-banner';
 import { Readiness } from './modules/health/readiness';
@@ -28,7 +29,11 @@ async function fail(message: string): Promise<never> {
 
 function describeBootError(error: unknown): string {
   if (error instanceof ConfigError) return `invalid configuration: ${error.message}`;
-  if (error instanceof DataFolderInUseError || error instanceof NewerSchemaError)
+  if (
+    error instanceof DataFolderInUseError ||
+    error instanceof NewerSchemaError ||
+    error instanceof SecretKeyMismatchError
+  )
     return `cannot start: ${error.message}`;
   const code = (error as { code?: string })?.code;
   const message = error instanceof Error ? error.message : String(error);
@@ -79,6 +84,8 @@ export async function serve(): Promise<void> {
       abortOnError: false,
     });
     await configureApp(app, log);
+    // The modules' start-up checks (the secret key's fingerprint) fail here, in one line, before anything listens.
+    await app.init();
   } catch (error) {
     return fail(describeBootError(error));
   }

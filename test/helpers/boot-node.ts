@@ -49,7 +49,13 @@ export function bootNode(
     });
     recordRoutes(nest);
     await configureApp(nest);
-    await nest.listen(0, '127.0.0.1');
+    try {
+      await nest.listen(0, '127.0.0.1');
+    } catch (error) {
+      // A node refused at start (e.g. another secret key than the database's) leaves no connection behind.
+      await nest.close().catch(() => undefined);
+      throw error;
+    }
     return nest;
   });
 }

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { runningPostmaster } from '../../src/database/embedded/postmaster';
+import { shareSecret } from './shared-secret';
 
 export const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 
@@ -27,20 +28,31 @@ export async function stopEmbeddedServerOf(dataDir: string): Promise<void> {
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  /** Standard output and error, as they came. */
   output(): string;
+  /** Standard error alone (where `outpost: …` lines go; the logs go to standard output). */
+  stderr(): string;
   exited: Promise<number | null>;
 }
 
-/** Starts `node dist/main.js` (built by `npm test`'s pretest) with the given environment. */
+/**
+ * Starts `node dist/main.js` (built by `npm test`'s pretest) with the given environment. On a database another node
+ * used, without its own `OUTPOST_SECRET_KEY`, it gets that node's secret key (test/helpers/shared-secret.ts).
+ */
 export function startServer(env: Record<string, string | undefined>): ServerProcess {
   let output = '';
+  let errors = '';
+  shareSecret(env);
   if (!env.DATABASE_URL && env.OUTPOST_DATA_DIR) embeddedFolders.add(env.OUTPOST_DATA_DIR);
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+    errors += chunk;
+  });
   live.add(child);
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
@@ -48,7 +60,7 @@ export function startServer(env: Record<string, string | undefined>): ServerProc
       resolve(code);
     }),
   );
-  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => output, exited };
+  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => output, stderr: () => errors, exited };
 }
 
 export async function waitForHealth(url: string, timeoutMs = 120_000): Promise<void> {

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { stopEmbeddedDatabase } from '../../src/database/embedded';
 import { addressOf, bootNode, NodeOptions } from './boot-node';
 import { fleetOf, nodeOf, TestNode } from './fleet';
+import { rememberSecret, shareSecret } from './shared-secret';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
 
@@ -32,7 +33,10 @@ export interface TestApp {
 export interface TestAppOptions extends NodeOptions {
   /** Extra environment for this app (restored after boot). */
   env?: Record<string, string | undefined>;
-  /** Reuse a database (a second "server process" on the same data); by default each app gets its own. */
+  /**
+   * Reuse a database (a second "server process" on the same data); by default each app gets its own. Without its
+   * own `OUTPOST_SECRET_KEY` in `env`, the app gets the secret key of the apps before it on that database.
+   */
   databaseUrl?: string;
   /** Run on the embedded PostgreSQL of the app's data directory (the default of `npm start`), no DATABASE_URL. */
   embedded?: boolean;
@@ -65,7 +69,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PORT: '0',
     ...options.env,
   };
-  const app = await bootNode(env, clock, options);
+  // A second app on a database another one used shares its secret key, as the nodes of a fleet do.
+  shareSecret(env);
+  const app = await bootNode(env, clock, options).catch(async (error: unknown) => {
+    await ownDatabase?.drop();
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  rememberSecret(env);
   const fleet =
     options.databaseUrl || options.embedded || options.dataDir ? undefined : await fleetOf(app, env, clock);
   const url = fleet?.url ?? addressOf(app);

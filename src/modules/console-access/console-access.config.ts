@@ -1,6 +1,6 @@
 import { configFromEnv } from '@/config/validate-env';
 import { ConfigType } from '@nestjs/config';
-import { ConfigError, optionalStr } from '@/config/env';
+import { bool, ConfigError, optionalStr } from '@/config/env';
 
 /** The console's access settings: the pepper of key and token hashes, and the public origin. */
 export function parseConsoleAccessEnv(env: Record<string, string | undefined>) {
@@ -33,6 +33,11 @@ export function parseConsoleAccessEnv(env: Record<string, string | undefined>) {
   return {
     /** The pepper of the key and token hashes. Unset: generated once into the data directory. */
     secretKey,
+    /**
+     * `OUTPOST_SECRET_KEY_ROTATE`: the secret changed on purpose, so its fingerprint replaces the one the database
+     * holds (otherwise a node with another secret than the database's refuses to start).
+     */
+    rotateSecretKey: bool(env, 'OUTPOST_SECRET_KEY_ROTATE', false),
     /** The public origin of the console behind a proxy; cookie-authenticated changes must come from it. */
     origin: origin?.replace(/\/$/, ''),
   };

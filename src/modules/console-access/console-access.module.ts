@@ -4,6 +4,8 @@ import { consoleAccessConfig } from './console-access.config';
 import { ConsoleAuthenticator } from './console.authenticator';
 import { CredentialCache } from './credential-cache';
 import { CredentialLookupRepository } from './credential-lookup.repository';
+import { SecretFingerprint } from './secret-fingerprint';
+import { SecretFingerprintRepository } from './secret-fingerprint.repository';
 import { SecretHasher } from './secret-hasher';
 
 /**
@@ -14,7 +16,14 @@ import { SecretHasher } from './secret-hasher';
  */
 @Module({
   imports: [ConfigModule.forFeature(consoleAccessConfig)],
-  providers: [SecretHasher, CredentialLookupRepository, CredentialCache, ConsoleAuthenticator],
+  providers: [
+    SecretHasher,
+    SecretFingerprint,
+    SecretFingerprintRepository,
+    CredentialLookupRepository,
+    CredentialCache,
+    ConsoleAuthenticator,
+  ],
   exports: [SecretHasher, CredentialLookupRepository, CredentialCache, ConsoleAuthenticator],
 })
 export class ConsoleAccessModule {}

@@ -4,11 +4,16 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { appConfig, AppConfig } from '@/config/app.config';
 import { consoleAccessConfig, ConsoleAccessConfig } from './console-access.config';
+import { SecretFingerprint, SecretSource } from './secret-fingerprint';
+
+/** HKDF `info` of the fingerprint the database keeps of the secret (never the secret, nor any key made from it). */
+const FINGERPRINT_INFO = 'outpost/secret-key/fingerprint/v1';
 
 /**
  * Keyed hashes (HMAC-SHA-256) of key and token secrets. The pepper is `OUTPOST_SECRET_KEY`, or one
  * generated on first start and kept in the data directory (mode 0600), so a copy of the database alone
- * cannot test guesses offline.
+ * cannot test guesses offline. At start it confirms that the database was set up with the same secret
+ * (SecretFingerprint): a node of a fleet with another one refuses to start.
  */
 @Injectable()
 export class SecretHasher implements OnModuleInit {
@@ -18,17 +23,24 @@ export class SecretHasher implements OnModuleInit {
   constructor(
     @Inject(consoleAccessConfig.KEY) private readonly config: ConsoleAccessConfig,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
+    private readonly fingerprint: SecretFingerprint,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    const source = this.load();
+    await this.fingerprint.confirm(this.deriveKey(FINGERPRINT_INFO), source);
+  }
+
+  /** Reads (or generates) the pepper; says where it came from. */
+  private load(): SecretSource {
     if (this.config.secretKey) {
       this.pepper = Buffer.from(this.config.secretKey, 'utf8');
-      return;
+      return { kind: 'env' };
     }
     const file = join(this.app.dataDir, 'secret-key');
     if (existsSync(file)) {
       this.pepper = Buffer.from(readFileSync(file, 'utf8').trim(), 'utf8');
-      return;
+      return { kind: 'file', file };
     }
     mkdirSync(this.app.dataDir, { recursive: true });
     const value = randomBytes(32).toString('hex');
@@ -38,6 +50,7 @@ export class SecretHasher implements OnModuleInit {
     this.logger.log(
       `generated the key-hashing secret in ${file} (set OUTPOST_SECRET_KEY to share it between servers)`,
     );
+    return { kind: 'file', file };
   }
 
   /**

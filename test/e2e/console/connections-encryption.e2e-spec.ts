@@ -1,7 +1,8 @@
 /**
  * A BYOK connection's credential is encrypted with a key from the server secret: another server with the same
- * secret decrypts it, one with another cannot, and a ciphertext altered or copied to another connection fails.
+ * secret decrypts it, one with another is refused at start (or, with the secret rotated, cannot decrypt it), and a ciphertext altered or copied to another connection fails.
  */
+import { SecretKeyMismatchError } from '../../../src/modules/console-access/secret-fingerprint';
 import { ConnectionCredentialError } from '../../../src/modules/connections/connections.errors';
 import { ConnectionsService } from '../../../src/modules/connections/connections.service';
 import { createTestApp } from '../../helpers/test-app';
@@ -18,7 +19,7 @@ describe('BYOK connections', () => {
 
     beforeAll(async () => (id = await createNamed(owner, 'Keyed')));
 
-    it('another server with the same OUTPOST_SECRET_KEY decrypts it; one with another secret cannot', async () => {
+    it('another server with the same OUTPOST_SECRET_KEY decrypts it; one with another secret is refused, or cannot decrypt it once the secret was rotated', async () => {
       const same = await createTestApp({ env: { OUTPOST_SECRET_KEY: SECRET }, databaseUrl: t.databaseUrl });
       try {
         expect((await same.app.get(ConnectionsService).forInference(owner.org, id)).credential).toBe(
@@ -27,8 +28,13 @@ describe('BYOK connections', () => {
       } finally {
         await same.close();
       }
+      const another = { OUTPOST_SECRET_KEY: 'another-secret-of-at-least-32-characters!!' };
+      await expect(createTestApp({ env: another, databaseUrl: t.databaseUrl })).rejects.toBeInstanceOf(
+        SecretKeyMismatchError,
+      );
+      // Changed on purpose: the node starts, and what the old secret encrypted is unreadable.
       const other = await createTestApp({
-        env: { OUTPOST_SECRET_KEY: 'another-secret-of-at-least-32-characters!!' },
+        env: { ...another, OUTPOST_SECRET_KEY_ROTATE: '1' },
         databaseUrl: t.databaseUrl,
       });
       try {

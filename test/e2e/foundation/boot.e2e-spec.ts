@@ -77,7 +77,12 @@ describe('boot, configuration and shutdown of `outpost serve`', () => {
   it('two processes on one empty database both start; migrations run once', async () => {
     const database = await createEmptyDatabase();
     try {
-      const env = { DATABASE_URL: database.url, OUTPOST_PASSWORD: 'x' };
+      // Started together, they share one secret key the way a fleet does (the database refuses a second one).
+      const env = {
+        DATABASE_URL: database.url,
+        OUTPOST_PASSWORD: 'x',
+        OUTPOST_SECRET_KEY: 'boot-test-secret-0123456789abcdef',
+      };
       const a = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
       const b = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
       await Promise.all([waitForHealth(a.url), waitForHealth(b.url)]);

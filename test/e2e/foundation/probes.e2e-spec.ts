@@ -60,6 +60,8 @@ describe('probes, drains and migrations with many nodes', () => {
           PORT: String(await freePort()),
           OUTPOST_DATA_DIR: dataDir(),
           OUTPOST_SURFACES: 'console,inference',
+          // A fleet's nodes share one secret key (each its own would be refused: test/e2e/fleet/secret-key).
+          OUTPOST_SECRET_KEY: 'probes-fleet-secret-0123456789abcdef',
         }),
       ),
     );

@@ -144,7 +144,12 @@ describe('drains owned by one process among several on a database', () => {
     let p: Proc | undefined;
     let q: Proc | undefined;
     try {
-      [p, q] = await Promise.all([serverProcess(database.url!), serverProcess(database.url!)]);
+      // Started together, they share one secret key the way a fleet does (the database refuses a second one).
+      const secret = { OUTPOST_SECRET_KEY: 'drain-owners-test-secret-0123456789abcdef' };
+      [p, q] = await Promise.all([
+        serverProcess(database.url!, secret),
+        serverProcess(database.url!, secret),
+      ]);
       const created = await p.call('/api/session', {
         location: { directory: project },
         model: { providerID: 'scripted', id: 'small' },
