@@ -16,7 +16,7 @@ import {
   stopEmbeddedDatabase,
 } from './database/embedded';
 import { createLogger, NestPinoLogger } from './logger';
-import { SecretKeyMismatchError } from './modules/console-access/secret-fingerprint';
+import { SecretKeyMismatchError } from './modules/console-access/console-access.errors';
 import { ServerPasswordService } from './modules/instance-auth/server-password.service';
 import { startupBanner } from './startup-banner';
 import { Readiness } from './modules/health/readiness';

@@ -46,3 +46,6 @@ export class OrgRequiredError extends TaggedError {
     return 'OrgRequired';
   }
 }
+
+/** This node's secret key is not the one the database was set up with: it must not start (a boot error, one line). */
+export class SecretKeyMismatchError extends Error {}

@@ -1,13 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { consoleAccessConfig, ConsoleAccessConfig } from './console-access.config';
+import { SecretKeyMismatchError } from './console-access.errors';
 import { SecretFingerprintRepository } from './secret-fingerprint.repository';
 
 /** Where this node's secret came from, for the refusal's words. */
 export type SecretSource = { kind: 'env' } | { kind: 'file'; file: string };
-
-/** This node's secret key is not the one the database was set up with: it must not start. */
-export class SecretKeyMismatchError extends Error {}
 
 const ROTATE = 'OUTPOST_SECRET_KEY_ROTATE';
 
