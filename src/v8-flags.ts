@@ -10,7 +10,13 @@ import { setFlagsFromString } from 'node:v8';
  * (bench/gateway) a third of the young generation survived every scavenge, scavenges took 10 to 20 ms instead of
  * 1 to 2, and the old generation grew by 3 MB per scavenge until a full collection: RSS near 300 MB after a few
  * seconds of load instead of 170 MB, and a fifth less throughput.
+ *
+ * `--heap-growing-percent=50`: after each full collection V8 lets the old generation grow to a multiple of what
+ * survived before the next one, a multiple it picks between 1.1 and 4 from how fast the program allocates. Under
+ * gateway load it picked near the top: ~70 MB live, a heap let grow toward 175 MB, and the server's RSS at 234 MB
+ * before a thousand slow streams and 259 MB with them (bench/gateway). Capped at 1.5 the heap is collected sooner
+ * and the same run stays near 200 MB; see bench/README.md for what it costs in throughput.
  */
-export const V8_FLAGS = ['--no-allocation-site-pretenuring'];
+export const V8_FLAGS = ['--no-allocation-site-pretenuring', '--heap-growing-percent=50'];
 
 for (const flag of V8_FLAGS) setFlagsFromString(flag);
