@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageJournal } from '../../../src/modules/budgets/usage-journal';
+import { UsageJournal } from '@/modules/budgets/usage-journal';
 import { startGatewayServer } from '../../helpers/gateway-server';
 import { ServerProcess } from '../../helpers/processes';
 import { inferenceAccount, setMemberBudget } from '../../helpers/remote-console';
