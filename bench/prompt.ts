@@ -220,87 +220,79 @@ async function round(base: string, project: string, count: number, label: string
   };
 }
 
-async function main(): Promise<void> {
-  const name = `bench_prompt_${process.pid}`;
-  await admin(`CREATE DATABASE "${name}"`);
-  let server: ChildProcess | undefined;
-  try {
-    const port = await freePort();
-    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-bench-'));
-    const project = mkdtempSync(join(tmpdir(), 'outpost-bench-project-'));
-    writeFileSync(join(project, 'notes.txt'), 'A short file the agent reads at every step.\n'.repeat(20));
-    // BENCH_NODE_ARGS: extra flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    server = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl(name),
-        OUTPOST_PASSWORD: PASSWORD,
-        OUTPOST_DATA_DIR: dataDir,
-        OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
-        OUTPOST_SURFACES: 'instance',
-        // 20 sessions stream their deltas to this one client.
-        OUTPOST_EVENT_MAX_BUFFERED_BYTES: String(256 * 1024 * 1024),
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHealth(base);
+/** The server under test: `node dist/main.js` on `port`, its own database and data folder, the instance surface. */
+function startServer(name: string, port: number, dataDir: string): ChildProcess {
+  // BENCH_NODE_ARGS: extra flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl(name),
+      OUTPOST_PASSWORD: PASSWORD,
+      OUTPOST_DATA_DIR: dataDir,
+      OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
+      OUTPOST_SURFACES: 'instance',
+      // 20 sessions stream their deltas to this one client.
+      OUTPOST_EVENT_MAX_BUFFERED_BYTES: String(256 * 1024 * 1024),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
 
-    await round(base, project, 2, 'warm-up');
-    const single: Round[] = [];
-    const concurrent: Round[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      for (let k = 0; k < SINGLE_PER_ROUND; k++) {
-        single.push(await round(base, project, 1, `single ${r}.${k}`));
-      }
-      concurrent.push(await round(base, project, SESSIONS, `concurrent ${r}`));
-    }
-    const singleMs = median(single.map((r) => r.medianMs));
-    const concurrentMs = median(concurrent.map((r) => r.medianMs));
-    const singleAmortizedMs = median(single.map((r) => r.amortizedMs));
-    const concurrentAmortizedMs = median(concurrent.map((r) => r.amortizedMs));
-    const errors = [...single, ...concurrent].flatMap((r) => r.errors);
-    const ratio = concurrentAmortizedMs / singleAmortizedMs;
-    const latencyRatio = concurrentMs / singleMs;
-    const results = {
-      date: new Date().toISOString(),
-      node: process.version,
-      loadAverage: loadavg(),
-      stepsPerSession: STEPS,
-      rounds: ROUNDS,
-      singleRoundsPerRound: SINGLE_PER_ROUND,
-      single: { medianOverheadMs: singleMs, amortizedMs: singleAmortizedMs, rounds: single },
-      concurrent: {
-        sessions: SESSIONS,
-        medianOverheadMs: concurrentMs,
-        amortizedMs: concurrentAmortizedMs,
-        rounds: concurrent,
-      },
-      ratio,
-      latencyRatio,
-      errors,
-      meetsTarget: singleMs <= TARGET_MS && ratio <= 2 && errors.length === 0,
-    };
-    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench', 'results', 'prompt.json'), JSON.stringify(results, null, 2) + '\n');
-    const fmt = (n: number) => n.toFixed(2);
-    const md = `# bench:prompt
+/** The figures of the single and the concurrent rounds, and whether they meet the targets. */
+function summary(single: Round[], concurrent: Round[]) {
+  const singleMs = median(single.map((r) => r.medianMs));
+  const concurrentMs = median(concurrent.map((r) => r.medianMs));
+  const singleAmortizedMs = median(single.map((r) => r.amortizedMs));
+  const concurrentAmortizedMs = median(concurrent.map((r) => r.amortizedMs));
+  const errors = [...single, ...concurrent].flatMap((r) => r.errors);
+  const ratio = concurrentAmortizedMs / singleAmortizedMs;
+  const latencyRatio = concurrentMs / singleMs;
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    loadAverage: loadavg(),
+    stepsPerSession: STEPS,
+    rounds: ROUNDS,
+    singleRoundsPerRound: SINGLE_PER_ROUND,
+    single: { medianOverheadMs: singleMs, amortizedMs: singleAmortizedMs, rounds: single },
+    concurrent: {
+      sessions: SESSIONS,
+      medianOverheadMs: concurrentMs,
+      amortizedMs: concurrentAmortizedMs,
+      rounds: concurrent,
+    },
+    ratio,
+    latencyRatio,
+    errors,
+    meetsTarget: singleMs <= TARGET_MS && ratio <= 2 && errors.length === 0,
+  };
+}
+
+/** bench/results/prompt.md: the rounds in a table, then the figures against their targets. */
+function markdown(results: ReturnType<typeof summary>): string {
+  const { single, concurrent, ratio, latencyRatio, errors } = results;
+  const singleMs = single.medianOverheadMs;
+  const concurrentMs = concurrent.medianOverheadMs;
+  const singleAmortizedMs = single.amortizedMs;
+  const concurrentAmortizedMs = concurrent.amortizedMs;
+  const fmt = (n: number) => n.toFixed(2);
+  return `# bench:prompt
 
 ${results.date}, Node ${results.node}, load average ${loadavg()
-      .map((n) => n.toFixed(2))
-      .join(' ')}, one server process, PostgreSQL on loopback.
+    .map((n) => n.toFixed(2))
+    .join(' ')}, one server process, PostgreSQL on loopback.
 Each session runs ${STEPS} steps (${STEPS - 1} \`read\` tool calls, then an answer) against a scripted model that
 answers at once; the figure is the server's time between the end of one model response and the next request of the
-same session (median over all step boundaries of a round; median of ${single.length} single-session rounds and of
+same session (median over all step boundaries of a round; median of ${single.rounds.length} single-session rounds and of
 ${ROUNDS} rounds of ${SESSIONS} sessions, interleaved).
 
 | run | sessions | step boundaries | boundary median (ms) | boundary p90 (ms) | wall (ms) | wall per step (ms) |
 |---|---|---|---|---|---|---|
-${[...single, ...concurrent]
+${[...single.rounds, ...concurrent.rounds]
   .map(
     (r) =>
       `| ${r.sessions === 1 ? 'single' : 'concurrent'} | ${r.sessions} | ${r.steps} | ${fmt(r.medianMs)} | ${fmt(r.p90Ms)} | ${r.wallMs.toFixed(0)} | ${fmt(r.amortizedMs)} |`,
@@ -314,6 +306,34 @@ Each session's own boundary waits its turn for the CPU: ${fmt(concurrentMs)} ms 
 single figure.
 Errors: ${errors.length === 0 ? 'none' : errors.join('; ')}.
 `;
+}
+
+async function main(): Promise<void> {
+  const name = `bench_prompt_${process.pid}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  let server: ChildProcess | undefined;
+  try {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-bench-'));
+    const project = mkdtempSync(join(tmpdir(), 'outpost-bench-project-'));
+    writeFileSync(join(project, 'notes.txt'), 'A short file the agent reads at every step.\n'.repeat(20));
+    server = startServer(name, port, dataDir);
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHealth(base);
+
+    await round(base, project, 2, 'warm-up');
+    const single: Round[] = [];
+    const concurrent: Round[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < SINGLE_PER_ROUND; k++) {
+        single.push(await round(base, project, 1, `single ${r}.${k}`));
+      }
+      concurrent.push(await round(base, project, SESSIONS, `concurrent ${r}`));
+    }
+    const results = summary(single, concurrent);
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench', 'results', 'prompt.json'), JSON.stringify(results, null, 2) + '\n');
+    const md = markdown(results);
     writeFileSync(join(ROOT, 'bench', 'results', 'prompt.md'), md);
     process.stdout.write(md);
   } finally {

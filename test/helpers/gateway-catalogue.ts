@@ -8,3 +8,20 @@ export function gatewayCatalogue(yaml: string): string {
   writeFileSync(file, yaml);
   return file;
 }
+
+/** A provider of a catalogue: its wire schema, the variable that holds its key, and its models, a YAML line each. */
+export interface CatalogueProvider {
+  name: string;
+  schema: 'openai-chat' | 'openai-responses' | 'anthropic';
+  keyEnv: string;
+  models: string[];
+}
+
+/** A catalogue whose providers all call `upstream` (a scripted model server); answers the file's path. */
+export function upstreamCatalogue(upstream: { baseURL: string }, providers: CatalogueProvider[]): string {
+  const provider = ({ name, schema, keyEnv, models }: CatalogueProvider) =>
+    [`  ${name}:`, `    base_url: ${upstream.baseURL}`, `    schema: ${schema}`, `    api_key_env: ${keyEnv}`]
+      .concat('    models:', ...models.map((model) => `      ${model}`))
+      .join('\n');
+  return gatewayCatalogue(['providers:', ...providers.map(provider), ''].join('\n'));
+}

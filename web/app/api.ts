@@ -56,6 +56,11 @@ export async function postAuth(path: '/auth/sign-in' | '/auth/sign-out', body: o
   if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => undefined));
 }
 
+/** The `{ params: { path: { sessionID } } }` of the session's operations. */
+export function of(sessionID: string) {
+  return { params: { path: { sessionID } } };
+}
+
 /** `location[directory]=…`, the deepObject query of the location-scoped operations. */
 export function at(directory: string) {
   return { params: { query: { location: { directory } } } };

@@ -1,4 +1,4 @@
-import type { AuditAction } from '../../src/modules/audit/audit-actions';
+import type { AuditAction } from '@/modules/audit/audit-actions';
 import { day, dollars, type Schemas } from './api';
 
 type Entry = Schemas['AuditEntryDto'];

@@ -1,7 +1,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
-import { LocationReloadService } from '../../../src/modules/location-reload/location-reload.service';
-import { ResolvedLocation } from '../../../src/modules/locations/location.types';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
+import { LocationReloadService } from '@/modules/location-reload/location-reload.service';
+import { ResolvedLocation } from '@/modules/locations/location.types';
 import { at, projectDir, writeFiles } from '../../helpers/project-dir';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 

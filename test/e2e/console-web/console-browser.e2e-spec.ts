@@ -5,7 +5,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer, signup } from '../../helpers/console';
 import { pagesOf } from '../../helpers/device';
 import { createTestApp, TestApp } from '../../helpers/test-app';
-import { AUDIT_ACTIONS } from '../../../src/modules/audit/audit-actions';
+import { AUDIT_ACTIONS } from '@/modules/audit/audit-actions';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-web');
 const PASSWORD = 'correct horse battery';

@@ -1,30 +1,24 @@
 import { launchBrowser } from '../../helpers/browser';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser } from 'playwright-core';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { upstreamCatalogue } from '../../helpers/gateway-catalogue';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-web');
 
 /** $1 / $2 per million input / output tokens. */
-function catalogue(upstream: ScriptedModelServer): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'outpost-usage-')), 'gateway.yaml');
-  writeFileSync(
-    file,
-    `providers:
-  scripted:
-    base_url: ${upstream.baseURL}
-    schema: openai-chat
-    api_key_env: SCRIPTED_OPENAI_KEY
-    models:
-      small: { prices: { input: 1, output: 2 } }
-`,
-  );
-  return file;
-}
+const catalogue = (upstream: ScriptedModelServer) =>
+  upstreamCatalogue(upstream, [
+    {
+      name: 'scripted',
+      schema: 'openai-chat',
+      keyEnv: 'SCRIPTED_OPENAI_KEY',
+      models: ['small: { prices: { input: 1, output: 2 } }'],
+    },
+  ]);
 
 describe('usage and budgets pages show what the gateway recorded', () => {
   let t: TestApp;

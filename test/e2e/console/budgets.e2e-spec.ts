@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { bearer, Person, signupTeam } from '../../helpers/console';
-import { BudgetsService } from '../../../src/modules/budgets/budgets.service';
-import { utcMonth } from '../../../src/common/money';
+import { BudgetsService } from '@/modules/budgets/budgets.service';
+import { utcMonth } from '@/common/money';
 
 const MEMBERS = '/console/api/v1/budgets/members';
 const DEFAULT = '/console/api/v1/budgets/default';

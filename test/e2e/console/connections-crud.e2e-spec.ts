@@ -4,7 +4,7 @@
  */
 import { whenSeen } from '../../helpers/fleet';
 import { bearer } from '../../helpers/console';
-import { ConnectionNotFoundError } from '../../../src/modules/connections/connections.errors';
+import { ConnectionNotFoundError } from '@/modules/connections/connections.errors';
 import { ConnectionBody, CREDENTIAL, NEW_CREDENTIAL, useConnectionsApp } from './connections-fixture';
 // Set before the tests by useConnectionsApp().
 import { admin, allKey, db, owner, service, stranger, t } from './connections-fixture';

@@ -2,9 +2,9 @@
  * A BYOK connection's credential is encrypted with a key from the server secret: another server with the same
  * secret decrypts it, one with another is refused at start (or, with the secret rotated, cannot decrypt it), and a ciphertext altered or copied to another connection fails.
  */
-import { SecretKeyMismatchError } from '../../../src/modules/console-access/console-access.errors';
-import { ConnectionCredentialError } from '../../../src/modules/connections/connections.errors';
-import { ConnectionsService } from '../../../src/modules/connections/connections.service';
+import { SecretKeyMismatchError } from '@/modules/console-access/console-access.errors';
+import { ConnectionCredentialError } from '@/modules/connections/connections.errors';
+import { ConnectionsService } from '@/modules/connections/connections.service';
 import { createTestApp } from '../../helpers/test-app';
 import { CREDENTIAL, NEW_CREDENTIAL, SECRET, useConnectionsApp } from './connections-fixture';
 // Set before the tests by useConnectionsApp().

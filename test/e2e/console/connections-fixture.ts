@@ -6,7 +6,7 @@
  */
 import { Client } from 'pg';
 import request from 'supertest';
-import { ConnectionsService } from '../../../src/modules/connections/connections.service';
+import { ConnectionsService } from '@/modules/connections/connections.service';
 import { Person, signupTeam } from '../../helpers/console';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 

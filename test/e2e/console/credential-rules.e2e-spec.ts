@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
-import { checksum } from '../../../src/modules/console-access/token-format';
+import { checksum } from '@/modules/console-access/token-format';
 import { InferenceProbeModule } from './inference-probe.module';
 
 /** The credential rules of the console API, one test each. */

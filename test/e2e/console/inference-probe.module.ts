@@ -1,7 +1,7 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { CurrentPrincipal } from '../../../src/common/auth';
-import { AllowInferenceKeys, OrgRole } from '../../../src/modules/console-access/console-access.decorators';
-import { ConsolePrincipal } from '../../../src/modules/console-access/console-principal';
+import { CurrentPrincipal } from '@/common/auth';
+import { AllowInferenceKeys, OrgRole } from '@/modules/console-access/console-access.decorators';
+import { ConsolePrincipal } from '@/modules/console-access/console-principal';
 
 /** A route declared like `GET /console/api/v2/config` will be: any member, any key permission. */
 @Controller('console/api/probe-config')

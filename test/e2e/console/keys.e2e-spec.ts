@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
-import { KEY_PATTERN } from '../../../src/modules/console-access/token-format';
+import { KEY_PATTERN } from '@/modules/console-access/token-format';
 
 const README_PATTERN = /^oc_(sk|ut)_[0-9a-f]{12}_[0-9A-Za-z]{38}$/;
 const SECRET_KEY = 'k'.repeat(64);

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runningPostmaster } from '../../../src/database/embedded/postmaster';
+import { runningPostmaster } from '@/database/embedded/postmaster';
 import { freePort, startServer, stopEmbeddedServerOf, waitForHealth } from '../../helpers/processes';
 
 /**

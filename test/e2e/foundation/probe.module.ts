@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
-import { Public } from '../../../src/common/auth';
+import { Public } from '@/common/auth';
 
 class InnerDto {
   @IsString()

@@ -1,5 +1,5 @@
-import { RATE_LIMIT_STORE, RateLimitStore } from '../../../src/common/rate-limit/rate-limit.store';
-import { RateLimiter } from '../../../src/common/rate-limit/rate-limiter';
+import { RATE_LIMIT_STORE, RateLimitStore } from '@/common/rate-limit/rate-limit.store';
+import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 import { clearRedis, REDIS_URL } from '../../helpers/redis';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 

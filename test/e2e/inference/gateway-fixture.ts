@@ -7,7 +7,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { Person, serviceAccountKey, signup } from '../../helpers/console';
-import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
+import { upstreamCatalogue } from '../../helpers/gateway-catalogue';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
@@ -18,26 +18,29 @@ export const SECRET_KEY = 'gateway-test-pepper-0123456789abcdef';
 
 /** $1 / $2 per million input / output tokens: 100 and 200 micro-cents a token. */
 export function catalogue(upstream: ScriptedModelServer): string {
-  const provider = (name: string, schema: string, keyEnv: string, models: string[]) =>
-    [`  ${name}:`, `    base_url: ${upstream.baseURL}`, `    schema: ${schema}`, `    api_key_env: ${keyEnv}`]
-      .concat('    models:', ...models.map((model) => `      ${model}`))
-      .join('\n');
-  return gatewayCatalogue(
-    [
-      'providers:',
-      provider('scripted', 'openai-chat', 'SCRIPTED_OPENAI_KEY', [
-        'small: { prices: { input: 1, output: 2 }, max_output: 4000 }',
-      ]),
-      provider('responder', 'openai-responses', 'SCRIPTED_OPENAI_KEY', [
-        'reason: { upstream: reason-1, prices: { input: 2, output: 8, cache_read: 0.5 } }',
-      ]),
-      provider('claude', 'anthropic', 'SCRIPTED_ANTHROPIC_KEY', [
+  return upstreamCatalogue(upstream, [
+    {
+      name: 'scripted',
+      schema: 'openai-chat',
+      keyEnv: 'SCRIPTED_OPENAI_KEY',
+      models: ['small: { prices: { input: 1, output: 2 }, max_output: 4000 }'],
+    },
+    {
+      name: 'responder',
+      schema: 'openai-responses',
+      keyEnv: 'SCRIPTED_OPENAI_KEY',
+      models: ['reason: { upstream: reason-1, prices: { input: 2, output: 8, cache_read: 0.5 } }'],
+    },
+    {
+      name: 'claude',
+      schema: 'anthropic',
+      keyEnv: 'SCRIPTED_ANTHROPIC_KEY',
+      models: [
         'haiku: { prices: { input: 1, output: 5, cache_read: 0.1, cache_write: 1.25 } }',
         'claude-haiku-4-5: {}',
-      ]),
-      '',
-    ].join('\n'),
-  );
+      ],
+    },
+  ]);
 }
 
 export let t: TestApp;

@@ -1,12 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startGatewayServer } from '../../helpers/gateway-server';
-import { ServerProcess } from '../../helpers/processes';
+import { deadProcessId, killedGateway } from '../../helpers/killed-gateway';
 import { inferenceAccount } from '../../helpers/remote-console';
-import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { createTestDatabase, query } from '../../helpers/test-database';
+import { query } from '../../helpers/test-database';
 
 jest.setTimeout(120_000);
 
@@ -20,39 +16,16 @@ const CALLS = 20;
  * each row once.
  */
 describe('the request log journal of a gateway process killed with SIGKILL', () => {
-  let upstream: ScriptedModelServer;
-  let database: { url: string; drop: () => Promise<void> };
-  let dataDir: string;
-  let node: ServerProcess | undefined;
-
-  const start = async () => {
-    node = await startGatewayServer(upstream, database.url, 'sk-up', {
-      OUTPOST_SECRET_KEY: SECRET,
-      OUTPOST_DATA_DIR: dataDir,
-    });
-    return node;
-  };
+  const gateway = killedGateway(SECRET, 'request-log-journal');
+  const start = () => gateway.start();
   const rows = (member: string) =>
     query<{ id: string; request_id: string; status: number; cost: string }>(
-      database.url,
+      gateway.database.url,
       `SELECT id, request_id, status, cost_micro_cents::text AS cost FROM request_log WHERE member_id = $1
         ORDER BY id`,
       [member],
     );
-  const journalDir = () => join(dataDir, 'request-log-journal');
-
-  beforeAll(async () => {
-    upstream = await ScriptedModelServer.start();
-    upstream.answerUnstreamed = true;
-    upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 } };
-    database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'outpost-request-log-journal-'));
-  });
-  afterAll(async () => {
-    node?.child.kill('SIGKILL');
-    await upstream.close();
-    await database.drop();
-  });
+  const journalDir = () => join(gateway.dataDir, 'request-log-journal');
 
   it('the rows of calls answered just before the kill are written once when the node starts again', async () => {
     const doomed = await start();
@@ -106,9 +79,9 @@ describe('the request log journal of a gateway process killed with SIGKILL', () 
   });
 
   it('a journal whose first rows its batch had written is written again without a row twice', async () => {
-    const account = await inferenceAccount(node!.url, 'request-log-journal-mark@example.com');
-    node!.child.kill('SIGTERM');
-    await node!.exited;
+    const account = await inferenceAccount(gateway.node!.url, 'request-log-journal-mark@example.com');
+    gateway.node!.child.kill('SIGTERM');
+    await gateway.node!.exited;
     // A journal as a killed process leaves it between a batch's commit and the journal starting over: five rows,
     // the first three in the database already, and a last line cut short by the kill.
     const at = Date.now();
@@ -132,7 +105,7 @@ describe('the request log journal of a gateway process killed with SIGKILL', () 
     });
     const journal = [1, 2, 3, 4, 5].map((i) => JSON.stringify(row(i)));
     await query(
-      database.url,
+      gateway.database.url,
       `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status,
                                 outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms,
                                 created_at)
@@ -144,7 +117,7 @@ describe('the request log journal of a gateway process killed with SIGKILL', () 
                 "durationMs" int, "ttfbMs" int, "createdAt" timestamptz)`,
       [`[${journal.slice(0, 3).join(',')}]`],
     );
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const dead = deadProcessId();
     mkdirSync(journalDir(), { recursive: true });
     const file = join(journalDir(), `node_00000000deadbeef.${dead}.jsonl`);
     writeFileSync(file, `${journal.join('\n')}\n{"id":"rql_journal_te`);

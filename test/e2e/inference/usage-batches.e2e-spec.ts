@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { SettlementPart, UsageLedger } from '../../../src/modules/budgets/usage-ledger';
+import { SettlementPart, UsageLedger } from '@/modules/budgets/usage-ledger';
 import { Person, serviceAccountKey, signup } from '../../helpers/console';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';

@@ -1,8 +1,8 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventsPublisher, OutpostEvent } from '../../../src/common/events';
-import { EventStreamsService } from '../../../src/modules/events/event-streams.service';
+import { EventsPublisher, OutpostEvent } from '@/common/events';
+import { EventStreamsService } from '@/modules/events/event-streams.service';
 import { openSse, SseClient } from '../../helpers/sse';
 import { basic, createTestApp, TestApp, TEST_PASSWORD } from '../../helpers/test-app';
 

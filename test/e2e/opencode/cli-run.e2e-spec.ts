@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { scriptedProject } from '../../helpers/prompt';

@@ -1,7 +1,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { TestRegistry } from '../../helpers/npm-registry';
 import { at, projectDir } from '../../helpers/project-dir';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';

@@ -1,4 +1,4 @@
-import { SessionsService } from '../../../src/modules/sessions/sessions.service';
+import { SessionsService } from '@/modules/sessions/sessions.service';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, TestApp } from '../../helpers/test-app';
 import {

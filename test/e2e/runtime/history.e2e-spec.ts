@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { toPromptMessages, TranscriptMessage } from '../../../src/modules/runtime/providers/history';
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step';
-import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
-import { StepEvent } from '../../../src/modules/runtime/providers/step.types';
-import { BUILTIN_TOOLS, toolSpec } from '../../../src/modules/runtime/tools/builtin-tools';
+import { toPromptMessages, TranscriptMessage } from '@/modules/runtime/providers/history';
+import { ModelStep } from '@/modules/runtime/providers/model-step';
+import { ProviderRegistry } from '@/modules/runtime/providers/provider-registry';
+import { StepEvent } from '@/modules/runtime/providers/step.types';
+import { BUILTIN_TOOLS, toolSpec } from '@/modules/runtime/tools/builtin-tools';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TestClock } from '../../helpers/test-clock';
 

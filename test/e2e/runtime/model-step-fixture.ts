@@ -4,11 +4,11 @@
  * the exported `server`, `registry`, `clock` and `step` are that test's.
  */
 import { Logger } from '@nestjs/common';
-import { PromptMessage } from '../../../src/modules/runtime/providers/history';
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step';
-import { ProviderConfigMap } from '../../../src/modules/runtime/providers/provider-config';
-import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
-import { RetryPolicy } from '../../../src/modules/runtime/providers/step.types';
+import { PromptMessage } from '@/modules/runtime/providers/history';
+import { ModelStep } from '@/modules/runtime/providers/model-step';
+import { ProviderConfigMap } from '@/modules/runtime/providers/provider-config';
+import { ProviderRegistry } from '@/modules/runtime/providers/provider-registry';
+import { RetryPolicy } from '@/modules/runtime/providers/step.types';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TestClock } from '../../helpers/test-clock';
 

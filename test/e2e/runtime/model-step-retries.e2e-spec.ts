@@ -3,9 +3,9 @@
  * the bound, errors inside the stream, a 400 not retried, an abort mid-stream or in the backoff; then a provider
  * that does not answer at all.
  */
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step';
-import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
-import { StepRetry } from '../../../src/modules/runtime/providers/step.types';
+import { ModelStep } from '@/modules/runtime/providers/model-step';
+import { ProviderRegistry } from '@/modules/runtime/providers/provider-registry';
+import { StepRetry } from '@/modules/runtime/providers/step.types';
 import { freePort } from '../../helpers/processes';
 import { TestClock } from '../../helpers/test-clock';
 import { FAST, PROTOCOLS, quietNestLogger, useScriptedProviders, user } from './model-step-fixture';

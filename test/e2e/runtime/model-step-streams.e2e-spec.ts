@@ -2,10 +2,10 @@
  * ModelStep against the scripted model server, for each provider package: text, tool calls, reasoning and usage
  * streamed back and priced, and what is sent (system, history, tools, credentials).
  */
-import { microCentsToDollars } from '../../../src/common/money';
-import { cost } from '../../../src/modules/runtime/providers/cost';
-import { PromptMessage } from '../../../src/modules/runtime/providers/history';
-import { StepEvent, ToolSpec } from '../../../src/modules/runtime/providers/step.types';
+import { microCentsToDollars } from '@/common/money';
+import { cost } from '@/modules/runtime/providers/cost';
+import { PromptMessage } from '@/modules/runtime/providers/history';
+import { StepEvent, ToolSpec } from '@/modules/runtime/providers/step.types';
 import { FAST, PROTOCOLS, quietNestLogger, useScriptedProviders, user } from './model-step-fixture';
 // Set by useScriptedProviders() before each test.
 import { registry, server, step } from './model-step-fixture';

@@ -1,10 +1,10 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
-import { EventsPublisher } from '../../../src/common/events/events.publisher';
-import { decide, evaluate, isToolDisabled } from '../../../src/modules/runtime/permissions/evaluate';
-import { PermissionRequestsService } from '../../../src/modules/runtime/permissions/permission-requests.service';
-import { PermissionRuleset } from '../../../src/modules/runtime/permissions/permission.types';
-import { wildcardMatch } from '../../../src/common/text/wildcard';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
+import { EventsPublisher } from '@/common/events/events.publisher';
+import { decide, evaluate, isToolDisabled } from '@/modules/runtime/permissions/evaluate';
+import { PermissionRequestsService } from '@/modules/runtime/permissions/permission-requests.service';
+import { PermissionRuleset } from '@/modules/runtime/permissions/permission.types';
+import { wildcardMatch } from '@/common/text/wildcard';
 import { TestClock } from '../../helpers/test-clock';
 
 /** The reference's default base of every agent (`Agent.empty` plus the built-in read rules). */

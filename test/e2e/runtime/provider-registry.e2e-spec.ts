@@ -2,9 +2,9 @@
  * ProviderRegistry: unknown providers, models and variants named in a 400, environment variables read at use time,
  * config problems, pricing, and the parsing of a config's provider map.
  */
-import { cost } from '../../../src/modules/runtime/providers/cost';
-import { parseProviders, ProviderConfigMap } from '../../../src/modules/runtime/providers/provider-config';
-import { ProviderRegistry } from '../../../src/modules/runtime/providers/provider-registry';
+import { cost } from '@/modules/runtime/providers/cost';
+import { parseProviders, ProviderConfigMap } from '@/modules/runtime/providers/provider-config';
+import { ProviderRegistry } from '@/modules/runtime/providers/provider-registry';
 
 describe('ProviderRegistry', () => {
   const providers: ProviderConfigMap = {

@@ -1,7 +1,7 @@
-import { LocationsService } from '../../../src/modules/locations/locations.service';
-import { PermissionRequestsService } from '../../../src/modules/runtime/permissions/permission-requests.service';
-import { ModelStep } from '../../../src/modules/runtime/providers/model-step';
-import { ProvidersService } from '../../../src/modules/runtime/providers/providers.service';
+import { LocationsService } from '@/modules/locations/locations.service';
+import { PermissionRequestsService } from '@/modules/runtime/permissions/permission-requests.service';
+import { ModelStep } from '@/modules/runtime/providers/model-step';
+import { ProvidersService } from '@/modules/runtime/providers/providers.service';
 import { projectDir, writeFiles } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse } from '../../helpers/sse';

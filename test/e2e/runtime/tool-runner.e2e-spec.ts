@@ -3,15 +3,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OutpostEvent, PUBLISHED_EVENT } from '../../../src/common/events';
-import { EventsPublisher } from '../../../src/common/events/events.publisher';
-import { PermissionRequestsService } from '../../../src/modules/runtime/permissions/permission-requests.service';
-import {
-  PermissionRequest,
-  PermissionRuleset,
-} from '../../../src/modules/runtime/permissions/permission.types';
-import { BUILTIN_TOOLS } from '../../../src/modules/runtime/tools/builtin-tools';
-import { commandPattern, ToolCallRequest, ToolRunner } from '../../../src/modules/runtime/tools/tool-runner';
+import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
+import { EventsPublisher } from '@/common/events/events.publisher';
+import { PermissionRequestsService } from '@/modules/runtime/permissions/permission-requests.service';
+import { PermissionRequest, PermissionRuleset } from '@/modules/runtime/permissions/permission.types';
+import { BUILTIN_TOOLS } from '@/modules/runtime/tools/builtin-tools';
+import { commandPattern, ToolCallRequest, ToolRunner } from '@/modules/runtime/tools/tool-runner';
 import { TestClock } from '../../helpers/test-clock';
 
 const AGENT: PermissionRuleset = [

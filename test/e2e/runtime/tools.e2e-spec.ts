@@ -2,16 +2,16 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBashTool } from '../../../src/modules/runtime/tools/bash.tool';
-import { BUILTIN_TOOLS, toolSpec } from '../../../src/modules/runtime/tools/builtin-tools';
-import { editTool } from '../../../src/modules/runtime/tools/edit.tool';
-import { globTool } from '../../../src/modules/runtime/tools/glob.tool';
-import { createGrepTool, grepTool } from '../../../src/modules/runtime/tools/grep.tool';
-import { listTool } from '../../../src/modules/runtime/tools/list.tool';
-import { readTool } from '../../../src/modules/runtime/tools/read.tool';
-import { parseToolInput } from '../../../src/modules/runtime/tools/tool-input';
-import { ToolContext } from '../../../src/modules/runtime/tools/tool.types';
-import { writeTool } from '../../../src/modules/runtime/tools/write.tool';
+import { createBashTool } from '@/modules/runtime/tools/bash.tool';
+import { BUILTIN_TOOLS, toolSpec } from '@/modules/runtime/tools/builtin-tools';
+import { editTool } from '@/modules/runtime/tools/edit.tool';
+import { globTool } from '@/modules/runtime/tools/glob.tool';
+import { createGrepTool, grepTool } from '@/modules/runtime/tools/grep.tool';
+import { listTool } from '@/modules/runtime/tools/list.tool';
+import { readTool } from '@/modules/runtime/tools/read.tool';
+import { parseToolInput } from '@/modules/runtime/tools/tool-input';
+import { ToolContext } from '@/modules/runtime/tools/tool.types';
+import { writeTool } from '@/modules/runtime/tools/write.tool';
 
 describe('runtime tools', () => {
   let root: string;

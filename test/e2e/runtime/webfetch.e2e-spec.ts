@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { isBlockedAddress, webFetchTool } from '../../../src/modules/runtime/tools/webfetch.tool';
-import { ToolError } from '../../../src/modules/runtime/tools/tool.errors';
+import { isBlockedAddress, webFetchTool } from '@/modules/runtime/tools/webfetch.tool';
+import { ToolError } from '@/modules/runtime/tools/tool.errors';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { api, EventLog, scriptedProject, startScripted, stopScripted } from '../../helpers/prompt';

@@ -1,21 +1,20 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { upstreamCatalogue } from '../../helpers/gateway-catalogue';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
 
 /** One provider, model `small` at $1 / $2 per million tokens (100 / 200 micro-cents a token), 32,000 output at most. */
-function catalogue(upstream: ScriptedModelServer): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'outpost-refusals-')), 'gateway.yaml');
-  writeFileSync(
-    file,
-    `providers:\n  up:\n    base_url: ${upstream.baseURL}\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 }, max_output: 32000 }\n`,
-  );
-  return file;
-}
+const catalogue = (upstream: ScriptedModelServer) =>
+  upstreamCatalogue(upstream, [
+    {
+      name: 'up',
+      schema: 'openai-chat',
+      keyEnv: 'UP_KEY',
+      models: ['small: { prices: { input: 1, output: 2 }, max_output: 32000 }'],
+    },
+  ]);
 
 describe('budget refusals say what to do, and a call the budget can afford is never refused', () => {
   let t: TestApp;

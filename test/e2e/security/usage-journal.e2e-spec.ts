@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageJournal } from '../../../src/modules/budgets/usage-journal';
-import { startGatewayServer } from '../../helpers/gateway-server';
-import { ServerProcess } from '../../helpers/processes';
+import { UsageJournal } from '@/modules/budgets/usage-journal';
+import { deadProcessId, killedGateway } from '../../helpers/killed-gateway';
 import { inferenceAccount, setMemberBudget } from '../../helpers/remote-console';
-import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { createTestDatabase, query } from '../../helpers/test-database';
+import { query } from '../../helpers/test-database';
 
 jest.setTimeout(120_000);
 
@@ -20,22 +17,13 @@ const CALLS = 20;
  * has the answer, and the next process on the same data directory writes what the dead one left, once.
  */
 describe('the usage journal of a gateway process killed with SIGKILL', () => {
-  let upstream: ScriptedModelServer;
-  let database: { url: string; drop: () => Promise<void> };
-  let dataDir: string;
-  let node: ServerProcess | undefined;
-
-  const start = async () => {
-    node = await startGatewayServer(upstream, database.url, 'sk-up', {
-      OUTPOST_SECRET_KEY: SECRET,
-      OUTPOST_DATA_DIR: dataDir,
-    });
-    return node;
-  };
+  const gateway = killedGateway(SECRET, 'journal');
+  const start = () => gateway.start();
+  const journalDir = () => join(gateway.dataDir, 'usage-journal');
   const usage = async (member: string) =>
     (
       await query<{ requests: number; cost: string }>(
-        database.url,
+        gateway.database.url,
         `SELECT coalesce(sum(requests), 0)::int AS requests, coalesce(sum(cost_micro_cents), 0)::text AS cost
            FROM usage WHERE member_id = $1`,
         [member],
@@ -44,24 +32,11 @@ describe('the usage journal of a gateway process killed with SIGKILL', () => {
   const spend = async (member: string) =>
     (
       await query<{ spent: string; held: string }>(
-        database.url,
+        gateway.database.url,
         'SELECT spent_micro_cents::text AS spent, held_micro_cents::text AS held FROM member_spend WHERE member_id = $1',
         [member],
       )
     )[0];
-
-  beforeAll(async () => {
-    upstream = await ScriptedModelServer.start();
-    upstream.answerUnstreamed = true;
-    upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 } };
-    database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'outpost-journal-'));
-  });
-  afterAll(async () => {
-    node?.child.kill('SIGKILL');
-    await upstream.close();
-    await database.drop();
-  });
 
   it('calls answered just before the kill are billed, and their holds given back, when the node starts again', async () => {
     const doomed = await start();
@@ -82,11 +57,9 @@ describe('the usage journal of a gateway process killed with SIGKILL', () => {
     const before = await usage(account.sa);
     expect(before.requests).toBeLessThan(CALLS);
     expect(BigInt((await spend(account.sa)).held)).toBeGreaterThan(0n);
-    const journals = readdirSync(join(dataDir, 'usage-journal'));
+    const journals = readdirSync(journalDir());
     expect(journals).toHaveLength(1);
-    const lines = readFileSync(join(dataDir, 'usage-journal', journals[0]), 'utf8')
-      .trim()
-      .split('\n');
+    const lines = readFileSync(join(journalDir(), journals[0]), 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(CALLS - before.requests);
 
     const restarted = await start();
@@ -95,7 +68,7 @@ describe('the usage journal of a gateway process killed with SIGKILL', () => {
     // $1 / $2 per million: 10 input and 10 output tokens cost 3,000 micro-cents a call.
     expect(after.cost).toBe(String(CALLS * 3_000));
     expect(await spend(account.sa)).toEqual({ spent: String(CALLS * 3_000), held: '0' });
-    expect(existsSync(join(dataDir, 'usage-journal', journals[0]))).toBe(false);
+    expect(existsSync(join(journalDir(), journals[0]))).toBe(false);
     expect(restarted.output()).toContain('usage records that process');
 
     // A clean stop and another start write nothing twice.
@@ -106,13 +79,13 @@ describe('the usage journal of a gateway process killed with SIGKILL', () => {
   });
 
   it('a journal whose first records its batches had written is written from the next record on, exactly once', async () => {
-    const account = await inferenceAccount(node!.url, 'journal-mark@example.com');
-    node!.child.kill('SIGTERM');
-    await node!.exited;
+    const account = await inferenceAccount(gateway.node!.url, 'journal-mark@example.com');
+    gateway.node!.child.kill('SIGTERM');
+    await gateway.node!.exited;
     // A journal as a killed process leaves it between a batch's commit and the journal starting over: records 1-5,
     // the first three already written (its `usage_journal` mark says 3).
     const nodeId = 'node_00000000deadbeef';
-    const journal = new UsageJournal(join(dataDir, 'usage-journal'), nodeId, (error) => {
+    const journal = new UsageJournal(journalDir(), nodeId, (error) => {
       throw error;
     });
     const at = Date.now();
@@ -134,29 +107,24 @@ describe('the usage journal of a gateway process killed with SIGKILL', () => {
         requests: 1,
       });
     journal.keep();
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    const [file] = readdirSync(join(dataDir, 'usage-journal')).filter((name) => name.startsWith(nodeId));
-    renameSync(
-      join(dataDir, 'usage-journal', file),
-      join(dataDir, 'usage-journal', `${nodeId}.${dead}.jsonl`),
-    );
-    await query(database.url, `INSERT INTO usage_journal VALUES ($1, 3, now())`, [nodeId]);
+    const dead = deadProcessId();
+    const [file] = readdirSync(journalDir()).filter((name) => name.startsWith(nodeId));
+    renameSync(join(journalDir(), file), join(journalDir(), `${nodeId}.${dead}.jsonl`));
+    await query(gateway.database.url, `INSERT INTO usage_journal VALUES ($1, 3, now())`, [nodeId]);
 
     await start();
     expect(await usage(account.sa)).toEqual({ requests: 2, cost: '6000' });
-    expect(await query(database.url, 'SELECT 1 FROM usage_journal WHERE node_id = $1', [nodeId])).toEqual([]);
+    expect(
+      await query(gateway.database.url, 'SELECT 1 FROM usage_journal WHERE node_id = $1', [nodeId]),
+    ).toEqual([]);
   });
 
   it('a journal that cannot be written (its folder is a file) does not stop calls or their usage; it is said once', async () => {
-    node!.child.kill('SIGTERM');
-    await node!.exited;
+    gateway.node!.child.kill('SIGTERM');
+    await gateway.node!.exited;
     const brokenDir = mkdtempSync(join(tmpdir(), 'outpost-journal-broken-'));
     writeFileSync(join(brokenDir, 'usage-journal'), 'not a folder');
-    const broken = await startGatewayServer(upstream, database.url, 'sk-up', {
-      OUTPOST_SECRET_KEY: SECRET,
-      OUTPOST_DATA_DIR: brokenDir,
-    });
-    node = broken;
+    const broken = await gateway.start(brokenDir);
     const account = await inferenceAccount(broken.url, 'journal-broken@example.com');
     for (let i = 0; i < 5; i++) {
       const res = await fetch(`${broken.url}/inference/openai/v1/chat/completions`, {

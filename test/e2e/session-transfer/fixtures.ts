@@ -1,5 +1,5 @@
 /** Hand-built transfer data with every kind of content, for the import/export tests. */
-import { descendingId } from '../../../src/common/ids';
+import { descendingId } from '@/common/ids';
 
 let counter = 0;
 /** A `msg_` id that sorts after every earlier one (16 hex + 12 base62). */

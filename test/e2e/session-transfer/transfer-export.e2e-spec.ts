@@ -2,7 +2,7 @@
  * Session export: unknown sessions and bad queries, unsettled messages left out, every piece of user content
  * redacted by sanitize, a round trip through import, and an undecodable row answered with a logged error.
  */
-import { SessionsService } from '../../../src/modules/sessions/sessions.service';
+import { SessionsService } from '@/modules/sessions/sessions.service';
 import { fullInfo, fullMessages, msgId, sessionId } from './fixtures';
 import { auth, elsewhere, exportSession, home, importSession, logs, sql, t } from './transfer-fixture';
 import { useTransferApp } from './transfer-fixture';

@@ -3,12 +3,9 @@
  * later page refused before any byte, and only what was checked read.
  */
 import { randomBytes } from 'node:crypto';
-import { UnknownError } from '../../../src/common/errors';
-import {
-  SessionExport,
-  SessionTransferService,
-} from '../../../src/modules/session-transfer/session-transfer.service';
-import { SessionsService } from '../../../src/modules/sessions/sessions.service';
+import { UnknownError } from '@/common/errors';
+import { SessionExport, SessionTransferService } from '@/modules/session-transfer/session-transfer.service';
+import { SessionsService } from '@/modules/sessions/sessions.service';
 import { fullInfo, msgId, sessionId } from './fixtures';
 import { exportSession, home, importSession, logs, sql, t, useTransferApp } from './transfer-fixture';
 

@@ -1,5 +1,5 @@
-import { SessionMessageInfo } from '../../../src/modules/sessions/session-message.types';
-import { SessionsService } from '../../../src/modules/sessions/sessions.service';
+import { SessionMessageInfo } from '@/modules/sessions/session-message.types';
+import { SessionsService } from '@/modules/sessions/sessions.service';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
 import { tempDir } from '../../helpers/sessions';

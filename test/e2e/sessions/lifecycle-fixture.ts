@@ -4,8 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SessionInfo } from '../../../src/modules/sessions/session.types';
-import { SessionsService } from '../../../src/modules/sessions/sessions.service';
+import { SessionInfo } from '@/modules/sessions/session.types';
+import { SessionsService } from '@/modules/sessions/sessions.service';
 import { gitRepo } from '../../helpers/git-repo';
 import { api } from '../../helpers/prompt';
 import { tempDir } from '../../helpers/sessions';

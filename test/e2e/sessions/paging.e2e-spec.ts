@@ -1,7 +1,7 @@
 import { symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { descendingId } from '../../../src/common/ids';
+import { descendingId } from '@/common/ids';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { tempDir } from '../../helpers/sessions';
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { SessionInfo } from '../../../src/modules/sessions/session.types';
+import { SessionInfo } from '@/modules/sessions/session.types';
 import { gitRepo } from '../../helpers/git-repo';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { hasNoNulls, recordEvents, tempDir } from '../../helpers/sessions';

@@ -1,13 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, client, ok } from '../api';
+import { ApiError, client, of, ok } from '../api';
 import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { rememberLocation, useKnownLocations } from '../locations';
 import { navigate } from '../router';
 import type { SessionInfo, SessionMessageInfo } from '../types';
-
-/** The `{ params: { path: { sessionID } } }` of the session's operations. */
-const of = (sessionID: string) => ({ params: { path: { sessionID } } });
 
 /** What can be done to a session from its page, each in a dialog: rename, move, delete, fork. */
 

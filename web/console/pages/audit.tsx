@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { AUDIT_ACTIONS } from '../../../src/modules/audit/audit-actions';
+import { AUDIT_ACTIONS } from '@/modules/audit/audit-actions';
 import { api, call, isAdmin, type Schemas, when } from '../api';
 import { describe } from '../audit-words';
 import type { PageProps } from '../main';

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGatewayServer } from './gateway-server';
+import { ServerProcess } from './processes';
+import { ScriptedModelServer } from './scripted-model-server';
+import { createTestDatabase } from './test-database';
+
+/** A gateway node that a test kills and starts again on the same database and data folder. */
+export interface KilledGateway {
+  /** Answers every call whole: `ok`, 10 input and 10 output tokens. */
+  readonly upstream: ScriptedModelServer;
+  readonly database: { url: string; drop: () => Promise<void> };
+  readonly dataDir: string;
+  /** The node started last. */
+  readonly node: ServerProcess | undefined;
+  /** Starts a node (`startGatewayServer`) on the database and the data folder, or on `dataDir` if given. */
+  start(dataDir?: string): Promise<ServerProcess>;
+}
+
+/**
+ * The journals' tests: what a gateway process killed with SIGKILL left on its disk, written by the next. Call inside a
+ * describe: the upstream, the database and the data folder (`outpost-<name>-…`) are made before its tests, and the
+ * node killed and the rest removed after them.
+ */
+export function killedGateway(secret: string, name: string): KilledGateway {
+  let upstream: ScriptedModelServer;
+  let database: { url: string; drop: () => Promise<void> };
+  let dataDir: string;
+  let node: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    upstream = await ScriptedModelServer.start();
+    upstream.answerUnstreamed = true;
+    upstream.fallback = { text: 'ok', usage: { input: 10, output: 10 } };
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), `outpost-${name}-`));
+  });
+  afterAll(async () => {
+    node?.child.kill('SIGKILL');
+    await upstream.close();
+    await database.drop();
+  });
+
+  return {
+    get upstream() {
+      return upstream;
+    },
+    get database() {
+      return database;
+    },
+    get dataDir() {
+      return dataDir;
+    },
+    get node() {
+      return node;
+    },
+    start: async (folder = dataDir) => {
+      node = await startGatewayServer(upstream, database.url, 'sk-up', {
+        OUTPOST_SECRET_KEY: secret,
+        OUTPOST_DATA_DIR: folder,
+      });
+      return node;
+    },
+  };
+}
+
+/** The id of a process that has exited: what a journal of a dead process is named by. */
+export function deadProcessId(): number {
+  return spawnSync(process.execPath, ['-e', '']).pid;
+}
