@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { startGatewayServer } from './gateway-server';
 import { ServerProcess } from './processes';
 import { ScriptedModelServer } from './scripted-model-server';
@@ -17,6 +18,11 @@ export interface KilledGateway {
   readonly node: ServerProcess | undefined;
   /** Starts a node (`startGatewayServer`) on the database and the data folder, or on `dataDir` if given. */
   start(dataDir?: string): Promise<ServerProcess>;
+  /**
+   * Keeps the node's batches out of `table` until the returned function is called (`holdWrites`), so a kill is
+   * sure to come before them.
+   */
+  holdWrites(table: string): Promise<() => Promise<void>>;
 }
 
 /**
@@ -63,6 +69,30 @@ export function killedGateway(secret: string, name: string): KilledGateway {
       });
       return node;
     },
+    holdWrites: (table) => holdWrites(database.url, table),
+  };
+}
+
+/**
+ * An outside transaction holds `table` in SHARE mode: a statement writing it waits before it takes any other lock
+ * (PostgreSQL locks a statement's tables as it parses it), and nothing it would have written is written. The
+ * returned function ends the database sessions of every other client first (a killed node's batch waiting there is
+ * cancelled, not written after the kill), then lets go.
+ */
+async function holdWrites(url: string, table: string): Promise<() => Promise<void>> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(`LOCK TABLE ${table} IN SHARE MODE`);
+  // Clients only: autovacuum's workers come and go on their own.
+  const others = `FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+                    AND backend_type = 'client backend'`;
+  return async () => {
+    await client.query(`SELECT pg_terminate_backend(pid) ${others}`);
+    while (Number((await client.query(`SELECT count(*) AS n ${others}`)).rows[0].n) > 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await client.query('ROLLBACK');
+    await client.end();
   };
 }
 
