@@ -35,33 +35,6 @@ function youngCollections(flags: string[]): number {
   return afterForced.split('\n').filter((line) => line.includes('Scavenge')).length;
 }
 
-/**
- * A process that keeps ~120 MB alive, replacing part of it now and then, while it makes short-lived garbage fast:
- * answers the largest heap it reached. V8 lets the old generation grow to a multiple of what survived the last full
- * collection before the next one.
- */
-const GROWTH_PROBE = `
-  for (const flag of JSON.parse(process.argv[1])) require('node:v8').setFlagsFromString(flag);
-  const batch = (tag) => Array.from({ length: 20000 }, (_, j) => ({ a: j, b: tag + j }));
-  const kept = Array.from({ length: 60 }, () => batch('x'));
-  let largest = 0;
-  let garbage;
-  for (let round = 0; round < 3000; round++) {
-    garbage = Array.from({ length: 5000 }, (_, j) => ({ a: j, s: 'y' + j, t: [j] }));
-    if (round % 50 === 0) kept[round % 60] = batch('z');
-    largest = Math.max(largest, process.memoryUsage().heapTotal);
-  }
-  process.stdout.write(String(largest + (garbage.length > 0 ? 0 : 1)));
-`;
-
-function largestHeap(flags: string[]): number {
-  const out = execFileSync(process.execPath, ['-e', GROWTH_PROBE, JSON.stringify(flags)], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH },
-  });
-  return Number(out);
-}
-
 describe('V8 flags', () => {
   it('turn allocation-site pretenuring off: objects that die young are born young', () => {
     const withDefaults = youngCollections([]);
@@ -69,15 +42,6 @@ describe('V8 flags', () => {
     // Pretenured, the second half is born old (no young collection on node 20); not, it is born young (8).
     expect(withOurs).toBeGreaterThanOrEqual(4);
     expect(withOurs).toBeGreaterThanOrEqual(withDefaults * 2);
-  });
-
-  it('cap how far the heap grows past what survived: a smaller heap under the same load', () => {
-    const others = V8_FLAGS.filter((flag) => !flag.startsWith('--heap-growing-percent'));
-    expect(others.length).toBe(V8_FLAGS.length - 1);
-    const uncapped = largestHeap(others);
-    const capped = largestHeap(V8_FLAGS);
-    // ~209 MB uncapped and ~173 MB capped on node 20, whatever the load on the machine.
-    expect(capped).toBeLessThan(uncapped * 0.9);
   });
 
   it('are set by the server before anything else loads', () => {

@@ -15,7 +15,9 @@ import { setFlagsFromString } from 'node:v8';
  * survived before the next one, a multiple it picks between 1.1 and 4 from how fast the program allocates. Under
  * gateway load it picked near the top: ~70 MB live, a heap let grow toward 175 MB, and the server's RSS at 234 MB
  * before a thousand slow streams and 259 MB with them (bench/gateway). Capped at 1.5 the heap is collected sooner
- * and the same run stays near 200 MB; see bench/README.md for what it costs in throughput.
+ * and the same run stays near 200 MB (202 MB before the streams, 216 MB with them); an A/B at 10 connections showed
+ * no throughput lost. No test holds this: how far the heap overshoots also follows how fast the GC's threads run, and a
+ * probe comparing the two settings failed one run in four on a busy machine. bench/gateway measures it.
  */
 export const V8_FLAGS = ['--no-allocation-site-pretenuring', '--heap-growing-percent=50'];
 

@@ -76,20 +76,20 @@ export function killedGateway(secret: string, name: string): KilledGateway {
 /**
  * An outside transaction holds `table` in SHARE mode: a statement writing it waits before it takes any other lock
  * (PostgreSQL locks a statement's tables as it parses it), and nothing it would have written is written. The
- * returned function ends the database sessions of every other client first (a killed node's batch waiting there is
- * cancelled, not written after the kill), then lets go.
+ * returned function first ends the database sessions waiting for it (a killed node's batch is cancelled, not written
+ * after the kill), then lets go.
  */
 async function holdWrites(url: string, table: string): Promise<() => Promise<void>> {
   const client = new Client({ connectionString: url });
   await client.connect();
   await client.query('BEGIN');
   await client.query(`LOCK TABLE ${table} IN SHARE MODE`);
-  // Clients only: autovacuum's workers come and go on their own.
-  const others = `FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-                    AND backend_type = 'client backend'`;
+  const waiting = `FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))`;
   return async () => {
-    await client.query(`SELECT pg_terminate_backend(pid) ${others}`);
-    while (Number((await client.query(`SELECT count(*) AS n ${others}`)).rows[0].n) > 0)
+    // What the dead node sent just before the kill reaches its session and starts waiting first.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await client.query(`SELECT pg_terminate_backend(pid) ${waiting}`);
+    while (Number((await client.query(`SELECT count(*) AS n ${waiting}`)).rows[0].n) > 0)
       await new Promise((resolve) => setTimeout(resolve, 20));
     await client.query('ROLLBACK');
     await client.end();
