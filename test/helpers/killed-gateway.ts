@@ -88,9 +88,12 @@ async function holdWrites(url: string, table: string): Promise<() => Promise<voi
   return async () => {
     // What the dead node sent just before the kill reaches its session and starts waiting first.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await client.query(`SELECT pg_terminate_backend(pid) ${waiting}`);
-    while (Number((await client.query(`SELECT count(*) AS n ${waiting}`)).rows[0].n) > 0)
+    const endWaiting = async () =>
+      (await client.query(`SELECT pg_terminate_backend(pid) ${waiting}`)).rowCount ?? 0;
+    for (let tries = 1; (await endWaiting()) > 0; tries++) {
+      if (tries === 250) throw new Error(`sessions still wait for ${table} 5 s after they were ended`);
       await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await client.query('ROLLBACK');
     await client.end();
   };
