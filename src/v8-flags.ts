@@ -17,7 +17,7 @@ import { setFlagsFromString } from 'node:v8';
  * before a thousand slow streams and 259 MB with them (bench/gateway). Capped at 1.5 the heap is collected sooner
  * and the same run stays near 200 MB (202 MB before the streams, 216 MB with them); an A/B at 10 connections showed
  * no throughput lost. No test holds this: how far the heap overshoots also follows how fast the GC's threads run, and a
- * probe comparing the two settings failed one run in four on a busy machine. bench/gateway measures it.
+ * probe comparing the two settings failed three runs of six on a busy machine. bench/gateway measures it.
  */
 export const V8_FLAGS = ['--no-allocation-site-pretenuring', '--heap-growing-percent=50'];
 
