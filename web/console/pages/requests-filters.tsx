@@ -1,4 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { paths } from '../../shared/api/console';
+
+/** The query of `GET /console/api/orgs/{org}/usage/requests`, as the API document declares it. */
+type RequestsQuery = NonNullable<
+  paths['/console/api/orgs/{org}/usage/requests']['get']['parameters']['query']
+>;
 
 /** The filters the page and its address share; dates are UTC days (`YYYY-MM-DD`), `to` included. */
 const FILTERS = ['key', 'model', 'member', 'status', 'from', 'to'] as const;
@@ -27,14 +33,7 @@ function filtersInAddress(): Filters {
 
 /** The API's query for the filters: days become the ISO times that bound them. */
 export function apiQuery(filters: Filters) {
-  const query: {
-    key?: string;
-    model?: string;
-    member?: string;
-    status?: number;
-    from?: string;
-    to?: string;
-  } = {};
+  const query: Omit<RequestsQuery, 'limit' | 'cursor' | 'format'> = {};
   if (filters.key) query.key = filters.key;
   if (filters.model) query.model = filters.model;
   if (filters.member) query.member = filters.member;
