@@ -28,7 +28,7 @@ export interface WorkspaceSpendPart {
 
 /** A batch of settlements, as one statement writes it. */
 export interface UsageBatch {
-  /** The usage rows as one JSON text (`json_to_recordset`; UsageLedger's `usageRows`). */
+  /** The usage rows as one JSON text (`json_to_recordset`; SettlementSums.statement). */
   rows: string;
   members: MemberSpendPart[];
   workspaces: WorkspaceSpendPart[];

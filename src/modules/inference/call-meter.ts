@@ -63,9 +63,13 @@ export class CallMeter {
       this.holds[kind] -= amount;
       return amount;
     };
+    const { workspaceId, memberId, keyId, model } = this.who;
     const part: Part = {
       usage: {
-        ...this.who,
+        workspaceId,
+        memberId,
+        keyId,
+        model,
         inputTokens: delta.input,
         outputTokens: delta.output,
         cacheReadTokens: delta.cacheRead,

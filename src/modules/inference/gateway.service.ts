@@ -159,14 +159,16 @@ export class GatewayService {
     record.logged = true;
     const { principal, request, body } = call;
     const model = (body as { model?: unknown } | null)?.model;
+    const path = requestPath(request);
     this.requestLog.add({
       workspaceId: principal.workspaceId!,
       memberId: principal.serviceAccountId ?? principal.userId!,
       keyId: principal.credential === 'session' ? null : principal.credentialId,
       requestId: request.id,
-      route: requestPath(request)
-        .replace(/\/custom\/[^/]+\//, '/custom/:connection/')
-        .slice(0, 100),
+      route: (path.includes('/custom/')
+        ? path.replace(/\/custom\/[^/]+\//, '/custom/:connection/')
+        : path
+      ).slice(0, 100),
       model: typeof model === 'string' ? model.slice(0, 200) : '',
       servedBy: record.servedBy,
       status: record.status,
