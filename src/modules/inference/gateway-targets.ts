@@ -72,11 +72,7 @@ export class GatewayTargets {
     if (!route) return { targets: [await this.forRoute(workspaceId, modelId, schema)], fallbackAt: 1 };
     const deployments = this.health.order(route.deployments);
     const fallbacks = route.fallbacks.filter((model) => !deployments.includes(model));
-    const targets = [...deployments, ...fallbacks].map((model) => ({
-      ...this.catalogueTarget(model, schema),
-      timeoutMs: route.timeoutMs,
-      cooldownMs: route.cooldownMs,
-    }));
+    const targets = [...deployments, ...fallbacks].map((model) => this.catalogueTarget(model, schema, route));
     return { targets, fallbackAt: deployments.length };
   }
 
@@ -150,7 +146,11 @@ export class GatewayTargets {
   }
 
   /** The catalogue's provider of a model, which must speak the route's schema. */
-  catalogueTarget(modelId: string, schema: CallSchema): UpstreamTarget {
+  catalogueTarget(
+    modelId: string,
+    schema: CallSchema,
+    route?: Pick<UpstreamTarget, 'timeoutMs' | 'cooldownMs'>,
+  ): UpstreamTarget {
     const model = this.model(modelId);
     const provider = this.config.catalogue.providers.get(model.provider)!;
     if (!SERVED_BY[schema].includes(provider.schema)) {
@@ -168,6 +168,8 @@ export class GatewayTargets {
       model,
       label: `provider "${provider.id}"`,
       guarded: false,
+      timeoutMs: route?.timeoutMs,
+      cooldownMs: route?.cooldownMs,
     };
   }
 
