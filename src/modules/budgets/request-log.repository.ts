@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { poolQuery } from '@/database/pool-query';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pgPool, poolQuery } from '@/database/pool-query';
+import { COPY_ROWS } from './request-log-row';
 import { RequestLogEntity } from './request-log.entity';
 
 /** The rows of one JSON text (`json_to_recordset`) inserted, those whose id is there already skipped. */
@@ -34,8 +38,8 @@ export interface RequestLogPage {
 }
 
 /**
- * The gateway's per-request log (`request_log`): batches written in one statement (and what a dead process's journal
- * held), pages, and pruning.
+ * The gateway's per-request log (`request_log`): batches written with COPY (and what a dead process's journal held,
+ * or a batch that may have been written, with one INSERT that skips the rows already there), pages, and pruning.
  */
 @Injectable()
 export class RequestLogRepository {
@@ -45,15 +49,23 @@ export class RequestLogRepository {
   ) {}
 
   /**
-   * Inserts a batch of rows given as one JSON text (`json_to_recordset`), each a RequestLogEntity's fields; a row
-   * whose id is there already is skipped, so a batch that may have been written (a retry, a dead process's journal)
-   * is written again safely.
+   * Inserts a batch of new rows with COPY, each a line of `encodeRow` (one statement: all or none). A batch holding
+   * a row already there fails whole (a unique violation, PostgreSQL's code 23505): write it with `insertMissing`.
    */
-  async insertBatch(rows: string): Promise<void> {
-    await poolQuery(this.db, INSERT_ROWS, [rows]);
+  async copyBatch(lines: string[]): Promise<void> {
+    const client = await pgPool(this.db).connect();
+    try {
+      await pipeline(Readable.from([`${lines.join('\n')}\n`]), client.query(copyFrom(COPY_ROWS)));
+    } finally {
+      client.release();
+    }
   }
 
-  /** Inserts what a dead process's journal holds (as insertBatch); answers how many rows were not there yet. */
+  /**
+   * Inserts rows given as one JSON text (`json_to_recordset`), each a RequestLogRow; a row whose id is there
+   * already is skipped, so a batch that may have been written (a retry, a dead process's journal) is written again
+   * safely. Answers how many rows were not there yet.
+   */
   async insertMissing(rows: string): Promise<number> {
     const written = await poolQuery<{ n: number }>(
       this.db,

@@ -135,6 +135,19 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
     expect(asked.body.data.every((row: { member: string }) => row.member === member.id)).toBe(true);
   });
 
+  it("logs a caller's model name as it came, tabs, line breaks and backslashes included (a NUL as U+FFFD)", async () => {
+    const { key, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
+    const odd = 'a\tb\nc\\N\r\u0000d';
+    expect((await call(key, { model: odd })).status).toBe(404);
+    expect((await call(key, {})).status).toBe(200); // the batch after it is written too
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const res = await rows(owner, `?key=${keyId}`);
+    expect(res.body.data.map((row: { model: string; status: number }) => [row.model, row.status])).toEqual([
+      ['small', 200],
+      ['a\tb\nc\\N\r\uFFFDd', 404],
+    ]);
+  });
+
   it('rows older than OUTPOST_REQUEST_LOG_DAYS are pruned', async () => {
     const [{ n: before }] = await query(t.databaseUrl!, 'SELECT count(*)::int AS n FROM request_log');
     await query(

@@ -1,0 +1,82 @@
+import type { RequestLogEntity } from './request-log.entity';
+
+/** A request log row as the batch writes it: the entity's fields, cost and time as text. */
+export type RequestLogRow = Omit<RequestLogEntity, 'costMicroCents' | 'createdAt'> & {
+  costMicroCents: string;
+  createdAt: string;
+};
+
+/** The row's fields in the order of a line's columns, with their columns in `request_log`. */
+const FIELDS: Array<[keyof RequestLogRow, string]> = [
+  ['id', 'id'],
+  ['workspaceId', 'workspace_id'],
+  ['memberId', 'member_id'],
+  ['keyId', 'key_id'],
+  ['requestId', 'request_id'],
+  ['route', 'route'],
+  ['model', 'model'],
+  ['servedBy', 'served_by'],
+  ['status', 'status'],
+  ['outcome', 'outcome'],
+  ['inputTokens', 'input_tokens'],
+  ['outputTokens', 'output_tokens'],
+  ['costMicroCents', 'cost_micro_cents'],
+  ['durationMs', 'duration_ms'],
+  ['ttfbMs', 'ttfb_ms'],
+  ['createdAt', 'created_at'],
+];
+const NUMBERS = new Set<keyof RequestLogRow>(['status', 'inputTokens', 'outputTokens', 'durationMs']);
+
+/** `COPY request_log (…) FROM STDIN`: the lines of `encodeRow`, PostgreSQL's text format. */
+export const COPY_ROWS = `COPY request_log (${FIELDS.map(([, column]) => column).join(', ')}) FROM STDIN`;
+
+/** What COPY's text format escapes; NUL, which no text column holds, becomes U+FFFD. */
+const SPECIAL = /[\\\t\n\r\0]/;
+const ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\0': '\uFFFD',
+};
+const UNESCAPES: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r' };
+
+function text(value: string | null): string {
+  if (value === null) return '\\N';
+  return SPECIAL.test(value) ? value.replace(/[\\\t\n\r\0]/g, (c) => ESCAPES[c]) : value;
+}
+
+/**
+ * A row as one line of COPY's text format (tab-separated, `\N` for null, without the newline): the request log's
+ * journal line and its batch's input. PostgreSQL reads a batch of these about three times as fast as the same rows
+ * as JSON through `json_to_recordset` (bench/gateway: the database's CPU per logged call).
+ */
+export function encodeRow(row: RequestLogRow): string {
+  return `${text(row.id)}\t${text(row.workspaceId)}\t${text(row.memberId)}\t${text(row.keyId)}\t${text(row.requestId)}\t${text(row.route)}\t${text(row.model)}\t${text(row.servedBy)}\t${row.status}\t${text(row.outcome)}\t${row.inputTokens}\t${row.outputTokens}\t${row.costMicroCents}\t${row.durationMs}\t${row.ttfbMs ?? '\\N'}\t${row.createdAt}`;
+}
+
+/**
+ * A journal line's row: a line of `encodeRow`, or an earlier version's JSON object; undefined for a line cut short
+ * by a kill or not a row at all.
+ */
+export function decodeRow(line: string): RequestLogRow | undefined {
+  if (line.startsWith('{')) {
+    try {
+      const row = JSON.parse(line) as RequestLogRow;
+      return typeof row.id === 'string' ? row : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const values = line.split('\t');
+  if (values.length !== FIELDS.length || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(values[FIELDS.length - 1]))
+    return undefined;
+  const row: Record<string, string | number | null> = {};
+  FIELDS.forEach(([field], i) => {
+    const value =
+      values[i] === '\\N' ? null : values[i].replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c);
+    row[field] = value !== null && NUMBERS.has(field) ? Number(value) : value;
+  });
+  if (row.ttfbMs !== null) row.ttfbMs = Number(row.ttfbMs);
+  return row as unknown as RequestLogRow;
+}
