@@ -39,6 +39,8 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   private pending: string[] = [];
   private readonly journal: LineJournal;
   private timer?: NodeJS.Timeout;
+  /** The server is stopping: a failed write is not retried. */
+  private stopped = false;
   private pruner?: NodeJS.Timeout;
   private flushing = Promise.resolve();
   private readonly ids = new SequentialUlids('rql');
@@ -100,6 +102,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.pruner);
     await this.flush();
     if (this.pending.length === 0) {
@@ -164,7 +167,8 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
         this.logger.warn(
           `request log batch of ${batch.length} not written, retrying: ${(error as Error).message}`,
         );
-        this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+        // Retried soon; not once the server stops (the last flush's rows stay in the journal).
+        if (!this.stopped) this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
         return;
       }
     }

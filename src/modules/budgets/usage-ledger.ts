@@ -38,6 +38,8 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
   private failed?: SettlementSums;
   private readonly journal: UsageJournal;
   private timer?: NodeJS.Timeout;
+  /** The server is stopping: a failed write is not retried. */
+  private stopped = false;
   private flushing = Promise.resolve();
   private readonly inFlight = new Set<Progress>();
   private progressTimer?: NodeJS.Timeout;
@@ -134,6 +136,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     await this.flush();
     const unwritten = this.batch.count + (this.failed?.count ?? 0);
     if (unwritten > 0) {
@@ -159,7 +162,8 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
       } catch (error) {
         this.failed = batch;
         this.logger.warn(`usage batch of ${batch.count} not written, retrying: ${(error as Error).message}`);
-        this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+        // Retried soon; not once the server stops (the last flush's rows stay in the journal).
+        if (!this.stopped) this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
         return;
       }
     }

@@ -1,6 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { decodeRow } from '@/modules/budgets/request-log-row';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
@@ -146,6 +148,41 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
       ['small', 200],
       ['a\tb\nc\\N\r\uFFFDd', 404],
     ]);
+  });
+
+  it('a batch holding a row written already (its earlier write committed, its answer lost) writes the rest, that row once', async () => {
+    const { key, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
+    // The batch waits behind this transaction's lock while the row of its first call is written here.
+    const outside = new Client({ connectionString: t.databaseUrl });
+    await outside.connect();
+    try {
+      await outside.query('BEGIN');
+      await outside.query('LOCK TABLE request_log IN SHARE MODE');
+      expect((await call(key, {})).status).toBe(200);
+      expect((await call(key, {})).status).toBe(200);
+      const journal = join(t.dataDir, 'request-log-journal');
+      const lines = readdirSync(journal)
+        .flatMap((file) => readFileSync(join(journal, file), 'utf8').split('\n'))
+        .filter((line) => line.includes(`\t${keyId}\t`));
+      expect(lines).toHaveLength(2);
+      const first = decodeRow(lines[0])!;
+      await outside.query(
+        `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status,
+                                  outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+        Object.values(first),
+      );
+      await outside.query('COMMIT');
+    } finally {
+      await outside.end();
+    }
+    let logged: Array<{ id: string }> = [];
+    for (let i = 0; i < 40 && logged.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      logged = await query(t.databaseUrl!, 'SELECT id FROM request_log WHERE key_id = $1', [keyId]);
+    }
+    expect(logged).toHaveLength(2);
+    expect(new Set(logged.map((row) => row.id)).size).toBe(2);
   });
 
   it('rows older than OUTPOST_REQUEST_LOG_DAYS are pruned', async () => {
