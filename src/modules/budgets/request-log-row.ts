@@ -48,8 +48,8 @@ function text(value: string | null): string {
 
 /**
  * A row as one line of COPY's text format (tab-separated, `\N` for null, without the newline): the request log's
- * journal line and its batch's input. PostgreSQL reads a batch of these about three times as fast as the same rows
- * as JSON through `json_to_recordset` (bench/gateway: the database's CPU per logged call).
+ * journal line and its batch's input. PostgreSQL takes a batch of these with COPY in about a third of the time it
+ * took the same rows as JSON through `json_to_recordset` (100,000 rows on this machine: 4.3 µs a row against 13).
  */
 export function encodeRow(row: RequestLogRow): string {
   return `${text(row.id)}\t${text(row.workspaceId)}\t${text(row.memberId)}\t${text(row.keyId)}\t${text(row.requestId)}\t${text(row.route)}\t${text(row.model)}\t${text(row.servedBy)}\t${row.status}\t${text(row.outcome)}\t${row.inputTokens}\t${row.outputTokens}\t${row.costMicroCents}\t${row.durationMs}\t${row.ttfbMs ?? '\\N'}\t${row.createdAt}`;
