@@ -3,19 +3,19 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pgPool, poolQuery } from '@/database/pool-query';
-import { COPY_ROWS } from './request-log-row';
+import { REQUEST_LOG_COLUMNS } from './request-log-row';
 import { RequestLogEntity } from './request-log.entity';
 
+const COLUMNS = REQUEST_LOG_COLUMNS.map(([, column]) => column).join(', ');
+
+/** The lines of `encodeRow` (PostgreSQL's text format) copied in. */
+const COPY_ROWS = `COPY request_log (${COLUMNS}) FROM STDIN`;
+
 /** The rows of one JSON text (`json_to_recordset`) inserted, those whose id is there already skipped. */
-const INSERT_ROWS = `INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by,
-                                 status, outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms,
-                                 ttfb_ms, created_at)
-        SELECT id, "workspaceId", "memberId", "keyId", "requestId", route, model, "servedBy", status, outcome,
-               "inputTokens", "outputTokens", "costMicroCents", "durationMs", "ttfbMs", "createdAt"
-          FROM json_to_recordset($1::json) AS r(id varchar, "workspaceId" varchar, "memberId" varchar,
-               "keyId" varchar, "requestId" varchar, route varchar, model varchar, "servedBy" varchar, status int,
-               outcome varchar, "inputTokens" int, "outputTokens" int, "costMicroCents" bigint, "durationMs" int,
-               "ttfbMs" int, "createdAt" timestamptz)
+const INSERT_ROWS = `INSERT INTO request_log (${COLUMNS})
+        SELECT ${REQUEST_LOG_COLUMNS.map(([field]) => `"${field}"`).join(', ')}
+          FROM json_to_recordset($1::json)
+               AS r(${REQUEST_LOG_COLUMNS.map(([field, , type]) => `"${field}" ${type}`).join(', ')})
         ON CONFLICT (id) DO NOTHING`;
 
 /** What a page of the log may be narrowed to. */
