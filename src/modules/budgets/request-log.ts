@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { join } from 'node:path';
+import { BatchSchedule } from '@/common/batch-schedule';
 import { Clock } from '@/common/clock';
 import { LeftoverLines, LineJournal } from '@/common/fs/line-journal';
 import { SequentialUlids } from '@/common/ids';
@@ -38,11 +39,8 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   /** Rows waiting for their batch, each as its line of COPY's text format (the journal's line, `encodeRow`). */
   private pending: string[] = [];
   private readonly journal: LineJournal;
-  private timer?: NodeJS.Timeout;
-  /** The server is stopping: a failed write is not retried. */
-  private stopped = false;
   private pruner?: NodeJS.Timeout;
-  private flushing = Promise.resolve();
+  private readonly schedule = new BatchSchedule(FLUSH_EVERY_MS, () => this.writePending());
   private readonly ids = new SequentialUlids('rql');
 
   constructor(
@@ -80,8 +78,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     });
     this.journal.append(line);
     this.pending.push(line);
-    if (this.pending.length >= BATCH_SIZE) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+    this.schedule.added(this.pending.length >= BATCH_SIZE);
   }
 
   /** Resolves once the rows added so far are in the journal: the caller may have the answer's end then. */
@@ -90,8 +87,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending());
-    return this.flushing;
+    return this.schedule.flush();
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -102,9 +98,8 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
     clearInterval(this.pruner);
-    await this.flush();
+    await this.schedule.stop();
     if (this.pending.length === 0) {
       this.journal.remove();
       return;
@@ -155,8 +150,6 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async writePending(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     while (this.pending.length > 0) {
       const batch = this.pending.slice(0, BATCH_SIZE);
       try {
@@ -168,7 +161,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
           `request log batch of ${batch.length} not written, retrying: ${(error as Error).message}`,
         );
         // Retried soon; not once the server stops (the last flush's rows stay in the journal).
-        if (!this.stopped) this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+        this.schedule.retry();
         return;
       }
     }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BatchSchedule } from '@/common/batch-schedule';
 import { Clock } from '@/common/clock';
 import { Transactions } from '@/database/transaction';
 import { UsageRepository } from './usage.repository';
@@ -25,7 +26,7 @@ export type Progress = () => SettlementPart | undefined;
  * The gateway's settlements, written in batches: one statement inserts a batch's usage rows, adds each
  * member's and workspace's spend and releases their holds. A settlement is written within `FLUSH_EVERY_MS` (or at once past
  * `BATCH_SIZE`), and whatever is pending is written when the server stops. Until it is written a request's
- * hold stays in place, so a budget can never be passed in between; a failed write is retried on the next tick.
+ * hold stays in place, so a budget can never be passed in between; a failed write is retried `FLUSH_EVERY_MS` later.
  * Each settlement is also appended to the node's journal (UsageJournal) before the caller has the whole answer,
  * so a process killed with SIGKILL loses none: the next process on its data directory writes what it left.
  */
@@ -37,10 +38,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
   /** A batch whose write failed: written again, before `batch`, on the next flush. */
   private failed?: SettlementSums;
   private readonly journal: UsageJournal;
-  private timer?: NodeJS.Timeout;
-  /** The server is stopping: a failed write is not retried. */
-  private stopped = false;
-  private flushing = Promise.resolve();
+  private readonly schedule = new BatchSchedule(FLUSH_EVERY_MS, () => this.writePending());
   private readonly inFlight = new Set<Progress>();
   private progressTimer?: NodeJS.Timeout;
 
@@ -96,8 +94,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     const { usage, held, workspaceHeld, keyHeld } = part;
     const settlement: Settlement = { usage, held, workspaceHeld, keyHeld, at: this.clock.now(), requests };
     this.batch.add(settlement, this.journal.append(settlement));
-    if (this.batch.count >= BATCH_SIZE) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+    this.schedule.added(this.batch.count >= BATCH_SIZE);
   }
 
   /** Resolves once what was settled so far is in the journal: the caller may have the answer's end then. */
@@ -131,13 +128,11 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Writes everything pending (one statement per batch); resolves when written. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending());
-    return this.flushing;
+    return this.schedule.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.flush();
+    await this.schedule.stop();
     const unwritten = this.batch.count + (this.failed?.count ?? 0);
     if (unwritten > 0) {
       this.logger.error(`${unwritten} usage records could not be written; they stay in the journal`);
@@ -151,8 +146,6 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Writes the failed batch, if any, then what was settled since: one statement each, in the journal's order. */
   private async writePending(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     while (this.failed || this.batch.count > 0) {
       const batch = this.failed ?? this.batch;
       if (!this.failed) this.batch = new SettlementSums();
@@ -163,7 +156,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
         this.failed = batch;
         this.logger.warn(`usage batch of ${batch.count} not written, retrying: ${(error as Error).message}`);
         // Retried soon; not once the server stops (the last flush's rows stay in the journal).
-        if (!this.stopped) this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+        this.schedule.retry();
         return;
       }
     }

@@ -1,0 +1,75 @@
+import { BatchSchedule } from './batch-schedule';
+
+const EVERY_MS = 40;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once `done` holds (checked every few ms); the test's timeout ends a wait that never does. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await sleep(5);
+}
+
+/** A schedule whose writes are counted; each takes `writeMs`, and fails while `failing` is set. */
+function counted(writeMs = 0) {
+  const state = { writes: 0, failing: false, schedule: undefined as unknown as BatchSchedule };
+  state.schedule = new BatchSchedule(EVERY_MS, async () => {
+    state.writes++;
+    await sleep(writeMs);
+    if (state.failing) state.schedule.retry();
+  });
+  return state;
+}
+
+describe('BatchSchedule', () => {
+  it('writes what was added once, EVERY_MS after the first addition', async () => {
+    const state = counted();
+    state.schedule.added(false);
+    state.schedule.added(false);
+    await sleep(EVERY_MS / 4);
+    expect(state.writes).toBe(0);
+    await until(() => state.writes > 0);
+    await sleep(EVERY_MS * 2);
+    expect(state.writes).toBe(1);
+  });
+
+  it('writes at once when a batch is full, and the timer it replaced does not write again', async () => {
+    const state = counted();
+    state.schedule.added(false);
+    state.schedule.added(true);
+    await sleep(1);
+    expect(state.writes).toBe(1);
+    await sleep(EVERY_MS * 2);
+    expect(state.writes).toBe(1);
+  });
+
+  it('joins the flushes asked for while one waits behind the write in flight', async () => {
+    const state = counted(EVERY_MS / 2);
+    const first = state.schedule.flush();
+    await sleep(1); // the first write runs
+    const asked = [state.schedule.flush(), state.schedule.flush(), state.schedule.flush()];
+    expect(asked[1]).toBe(asked[0]);
+    await Promise.all([first, ...asked]);
+    expect(state.writes).toBe(2);
+  });
+
+  it('tries a failed write again later, but not once stopped', async () => {
+    const state = counted();
+    state.failing = true;
+    await state.schedule.flush();
+    expect(state.writes).toBe(1);
+    await until(() => state.writes >= 2); // the retry, which failed and asked for another
+    await state.schedule.stop(); // fails too: no retry after it
+    const stoppedAt = state.writes;
+    await sleep(EVERY_MS * 3);
+    expect(state.writes).toBe(stoppedAt);
+  });
+
+  it('goes on after a write that threw', async () => {
+    let calls = 0;
+    const schedule = new BatchSchedule(EVERY_MS, () => {
+      calls++;
+      return calls === 1 ? Promise.reject(new Error('disk')) : Promise.resolve();
+    });
+    await expect(schedule.flush()).rejects.toThrow('disk');
+    await expect(schedule.flush()).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+});
