@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError } from 'fastify';
 import type { Logger } from 'pino';
+import type { IncomingMessage } from 'node:http';
 import { parse as parseQuery } from 'qs';
 import { replyWithError } from './common/errors/error.filter';
 import { AuthRegistry } from './common/auth';
@@ -17,6 +18,7 @@ import { AppConfig, appConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
 import { createLogger, NestPinoLogger, requestId, requestLogHook } from './logger';
 import { setupDocs } from './modules/docs/docs';
+import { withoutConnectionV1 } from './modules/inference/inference-lane';
 
 /** The HTTP server (Fastify) with the options that must be known before the app is created. */
 export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): FastifyAdapter {
@@ -34,6 +36,8 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
     skipMiddie: true,
     trustProxy: config.trustProxy,
     genReqId: requestId,
+    // A connection's routes under the SDKs' `/v1` paths (inference-lane.ts).
+    rewriteUrl: (request: IncomingMessage) => withoutConnectionV1(request.url!),
     routerOptions: {
       // Nested query objects, for the deepObject `location[directory]=…` parameters of the instance API.
       querystringParser: (query) => parseQuery(query),

@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '@/common/auth';
 import { BodyLimit } from '@/common/http/body-parsers';
 import { HttpReply, HttpRequest } from '@/common/http/http';
@@ -294,17 +294,6 @@ export class InferenceController {
     const principal = await this.authenticator.authenticateModelCaller(request);
     const models = await this.targets.connectionModels(principal.workspaceId!, connection);
     return listOf(models);
-  }
-
-  /** The same, where the SDKs look when given the connection's base URL without `/v1` (Anthropic's). */
-  @Get('custom/:connection/v1/models')
-  @Public()
-  @ApiExcludeEndpoint()
-  connectionModelsV1(
-    @Param('connection') connection: string,
-    @Req() request: HttpRequest,
-  ): Promise<GatewayModelListDto> {
-    return this.connectionModels(connection, request);
   }
 
   private async modelList(request: HttpRequest): Promise<GatewayModelListDto> {

@@ -97,6 +97,28 @@ describe("a workspace connection's models, by every path the official SDKs take"
     expect((await client.models.list()).data.map((model) => model.id)).toEqual(['ok']);
   });
 
+  it("a call without a key on a connection's /v1 paths gets the 401 of the path without /v1, in its API's shape", async () => {
+    for (const path of ['', '/v1']) {
+      const chat = await t.http
+        .post(`/inference/custom/${openaiConn}${path}/chat/completions`)
+        .send({ model: 'ok', messages: [] });
+      expect([path, chat.status, chat.body.error?.type]).toEqual([path, 401, 'authentication_error']);
+      const messages = await t.http
+        .post(`/inference/custom/${anthropicConn}${path}/messages`)
+        .send({ model: 'claude-ok', max_tokens: 5, messages: [] });
+      expect([path, messages.status, messages.body.type, messages.body.error?.type]).toEqual([
+        path,
+        401,
+        'error',
+        'authentication_error',
+      ]);
+      const models = await t.http.get(`/inference/custom/${openaiConn}${path}/models`);
+      expect([path, models.status]).toEqual([path, 401]);
+    }
+    // Only a connection's own /v1 is taken away: the catalogue's routes keep theirs, and nothing else is found.
+    expect((await t.http.post('/inference/custom/x/v1/v1/chat/completions').send({})).status).toBe(404);
+  });
+
   it('a chat stream that did not ask for usage gets no usage event; one that asked gets it', async () => {
     const client = new OpenAI({
       baseURL: `${t.url}/inference/custom/${openaiConn}`,
