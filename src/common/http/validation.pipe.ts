@@ -13,14 +13,18 @@ const KINDS: Record<ArgumentMetadata['type'], RequestPart> = {
 
 const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object]);
 
-/** The first failing constraint, with the dotted path of the member that failed. */
+/**
+ * The first member that failed, with its dotted path, and the first of its rules that failed as the DTO declares
+ * them: class-validator checks a member's rules from its last decorator up, so `"5"` for an `@IsNumber() @Max(…)`
+ * member would otherwise be told it is too large rather than not a number (its first failure).
+ */
 function firstFailure(
   errors: ValidationError[],
   prefix = '',
 ): { field: string; message: string } | undefined {
   for (const error of errors) {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
-    const message = error.constraints && Object.values(error.constraints)[0];
+    const message = error.constraints && Object.values(error.constraints).at(-1);
     if (message) return { field, message: message.replace(/^property /, '') };
     const nested = firstFailure(error.children ?? [], field);
     if (nested) return nested;
@@ -133,7 +137,6 @@ export class RequestValidationPipe implements PipeTransform {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
-      stopAtFirstError: true,
     });
     const failure = firstFailure(errors);
     if (failure) throw new InvalidRequestError(`${failure.field}: ${failure.message}`, failure.field, kind);

@@ -132,6 +132,19 @@ describe('per-key controls on the gateway: allowed models, requests and tokens a
     const bad = await owner.patch(path, { rate_limit: { requests_per_minute: 0 } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^rate_limit\.requests_per_minute: /);
+    // A value of the wrong type is told its type, not a bound it cannot be held to.
+    const wrongTypes: Array<[object, string, string]> = [
+      [{ allowed_models: 'up/small' }, 'allowed_models', 'allowed_models must be an array'],
+      [{ monthly_budget_dollars: '5' }, 'monthly_budget_dollars', 'must be an amount in US dollars'],
+      [{ rate_limit: { requests_per_minute: 'x' } }, 'rate_limit.requests_per_minute', 'must be an integer'],
+      // An empty list would let the key call nothing while the Keys page shows no restriction: null says "any".
+      [{ allowed_models: [] }, 'allowed_models', 'must name at least one model or route'],
+    ];
+    for (const [body, field, message] of wrongTypes) {
+      const wrong = await owner.patch(path, body);
+      expect([wrong.status, wrong.body.field]).toEqual([400, field]);
+      expect(wrong.body.message).toContain(message);
+    }
     const patched = await owner.patch(path, {
       rate_limit: { requests_per_minute: 100, tokens_per_minute: 50_000 },
       allowed_models: ['up/small'],

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsInt,
   IsNumber,
@@ -41,6 +42,7 @@ export class KeyControlsDto {
   /** The models (`<provider>/<model>`, `conn_…/<model>`) and routes the key may call; null: any the workspace allows. */
   @IsOptional()
   @IsArray()
+  @ArrayMinSize(1, { message: 'must name at least one model or route (null lets the key call any)' })
   @ArrayMaxSize(200)
   @IsString({ each: true })
   @Length(1, 200, { each: true })
