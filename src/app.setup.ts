@@ -4,13 +4,14 @@ import type { FastifyError } from 'fastify';
 import type { Logger } from 'pino';
 import type { IncomingMessage } from 'node:http';
 import { parse as parseQuery } from 'qs';
+import { ErrorFormats } from './common/errors/error-formats';
 import { replyWithError } from './common/errors/error.filter';
 import { AuthRegistry } from './common/auth';
 import { registerBodyParsers } from './common/http/body-parsers';
 import { clientErrorHandler } from './common/http/client-errors';
 import { HttpLanes } from './common/http/http-lanes';
 import { assertStorable } from './common/http/storable-input';
-import { HttpReply, HttpRequest } from './common/http/http';
+import { HttpReply, HttpRequest, requestPath } from './common/http/http';
 import { jsonOnly } from './common/http/json-only';
 import { serializeReply } from './common/http/rendered-json';
 import { securityHeaders } from './common/http/security-headers';
@@ -19,6 +20,9 @@ import { parseAppEnv } from './config/env';
 import { createLogger, NestPinoLogger, requestId, requestLogHook } from './logger';
 import { setupDocs } from './modules/docs/docs';
 import { withoutConnectionV1 } from './modules/inference/inference-lane';
+
+/** Each Fastify instance's error shapes by path (set by `configureApp`), for the failures Fastify answers itself. */
+const errorFormatsOf = new WeakMap<object, ErrorFormats>();
 
 /** The HTTP server (Fastify) with the options that must be known before the app is created. */
 export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): FastifyAdapter {
@@ -44,10 +48,10 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
       ignoreTrailingSlash: true,
       maxParamLength: 1_000,
     },
-    // A bad %-encoding in the path is answered here, before routing; every other failure reaches the
-    // global filter through Nest's error handler.
+    // A bad %-encoding in the path is answered here, before routing, in the path's error shape (the gateway's
+    // SDKs' under /inference); every other failure reaches the global filter through Nest's error handler.
     frameworkErrors: (error: FastifyError, request: HttpRequest, reply: HttpReply) =>
-      replyWithError(error, request, reply),
+      replyWithError(error, request, reply, errorFormatsOf.get(request.server)?.find(requestPath(request))),
   });
 }
 
@@ -84,6 +88,7 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
   });
   server.addHook('onResponse', requestLogHook(log));
   HttpLanes.of(server)?.configure(server, log, config.trustProxy);
+  errorFormatsOf.set(server, app.get(ErrorFormats));
   server.setReplySerializer(serializeReply);
   registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
   // Query strings and path parameters meet the same rule as bodies.

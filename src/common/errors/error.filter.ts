@@ -48,7 +48,9 @@ export function toTagged(
   if (status === 413) return new PayloadTooLargeError(request.routeOptions?.bodyLimit ?? 0);
   if (status === 415) return new InvalidRequestError('Unsupported Content-Type', 'content-type', 'Headers');
   if (status !== undefined && status < 500) {
-    return new InvalidRequestError(`Malformed request: ${(exception as Error).message}`);
+    // Fastify's FST_ERR_BAD_URL: the path itself, not the body, is malformed.
+    const part = (exception as { code?: unknown }).code === 'FST_ERR_BAD_URL' ? 'Params' : 'Body';
+    return new InvalidRequestError(`Malformed request: ${(exception as Error).message}`, undefined, part);
   }
   if (isDatabaseUnavailable(exception)) {
     logger.warn(`database unavailable: ${request.method} ${redactUrl(request.url)} answered 503`);

@@ -68,7 +68,11 @@ describe('errors: one tagged body for every failure', () => {
 
   it('answers a bad percent-encoding in the path with 400', async () => {
     const res = await t.http.get('/api/__probe/%FF');
-    expect({ status: res.status, tag: res.body._tag }).toEqual({ status: 400, tag: 'InvalidRequestError' });
+    expect({ status: res.status, tag: res.body._tag, kind: res.body.kind }).toEqual({
+      status: 400,
+      tag: 'InvalidRequestError',
+      kind: 'Params',
+    });
   });
 
   it('answers a wrong content type with 400', async () => {

@@ -186,6 +186,17 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
       authorization: bearer(key),
     });
     expect(badEncoding.status).toBe(400);
+    // In the caller's API shape, naming the path as what is wrong, with a key or without, /v1 or not.
+    expect(await badEncoding.json()).toMatchObject({
+      error: { type: 'invalid_request_error' },
+      kind: 'Params',
+    });
+    const anthropicBad = await call('/inference/custom/conn_%E0%A4%A/v1/messages', {});
+    expect(anthropicBad.status).toBe(400);
+    expect(await anthropicBad.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+    });
     const anonymous = await call(CHAT, {});
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({
