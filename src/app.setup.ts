@@ -19,7 +19,7 @@ import { AppConfig, appConfig } from './config/app.config';
 import { parseAppEnv } from './config/env';
 import { createLogger, NestPinoLogger, requestId, requestLogHook } from './logger';
 import { setupDocs } from './modules/docs/docs';
-import { withoutConnectionV1 } from './modules/inference/inference-lane';
+import { withoutConnectionV1 } from './modules/inference/connection-path';
 
 /** Each Fastify instance's error shapes by path (set by `configureApp`), for the failures Fastify answers itself. */
 const errorFormatsOf = new WeakMap<object, ErrorFormats>();

@@ -10,6 +10,7 @@ import { InvalidInferenceRequestError, ModelError, UpstreamError, UserLimitError
 import { parseInferenceRequest } from './inference-request';
 import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets';
 import { ProviderCall } from './provider-call';
+import { withoutConnectionV1 } from './connection-path';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
 import { RequestLog } from '../budgets/request-log';
@@ -165,8 +166,9 @@ export class GatewayService {
       memberId: principal.serviceAccountId ?? principal.userId!,
       keyId: principal.credential === 'session' ? null : principal.credentialId,
       requestId: request.id,
+      // A connection's route by its pattern, the same on the SDKs' `/v1` path (withoutConnectionV1).
       route: (path.includes('/custom/')
-        ? path.replace(/\/custom\/[^/]+\//, '/custom/:connection/')
+        ? withoutConnectionV1(path).replace(/\/custom\/[^/]+\//, '/custom/:connection/')
         : path
       ).slice(0, 100),
       model: typeof model === 'string' ? model.slice(0, 200) : '',

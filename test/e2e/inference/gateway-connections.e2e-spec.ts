@@ -119,6 +119,31 @@ describe("a workspace connection's models, by every path the official SDKs take"
     expect((await t.http.post('/inference/custom/x/v1/v1/chat/completions').send({})).status).toBe(404);
   });
 
+  it("the request log names a connection call's route alike on the SDK's /v1 path and without it", async () => {
+    const { key: own, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
+    upstream.script(
+      { text: 'a', usage: { input: 1, output: 1 } },
+      { text: 'b', usage: { input: 1, output: 1 } },
+    );
+    for (const path of ['/v1', '']) {
+      const res = await t.http
+        .post(`/inference/custom/${openaiConn}${path}/chat/completions`)
+        .set('authorization', bearer(own))
+        .send({ model: 'ok', messages: [{ role: 'user', content: 'x' }] });
+      expect(res.status).toBe(200);
+    }
+    let routes: string[] = [];
+    for (let i = 0; i < 40 && routes.length < 2; i++) {
+      const log = await owner.get(`/console/api/orgs/${owner.org}/usage/requests?key=${keyId}`);
+      routes = log.body.data.map((row: { route: string }) => row.route);
+      if (routes.length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(routes).toEqual([
+      '/inference/custom/:connection/chat/completions',
+      '/inference/custom/:connection/chat/completions',
+    ]);
+  });
+
   it('a chat stream that did not ask for usage gets no usage event; one that asked gets it', async () => {
     const client = new OpenAI({
       baseURL: `${t.url}/inference/custom/${openaiConn}`,

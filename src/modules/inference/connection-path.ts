@@ -1,0 +1,12 @@
+/** `/inference/custom/{connection}/v1/…`: the path an SDK builds on a connection's base URL given with `/v1`. */
+const CONNECTION_V1 = /^(\/inference\/custom\/[^/?]+)\/v1(?=[/?]|$)/;
+
+/**
+ * A connection's routes under the SDKs' own paths (`custom/{connection}/v1/messages`, `…/v1/models`, …) are its
+ * routes without `/v1`: the lane's pattern accepts both (MODEL_CALL, inference-lane.ts), Fastify routes them so
+ * (`rewriteUrl`, app.setup.ts) and the request log names them so (GatewayService). A call without a key gets the
+ * same 401, and the model list the same answer, on either path.
+ */
+export function withoutConnectionV1(url: string): string {
+  return url.startsWith('/inference/custom/') ? url.replace(CONNECTION_V1, '$1') : url;
+}
