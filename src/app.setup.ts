@@ -40,7 +40,7 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
     skipMiddie: true,
     trustProxy: config.trustProxy,
     genReqId: requestId,
-    // A connection's routes under the SDKs' `/v1` paths (inference-lane.ts).
+    // A connection's routes under the SDKs' `/v1` paths (connection-path.ts).
     rewriteUrl: (request: IncomingMessage) => withoutConnectionV1(request.url!),
     routerOptions: {
       // Nested query objects, for the deepObject `location[directory]=…` parameters of the instance API.
