@@ -9,6 +9,7 @@ import { assertJsonBody } from '@/common/http/json-only';
 import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import type { CallSchema } from './gateway.config';
 import { SCHEMA_PATHS } from './inference-request';
+import { withoutConnectionV1 } from './connection-path';
 import { GatewayService, ModelCall } from './gateway.service';
 import { GatewayTargets } from './gateway-targets';
 import { inferenceErrorBody } from './inference-error-body';
@@ -31,11 +32,12 @@ const alternatives = (anthropic: boolean) =>
 
 /**
  * The model calls: the catalogue's OpenAI and Anthropic routes (`openai/v1/embeddings`, `anthropic/v1/messages`, …),
- * and a connection's (`custom/{connection}/…`, with or without `/v1`), built from SCHEMA_PATHS.
+ * and a connection's (`custom/{connection}/…`, matched after `withoutConnectionV1` took away the SDKs' `/v1`),
+ * built from SCHEMA_PATHS.
  */
 const MODEL_CALL = new RegExp(
   `^/inference/(?:openai/v1/(${alternatives(false)})|anthropic/v1/(${alternatives(true)})|` +
-    `custom/([^/]+)/(?:v1/)?(${alternatives(false)}|${alternatives(true)}))/?$`,
+    `custom/([^/]+)/(${alternatives(false)}|${alternatives(true)}))/?$`,
 );
 
 /**
@@ -87,7 +89,7 @@ export class InferenceLane {
   /** The lane: a model call with a key, or undefined. */
   readonly match = (raw: IncomingMessage): LaneRoute | undefined => {
     if (raw.method !== 'POST' || !raw.url!.startsWith('/inference/')) return undefined;
-    const call = MODEL_CALL.exec(requestPath(raw as { url: string }));
+    const call = MODEL_CALL.exec(withoutConnectionV1(requestPath(raw as { url: string })));
     if (!call || !useKeyHeader(raw.headers)) return undefined;
     const [path, openai, anthropic, encodedConnection, custom] = call;
     const schema = ENDPOINTS.get(openai ?? anthropic ?? custom)!;
