@@ -153,7 +153,7 @@ describe('one design for the console, light and dark, and no serious accessibili
       await page.keyboard.type('correct horse battery');
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/console\/keys/);
-      await page.getByRole('heading', { name: 'Keys' }).waitFor();
+      await page.getByRole('heading', { name: 'Keys', exact: true }).waitFor();
       expect(problems).toEqual([]);
       await context.close();
     },
