@@ -1,4 +1,4 @@
-/** e2e tests on real PostgreSQL (or embedded PGlite when no server answers). */
+/** e2e tests on real PostgreSQL: TEST_DATABASE_URL, a local server on 127.0.0.1:5432, or the embedded one (global-setup.ts). */
 const swc = JSON.parse(
   require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '.swcrc'), 'utf8'),
 );

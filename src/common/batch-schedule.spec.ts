@@ -62,6 +62,26 @@ describe('BatchSchedule', () => {
     expect(state.writes).toBe(stoppedAt);
   });
 
+  it('when stopping, writes again what was added during the last write, until nothing is pending', async () => {
+    let pending = 0;
+    let writes = 0;
+    const schedule = new BatchSchedule(
+      EVERY_MS,
+      async () => {
+        writes++;
+        const taken = pending;
+        await sleep(5);
+        if (writes === 1) pending++; // added while the first write ran: not taken by it
+        pending -= taken;
+      },
+      () => pending > 0,
+    );
+    pending = 1;
+    await schedule.stop();
+    expect(writes).toBe(2);
+    expect(pending).toBe(0);
+  });
+
   it('goes on after a write that threw', async () => {
     let calls = 0;
     const schedule = new BatchSchedule(EVERY_MS, () => {

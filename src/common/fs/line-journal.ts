@@ -1,34 +1,33 @@
-import {
-  closeSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The journals open in this process, by path (in-process test apps share one pid). */
+/** The journals open in this process, by `<dir>/<node id>.<pid>` (in-process test apps share one pid). */
 const LIVE_HERE = new Set<string>();
 
-/** A journal another process left: its writer's id and its lines (the last one may be cut short by the kill). */
+/** A journal file's name: `<node id>.<pid>.<segment>.jsonl` (an earlier version's `<node id>.<pid>.jsonl` too). */
+const JOURNAL_FILE = /^([\w-]+)\.(\d+)(?:\.(\d+))?\.jsonl$/;
+
+/** A journal another process left: its writer's id, its files and their lines (the last may be cut short by the kill). */
 export interface LeftoverLines {
   nodeId: string;
-  path: string;
+  paths: string[];
   lines: string[];
 }
 
 /**
- * A process's journal of lines on its own disk, `<dir>/<node id>.<pid>.jsonl`, the part UsageJournal and the
- * request log share: the lines appended in one turn of the event loop go out in one write at its end (no fsync:
- * the kernel keeps them when the process is killed; `written` resolves then, so an answer can wait for that turn
- * without a write per line), the file starts over once its owner has everything in the database, and the next
- * process on the same directory finds what dead processes left (`leftovers`).
+ * A process's journal of lines on its own disk, the part UsageJournal and the request log share: the lines
+ * appended in one turn of the event loop go out in one write at its end (no fsync: the kernel keeps them when the
+ * process is killed; `written` resolves then, so an answer can wait for that turn without a write per line).
+ * It is kept in segments, `<dir>/<node id>.<pid>.<n>.jsonl`: when its owner takes a batch to the database it
+ * `cut`s the journal (later lines go to the next segment), and once that batch is in, `release` deletes the
+ * segments cut so far, while the lines appended meanwhile stay journaled. The next process on the same directory
+ * finds what dead processes left (`leftovers`).
  */
 export class LineJournal {
-  private readonly path: string;
+  private readonly base: string;
+  private segment = 0;
+  /** Segments cut and not yet released. */
+  private readonly sealed: number[] = [];
   private fd?: number;
   /** What this turn of the event loop appended, written at its end. */
   private unwritten?: { lines: string[]; done: Promise<void>; resolve: () => void };
@@ -39,8 +38,8 @@ export class LineJournal {
     readonly nodeId: string,
     private readonly failed: (error: Error) => void,
   ) {
-    this.path = join(dir, `${nodeId}.${process.pid}.jsonl`);
-    LIVE_HERE.add(this.path);
+    this.base = join(dir, `${nodeId}.${process.pid}`);
+    LIVE_HERE.add(this.base);
   }
 
   /** Appends a line (no newline in it); it is written with the rest of this turn's, before the next turn. */
@@ -59,15 +58,29 @@ export class LineJournal {
     return this.unwritten?.done ?? Promise.resolve();
   }
 
-  /** Everything appended is in the database: the journal starts over. */
-  clear(): void {
-    if (this.fd !== undefined && !this.unwritten) ftruncateSync(this.fd, 0);
+  /**
+   * Its owner takes everything appended so far to the database: the lines appended from now on go to a new
+   * segment (this turn's, not written yet, go there too: a line twice is recovered once). Answers the cut, for
+   * `release` once that write is in.
+   */
+  cut(): number {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    this.sealed.push(this.segment);
+    return this.segment++;
+  }
+
+  /** Everything appended before `cut` is in the database: the segments up to it go. */
+  release(cut: number): void {
+    while (this.sealed.length > 0 && this.sealed[0] <= cut)
+      rmSync(this.segmentPath(this.sealed.shift()!), { force: true });
   }
 
   /** The process stops with everything in the database: its journal goes. */
   remove(): void {
     this.close();
-    rmSync(this.path, { force: true });
+    for (const segment of [...this.sealed, this.segment]) rmSync(this.segmentPath(segment), { force: true });
+    this.sealed.length = 0;
   }
 
   /** The process stops with lines not in the database (it is down): its journal stays for the next one. */
@@ -76,11 +89,11 @@ export class LineJournal {
   }
 
   /** A leftover journal is in the database: it goes. */
-  discard(leftover: Pick<LeftoverLines, 'path'>): void {
-    rmSync(leftover.path, { force: true });
+  discard(leftover: Pick<LeftoverLines, 'paths'>): void {
+    for (const path of leftover.paths) rmSync(path, { force: true });
   }
 
-  /** Journals of processes that are gone, left in this directory. */
+  /** Journals of processes that are gone, left in this directory: one per process, its segments in order. */
   leftovers(): LeftoverLines[] {
     let names: string[];
     try {
@@ -88,14 +101,24 @@ export class LineJournal {
     } catch {
       return [];
     }
-    return names.flatMap((name) => {
-      const match = /^([\w-]+)\.(\d+)\.jsonl$/.exec(name);
-      const path = join(this.dir, name);
-      if (!match || match[1] === this.nodeId || alive(path, Number(match[2]))) return [];
-      const lines = readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((line) => line.length > 0);
-      return [{ nodeId: match[1], path, lines }];
+    const journals = new Map<string, { nodeId: string; files: Array<{ path: string; segment: number }> }>();
+    for (const name of names) {
+      const match = JOURNAL_FILE.exec(name);
+      if (!match || match[1] === this.nodeId) continue;
+      const writer = `${match[1]}.${match[2]}`;
+      if (!journals.has(writer) && alive(join(this.dir, writer), Number(match[2]))) continue;
+      const journal = journals.get(writer) ?? { nodeId: match[1], files: [] };
+      journal.files.push({ path: join(this.dir, name), segment: Number(match[3] ?? -1) });
+      journals.set(writer, journal);
+    }
+    return [...journals.values()].map(({ nodeId, files }) => {
+      const paths = files.sort((a, b) => a.segment - b.segment).map((file) => file.path);
+      const lines = paths.flatMap((path) =>
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .filter((line) => line.length > 0),
+      );
+      return { nodeId, paths, lines };
     });
   }
 
@@ -103,7 +126,7 @@ export class LineJournal {
     this.write();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    LIVE_HERE.delete(this.path);
+    LIVE_HERE.delete(this.base);
   }
 
   private write(): void {
@@ -122,18 +145,22 @@ export class LineJournal {
     unwritten.resolve();
   }
 
+  private segmentPath(segment: number): string {
+    return `${this.base}.${segment}.jsonl`;
+  }
+
   private file(): number {
     if (this.fd === undefined) {
       mkdirSync(this.dir, { recursive: true });
-      this.fd = openSync(this.path, 'a', 0o600);
+      this.fd = openSync(this.segmentPath(this.segment), 'a', 0o600);
     }
     return this.fd;
   }
 }
 
-/** Whether the process that wrote a journal still runs: a journal open here, or another live pid. */
-function alive(path: string, pid: number): boolean {
-  if (pid === process.pid) return LIVE_HERE.has(path);
+/** Whether the process that wrote a journal (`<dir>/<node id>.<pid>`) still runs: one open here, or another live pid. */
+function alive(base: string, pid: number): boolean {
+  if (pid === process.pid) return LIVE_HERE.has(base);
   try {
     process.kill(pid, 0);
     return true;

@@ -27,7 +27,7 @@ export type { RequestLogFilter } from './request-log.repository';
 /**
  * The gateway's per-request log, written like usage: in batches of one statement (COPY, request-log-row.ts) within
  * `FLUSH_EVERY_MS`, so the hot path only pushes a line; what is pending is written when the server stops.
- * Each row is also appended to the node's journal (`<data>/request-log-journal/<node id>.<pid>.jsonl`, a
+ * Each row is also appended to the node's journal (`<data>/request-log-journal/<node id>.<pid>.<n>.jsonl`, a
  * LineJournal: one write per turn of the event loop) before the caller has the answer's end (the gateway waits
  * for `journaled`), so a process killed with SIGKILL loses none: the next process on its data directory writes
  * what it left, each row once (rows are inserted by id, an id already there skipped).
@@ -40,7 +40,13 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   private pending: string[] = [];
   private readonly journal: LineJournal;
   private pruner?: NodeJS.Timeout;
-  private readonly schedule = new BatchSchedule(FLUSH_EVERY_MS, () => this.writePending());
+  /** How many of the pending rows the write in flight takes. */
+  private writing = 0;
+  private readonly schedule = new BatchSchedule(
+    FLUSH_EVERY_MS,
+    () => this.writePending(),
+    () => this.pending.length > 0,
+  );
   private readonly ids = new SequentialUlids('rql');
 
   constructor(
@@ -78,7 +84,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     });
     this.journal.append(line);
     this.pending.push(line);
-    this.schedule.added(this.pending.length >= BATCH_SIZE);
+    this.schedule.added(this.pending.length - this.writing >= BATCH_SIZE);
   }
 
   /** Resolves once the rows added so far are in the journal: the caller may have the answer's end then. */
@@ -149,13 +155,20 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
+  /**
+   * Writes the rows pending now, in batches, then the journal's segments they came from go; rows added meanwhile
+   * wait for the next write.
+   */
   private async writePending(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.slice(0, BATCH_SIZE);
+    const cut = this.journal.cut();
+    let left = this.pending.length;
+    while (left > 0) {
+      const batch = this.pending.slice(0, Math.min(left, BATCH_SIZE));
+      this.writing = batch.length;
       try {
         await this.write(batch);
         this.pending = this.pending.slice(batch.length);
-        if (this.pending.length === 0) this.journal.clear();
+        left -= batch.length;
       } catch (error) {
         this.logger.warn(
           `request log batch of ${batch.length} not written, retrying: ${(error as Error).message}`,
@@ -163,8 +176,11 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
         // Retried soon; not once the server stops (the last flush's rows stay in the journal).
         this.schedule.retry();
         return;
+      } finally {
+        this.writing = 0;
       }
     }
+    this.journal.release(cut);
   }
 
   /** A batch of new rows, with COPY; one that may have been written already (a retry) skips the rows there. */

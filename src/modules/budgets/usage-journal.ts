@@ -18,15 +18,15 @@ export interface Settlement {
 /** A journal another process left: its node id and what it holds, each record with its sequence number. */
 export interface Leftover {
   nodeId: string;
-  path: string;
+  paths: string[];
   records: Array<{ seq: number; settlement: Settlement }>;
 }
 
 /**
- * A node's usage journal on its own disk, `<data>/usage-journal/<node id>.<pid>.jsonl` (a LineJournal): every
+ * A node's usage journal on its own disk, `<data>/usage-journal/<node id>.<pid>.<n>.jsonl` (a LineJournal): every
  * settlement is appended before the caller gets the answer's last byte (what one turn of the event loop settled
  * goes out in one write, no fsync: the kernel keeps it when the process is killed; the answers wait for that turn's
- * end), and the file starts over whenever everything appended is in the database. A process killed with SIGKILL
+ * end), and a batch's segments go once it is in the database (`cut`, `release`). A process killed with SIGKILL
  * before its batch was written leaves the journal behind; the next process on the same data directory writes it to
  * the database (UsageLedger.recover), exactly once: each batch records the journal's last sequence number it wrote
  * (`usage_journal`), in the same statement.
@@ -58,9 +58,14 @@ export class UsageJournal {
     return this.lines.written();
   }
 
-  /** Everything appended is in the database: the journal starts over (sequence numbers keep counting). */
-  clear(): void {
-    this.lines.clear();
+  /** A batch takes everything appended so far: later records go to the next segment. Answers the cut. */
+  cut(): number {
+    return this.lines.cut();
+  }
+
+  /** Everything appended before `cut` is in the database: its segments go (sequence numbers keep counting). */
+  release(cut: number): void {
+    this.lines.release(cut);
   }
 
   /** The process stops with everything written: its journal goes. */
@@ -82,7 +87,7 @@ export class UsageJournal {
   leftovers(): Leftover[] {
     return this.lines
       .leftovers()
-      .map(({ nodeId, path, lines }) => ({ nodeId, path, records: lines.flatMap(decode) }));
+      .map(({ nodeId, paths, lines }) => ({ nodeId, paths, records: lines.flatMap(decode) }));
   }
 }
 

@@ -38,7 +38,11 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
   /** A batch whose write failed: written again, before `batch`, on the next flush. */
   private failed?: SettlementSums;
   private readonly journal: UsageJournal;
-  private readonly schedule = new BatchSchedule(FLUSH_EVERY_MS, () => this.writePending());
+  private readonly schedule = new BatchSchedule(
+    FLUSH_EVERY_MS,
+    () => this.writePending(),
+    () => this.failed !== undefined || this.batch.count > 0,
+  );
   private readonly inFlight = new Set<Progress>();
   private progressTimer?: NodeJS.Timeout;
 
@@ -144,9 +148,13 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     await this.lease.end().catch((error: Error) => this.logger.warn(`lease not ended: ${error.message}`));
   }
 
-  /** Writes the failed batch, if any, then what was settled since: one statement each, in the journal's order. */
+  /**
+   * Writes the failed batch, if any, then what was settled until now: one statement each, in the journal's order;
+   * then the journal's segments they came from go. What is settled meanwhile waits for the next write.
+   */
   private async writePending(): Promise<void> {
-    while (this.failed || this.batch.count > 0) {
+    const cut = this.journal.cut();
+    for (let left = (this.failed ? 1 : 0) + (this.batch.count > 0 ? 1 : 0); left > 0; left--) {
       const batch = this.failed ?? this.batch;
       if (!this.failed) this.batch = new SettlementSums();
       this.failed = undefined;
@@ -160,6 +168,6 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
         return;
       }
     }
-    this.journal.clear();
+    this.journal.release(cut);
   }
 }
