@@ -35,10 +35,7 @@ function clientStatus(error: unknown): number | undefined {
 }
 
 /** Any failure as one of our typed errors; an unexpected one is logged with the `ref` its `UnknownError` carries. */
-export function toTagged(
-  exception: unknown,
-  request: PlainRequest & Partial<Pick<HttpRequest, 'routeOptions'>>,
-): TaggedError {
+export function toTagged(exception: unknown, request: PlainRequest): TaggedError {
   if (exception instanceof TaggedError) return exception;
   const status = clientStatus(exception);
   if (status === 404) return new NotFoundError(`Route not found: ${request.method} ${requestPath(request)}`);

@@ -84,6 +84,7 @@ export class HttpLanes {
       headers: raw.headers,
       ip: this.trusted ? proxyAddr(raw, this.trusted) : (raw.socket.remoteAddress ?? ''),
       params: {},
+      routeOptions: { url: route.route },
     };
     carryStandardHeaders(response, request.id);
     response.once('close', () => {

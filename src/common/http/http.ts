@@ -16,6 +16,11 @@ export interface PlainRequest {
   headers: IncomingHttpHeaders;
   ip: string;
   params?: unknown;
+  /**
+   * What Fastify's request says of its route, when routed: its pattern (`/inference/custom/:connection/messages`,
+   * also set by the lanes, http-lanes.ts) and body limit.
+   */
+  routeOptions?: { url?: string; bodyLimit?: number };
 }
 
 /** The request's path without its query string (not decoded). */

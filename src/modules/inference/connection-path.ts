@@ -4,7 +4,7 @@ const CONNECTION_V1 = /^(\/inference\/custom\/[^/?]+)\/v1(?=[/?]|$)/;
 /**
  * A connection's routes under the SDKs' own paths (`custom/{connection}/v1/messages`, `…/v1/models`, …) are its
  * routes without `/v1`: the lane matches them so (MODEL_CALL, inference-lane.ts), Fastify routes them so
- * (`rewriteUrl`, app.setup.ts) and the request log names them so (GatewayService). A call without a key gets the
+ * (`rewriteUrl`, app.setup.ts) and the request log names them by the route Fastify or the lane matched. A call without a key gets the
  * same 401, and the model list the same answer, on either path.
  */
 export function withoutConnectionV1(url: string): string {

@@ -10,7 +10,6 @@ import { InvalidInferenceRequestError, ModelError, UpstreamError, UserLimitError
 import { parseInferenceRequest } from './inference-request';
 import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets';
 import { ProviderCall } from './provider-call';
-import { withoutConnectionV1 } from './connection-path';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
 import { RequestLog } from '../budgets/request-log';
@@ -160,17 +159,13 @@ export class GatewayService {
     record.logged = true;
     const { principal, request, body } = call;
     const model = (body as { model?: unknown } | null)?.model;
-    const path = requestPath(request);
     this.requestLog.add({
       workspaceId: principal.workspaceId!,
       memberId: principal.serviceAccountId ?? principal.userId!,
       keyId: principal.credential === 'session' ? null : principal.credentialId,
       requestId: request.id,
-      // A connection's route by its pattern, the same on the SDKs' `/v1` path (withoutConnectionV1).
-      route: (path.includes('/custom/')
-        ? withoutConnectionV1(path).replace(/\/custom\/[^/]+\//, '/custom/:connection/')
-        : path
-      ).slice(0, 100),
+      // The route's pattern (a connection's as `custom/:connection/…`, on the SDKs' `/v1` path too).
+      route: (request.routeOptions?.url ?? requestPath(request)).slice(0, 100),
       model: typeof model === 'string' ? model.slice(0, 200) : '',
       servedBy: record.servedBy,
       status: record.status,
