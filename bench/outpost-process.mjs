@@ -57,9 +57,17 @@ export function dbUrl(name) {
   return url.toString();
 }
 
+/**
+ * Node's own flags as `npm start` gives them (package.json's start script; docker/Dockerfile's CMD has the same,
+ * src/v8-flags.spec.ts checks both), so a bench measures the server as it is started.
+ */
+export const SERVER_NODE_ARGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+  .scripts.start.split(' ')
+  .filter((word) => word.startsWith('--'));
+
 /** Starts `node dist/main.js` on database `database` at `port`; `env` adds or overrides variables. */
 export function spawnOutpost({ port, database, dataDir, directory, env = {} }) {
-  return spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  return spawn(process.execPath, [...SERVER_NODE_ARGS, join(ROOT, 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

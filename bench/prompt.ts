@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, get, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, databaseUrl, freePort, waitForHealth } from './bench-server';
+import { admin, databaseUrl, freePort, SERVER_NODE_ARGS, waitForHealth } from './bench-server';
 
 const ROOT = join(__dirname, '..', '..');
 const STEPS = Number(process.env.BENCH_STEPS ?? 30);
@@ -224,7 +224,7 @@ async function round(base: string, project: string, count: number, label: string
 function startServer(name: string, port: number, dataDir: string): ChildProcess {
   // BENCH_NODE_ARGS: extra flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
+  return spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, join(ROOT, 'dist', 'main.js')], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl(name),

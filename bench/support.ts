@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { admin, ADMIN_URL, databaseUrl, freePort, waitForHealth } from './bench-server';
+import { admin, ADMIN_URL, databaseUrl, freePort, SERVER_NODE_ARGS, waitForHealth } from './bench-server';
 
 export { admin, ADMIN_URL, databaseUrl, freePort, waitForHealth };
 
@@ -60,7 +60,7 @@ export async function withServer(prefix: string, run: (base: string, database: s
   const base = `http://127.0.0.1:${port}`;
   let server: ChildProcess | undefined;
   try {
-    server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    server = spawn(process.execPath, [...SERVER_NODE_ARGS, join(ROOT, 'dist', 'main.js')], {
       env: {
         PATH: process.env.PATH,
         DATABASE_URL: databaseUrl(name),

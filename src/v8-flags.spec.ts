@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { V8_FLAGS } from './v8-flags';
+import { LAUNCH_FLAGS, V8_FLAGS } from './v8-flags';
 
 /**
  * A process that keeps what one allocation site makes, long enough for V8 to pretenure that site, then makes as much
@@ -47,5 +47,17 @@ describe('V8 flags', () => {
   it('are set by the server before anything else loads', () => {
     const main = readFileSync(join(__dirname, 'main.ts'), 'utf8');
     expect(main.split('\n')[0]).toMatch(/^import '\.\/v8-flags';/);
+  });
+
+  it('that only the command line can give are given by `npm start` and the image, before the script', () => {
+    const root = join(__dirname, '..');
+    const start = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+    ).scripts.start;
+    expect(start).toBe(`node ${LAUNCH_FLAGS.join(' ')} bin/outpost.js serve`);
+    const cmd = readFileSync(join(root, 'docker', 'Dockerfile'), 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('CMD '));
+    expect(JSON.parse(cmd!.slice(4))).toEqual(['node', ...LAUNCH_FLAGS, 'dist/main.js']);
   });
 });

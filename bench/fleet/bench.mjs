@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_URL, dbUrl, freePort, median, ROOT, sql, waitFor } from '../outpost-process.mjs';
+import { ADMIN_URL, dbUrl, freePort, median, ROOT, SERVER_NODE_ARGS, sql, waitFor } from '../outpost-process.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -38,7 +38,7 @@ writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http:
 const ports = [await freePort(), await freePort(), await freePort()];
 const proxyPort = await freePort();
 const nodes = ports.map((port, i) =>
-  spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  spawn(process.execPath, [...SERVER_NODE_ARGS, join(ROOT, 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port),
       DATABASE_URL: dbUrl(database), OUTPOST_DATA_DIR: join(dir, `node${i}`), OUTPOST_SURFACES: 'console,inference',

@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, Pool, request } from 'undici';
+import { SERVER_NODE_ARGS } from '../outpost-process.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -87,7 +88,7 @@ dbUrl.pathname = `/${name}`;
 const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-gateway-'));
 writeFileSync(join(dir, 'gateway.yaml'), `providers:\n  up:\n    base_url: http://127.0.0.1:${upstreamPort}/v1\n    schema: openai-chat\n    api_key_env: UP_KEY\n    models:\n      small: { prices: { input: 1, output: 2 } }\n      slow: { prices: { input: 1, output: 2 } }\nroutes:\n  smart:\n    deployments: [up/small]\n`);
 const port = 4790;
-const outpost = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist', 'main.js')], {
+const outpost = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist', 'main.js')], {
   env: { ...process.env, DATABASE_URL: dbUrl.toString(), PORT: String(port), LOG_LEVEL: 'warn', OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x', OUTPOST_GATEWAY_CONFIG: join(dir, 'gateway.yaml'), UP_KEY: 'sk-up', OUTPOST_SURFACES: 'console,inference' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
