@@ -95,7 +95,8 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect((await setPolicies([{ action: 'provider.use', resource: 'claude', effect: 'deny' }])).status).toBe(
       200,
     );
-    const denied = await call();
+    // Behind a balancer the other nodes drop their cached policies within milliseconds (docs/operations.md).
+    const denied = await whenSeen(call, (res) => !(res instanceof Error) && res.status === 403);
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({
       type: 'error',
@@ -107,7 +108,8 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
       { action: 'provider.use', resource: 'claude/haiku', effect: 'allow' },
     ]);
     upstream.script({ text: 'allowed', usage: { input: 1, output: 1 } });
-    expect((await call()).status).toBe(200);
+    const allowed = (res: request.Response | Error) => !(res instanceof Error) && res.status !== 403;
+    expect((await whenSeen(call, allowed)).status).toBe(200);
     const other = await t.http
       .post('/inference/anthropic/v1/messages')
       .set('x-api-key', key)
@@ -115,7 +117,7 @@ describe('the inference gateway (/inference/*) with the official SDKs', () => {
     expect(other.status).toBe(403);
     await setPolicies([]);
     upstream.script({ text: 'open again', usage: { input: 1, output: 1 } });
-    expect((await call()).status).toBe(200);
+    expect((await whenSeen(call, allowed)).status).toBe(200);
   });
 
   it("bring your own key: a workspace connection's routes swap the console key for the connection's credential", async () => {
