@@ -206,8 +206,18 @@ export class GatewayService {
     const model = plan.targets.reduce((a, b) =>
       b.model.prices.output > a.model.prices.output ? b : a,
     ).model;
-    const payloadOf = (target: UpstreamTarget) =>
-      providerRequest(schema, body as Json, call.text, target.model.upstreamId, parsed.stream);
+    // Made once per upstream model: the hold's estimate and the request sent share it (a 90 KB conversation is
+    // scanned and copied once, not twice).
+    const payloads = new Map<string, string>();
+    const payloadOf = (target: UpstreamTarget) => {
+      const id = target.model.upstreamId;
+      let payload = payloads.get(id);
+      if (payload === undefined) {
+        payload = providerRequest(schema, body as Json, call.text, id, parsed.stream);
+        payloads.set(id, payload);
+      }
+      return payload;
+    };
     const inputEstimate = Math.ceil(payloadOf(plan.targets[0]).length / 4);
     const held = await this.callBudgets
       .hold(principal, model, smallest, inputEstimate, parsed)
