@@ -231,6 +231,31 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
     });
   });
 
+  it('a long conversation reaches the provider byte for byte, with only the model id and the usage request written in', async () => {
+    for (const filler of ['x', 'é']) {
+      // A coding agent's conversation, ASCII or not: the caller's text is kept and two members written in (provider-request.ts).
+      const text = JSON.stringify(
+        {
+          model: 'up/small',
+          stream: true,
+          messages: [{ role: 'user', content: `${filler.repeat(40_000)} "model": "up/other" }` }],
+          metadata: { kept: true },
+        },
+        null,
+        1,
+      );
+      upstream.script({ text: 'long', usage: { input: 1, output: 1 } });
+      const res = await call(CHAT, { authorization: bearer(key) }, text);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('long');
+      const close = text.lastIndexOf('}');
+      const expected = `${text.slice(0, close).replace('"model": "up/small"', '"model": "small"')},"stream_options":{"include_usage":true}}`;
+      const sent = upstream.requests.at(-1)!;
+      expect(Number(sent.headers['content-length'])).toBe(Buffer.byteLength(expected));
+      expect(sent.body).toEqual(JSON.parse(expected));
+    }
+  });
+
   it('a person signed in to the console (cookie, no key) is answered by the same gateway through the controller', async () => {
     upstream.script({ text: 'for a person', usage: { input: 1, output: 1 } });
     const res = await owner.post(CHAT, JSON.parse(ASK) as object).set('x-org-id', owner.org);
