@@ -26,6 +26,22 @@ describe('LineJournal', () => {
     journal.remove();
   });
 
+  it('a folder that cannot be used is said once and throws nowhere: not on write, cut, release or remove', async () => {
+    const file = join(dir, 'not-a-folder');
+    writeFileSync(file, 'x');
+    const said = jest.fn();
+    const journal = new LineJournal(file, 'node_a', said);
+    journal.append('one');
+    await journal.written();
+    const cut = journal.cut();
+    journal.append('two');
+    await journal.written();
+    expect(() => journal.release(cut)).not.toThrow();
+    expect(() => journal.remove()).not.toThrow();
+    expect(said).toHaveBeenCalledTimes(1);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
   it('after a cut, release deletes what came before it and keeps what came after', async () => {
     const journal = new LineJournal(dir, 'node_a', failed);
     journal.append('before');

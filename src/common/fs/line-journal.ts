@@ -73,13 +73,13 @@ export class LineJournal {
   /** Everything appended before `cut` is in the database: the segments up to it go. */
   release(cut: number): void {
     while (this.sealed.length > 0 && this.sealed[0] <= cut)
-      rmSync(this.segmentPath(this.sealed.shift()!), { force: true });
+      removeFile(this.segmentPath(this.sealed.shift()!));
   }
 
   /** The process stops with everything in the database: its journal goes. */
   remove(): void {
     this.close();
-    for (const segment of [...this.sealed, this.segment]) rmSync(this.segmentPath(segment), { force: true });
+    for (const segment of [...this.sealed, this.segment]) removeFile(this.segmentPath(segment));
     this.sealed.length = 0;
   }
 
@@ -156,6 +156,17 @@ export class LineJournal {
     }
     return this.fd;
   }
+}
+
+/**
+ * Removes a segment whose lines are in the database. A journal folder that cannot be used (gone, a file, no rights)
+ * leaves nothing to remove, and a segment left behind is only written again, each row once: never an error, which
+ * would fail the batch that was just written (and, thrown from its timer, stop the process).
+ */
+function removeFile(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {}
 }
 
 /** Whether the process that wrote a journal (`<dir>/<node id>.<pid>`) still runs: one open here, or another live pid. */
