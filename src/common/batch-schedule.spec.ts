@@ -82,14 +82,31 @@ describe('BatchSchedule', () => {
     expect(pending).toBe(0);
   });
 
-  it('goes on after a write that threw', async () => {
+  it('reports a write that threw, resolves its flush and tries it again later, never from a rejected timer', async () => {
     let calls = 0;
-    const schedule = new BatchSchedule(EVERY_MS, () => {
-      calls++;
-      return calls === 1 ? Promise.reject(new Error('disk')) : Promise.resolve();
-    });
-    await expect(schedule.flush()).rejects.toThrow('disk');
-    await expect(schedule.flush()).resolves.toBeUndefined();
-    expect(calls).toBe(2);
+    const failures: string[] = [];
+    const schedule = new BatchSchedule(
+      EVERY_MS,
+      () => {
+        calls++;
+        return calls <= 2 ? Promise.reject(new Error(`disk ${calls}`)) : Promise.resolve();
+      },
+      () => false,
+      (error) => failures.push(error.message),
+    );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      schedule.added(false); // its timer's write throws, and so does the retry it schedules
+      await until(() => calls >= 3);
+      await expect(schedule.flush()).resolves.toBeUndefined();
+      await sleep(EVERY_MS * 2);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(failures).toEqual(['disk 1', 'disk 2']);
+    expect(unhandled).toEqual([]);
+    expect(calls).toBe(4);
   });
 });

@@ -5,7 +5,8 @@
  * but not once the server stops. The writer's `write` writes what is pending when it starts, or calls `retry` and
  * returns: what is added during a write waits for the next (a write that chased it would follow every write under
  * load with the few rows that came meanwhile, one statement each), except when the server stops, when `stop`
- * writes until nothing is `pending`.
+ * writes until nothing is `pending`. A write that throws (it should call `retry` instead) is reported to `failed`
+ * and tried again like one that called `retry`: never a rejection from a timer, which would stop the process.
  */
 export class BatchSchedule {
   private timer?: NodeJS.Timeout;
@@ -19,6 +20,7 @@ export class BatchSchedule {
     private readonly everyMs: number,
     private readonly write: () => Promise<void>,
     private readonly pending: () => boolean = () => false,
+    private readonly failed: (error: Error) => void = () => undefined,
   ) {}
 
   /** Something was added: written within `everyMs`, or at once when it filled a batch. */
@@ -33,14 +35,17 @@ export class BatchSchedule {
     else this.soon();
   }
 
-  /** Resolves once everything pending now is written, or its write failed. */
+  /** Resolves once everything pending now is written, or its write failed; never rejects. */
   flush(): Promise<void> {
     if (!this.waiting) {
       const start = () => {
         this.waiting = undefined;
         clearTimeout(this.timer);
         this.timer = undefined;
-        return this.write();
+        return this.write().catch((error: Error) => {
+          this.failed(error);
+          this.retry();
+        });
       };
       this.waiting = this.last = this.last.then(start, start);
     }

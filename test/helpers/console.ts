@@ -44,6 +44,14 @@ export async function signup(t: TestApp, email = `person${++counter}@example.com
   if (res.status !== 201) throw new Error(`signup ${res.status} ${JSON.stringify(res.body)}`);
   const person = asPerson(t, sessionCookie(res));
   const orgs = await person.get('/console/api/orgs');
+  if (orgs.status !== 200 || !orgs.body[0]) {
+    const via = [res, orgs]
+      .map((answer) => answer.headers['x-test-upstream'] ?? 'the server')
+      .join(', then ');
+    throw new Error(
+      `the workspaces of ${email} just signed up (${via}): ${orgs.status} ${JSON.stringify(orgs.body)}`,
+    );
+  }
   return { ...person, id: res.body.user.id, email, org: orgs.body[0].id };
 }
 

@@ -46,6 +46,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     FLUSH_EVERY_MS,
     () => this.writePending(),
     () => this.pending.length > 0,
+    (error) => this.logger.error(`request log batch write failed, retrying: ${error.message}`),
   );
   private readonly ids = new SequentialUlids('rql');
 

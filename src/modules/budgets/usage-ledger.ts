@@ -42,6 +42,7 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     FLUSH_EVERY_MS,
     () => this.writePending(),
     () => this.failed !== undefined || this.batch.count > 0,
+    (error) => this.logger.error(`usage batch write failed, retrying: ${error.message}`),
   );
   private readonly inFlight = new Set<Progress>();
   private progressTimer?: NodeJS.Timeout;

@@ -63,7 +63,10 @@ describe('three console and gateway nodes behind nginx', () => {
       proxyPort,
     );
     t = { url: proxy.url, http: request(proxy.url) } as TestApp;
-    owner = await signup(t);
+    owner = await signup(t).catch((error: Error) => {
+      const logs = nodes.map((node, index) => `node ${index} (${node.url}):\n${node.output().slice(-4000)}`);
+      throw new Error(`${error.message}\n${logs.join('\n')}`);
+    });
   });
   afterAll(async () => {
     for (const node of nodes ?? []) node.child.kill('SIGKILL');
