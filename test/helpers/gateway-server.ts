@@ -28,6 +28,6 @@ export async function startGatewayServer(
     UP_KEY: upstreamKey,
     ...env,
   });
-  await waitForHealth(server.url);
+  await waitForHealth(server);
   return server;
 }

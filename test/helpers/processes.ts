@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { runningPostmaster } from '../../src/database/embedded/postmaster';
 import { shareSecret } from './shared-secret';
@@ -63,14 +63,24 @@ export function startServer(env: Record<string, string | undefined>): ServerProc
   return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => output, stderr: () => errors, exited };
 }
 
-export async function waitForHealth(url: string, timeoutMs = 120_000): Promise<void> {
+/**
+ * Waits until `server` itself serves: it printed its start-up banner (after it bound its port) and its /health
+ * answers 200. A server that stopped first (a port taken, a boot error) fails here with its output, not later as a
+ * test talking to whatever else answers on that port.
+ */
+export async function waitForHealth(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.status === 200) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`${url} did not become healthy`);
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`${server.url} stopped before it served:\n${server.output().slice(-4000)}`);
+    }
+    if (server.stderr().includes('Outpost is running on ')) {
+      try {
+        const res = await fetch(`${server.url}/health`);
+        if (res.status === 200) return;
+      } catch {}
+    }
+    if (Date.now() > deadline) throw new Error(`${server.url} did not become healthy`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -94,14 +104,31 @@ export async function waitForRefusal(url: string, timeoutMs = 30_000): Promise<v
   }
 }
 
-/** A port that nothing listens on right now. */
+/** The kernel's ephemeral ports start here: `listen(0)` and outgoing connections take theirs at or above it. */
+const EPHEMERAL_START = 32_768;
+const PORTS_PER_WORKER = 3_000;
+/** This Jest worker's slice of the ports below the ephemeral range, walked from a random start. */
+const slice = 20_000 + ((Number(process.env.JEST_WORKER_ID ?? 1) - 1) % 4) * PORTS_PER_WORKER;
+let nextPort = Math.floor(Math.random() * PORTS_PER_WORKER);
+
+/**
+ * A port that nothing listens on right now, for a server process started next. It is taken below the ephemeral
+ * range, from a slice of its own per Jest worker and never twice in a test file: a port from `listen(0)` could be
+ * handed to a server of the other worker (or to an outgoing connection) before the process starts, and then that
+ * server would answer this one's requests.
+ */
 export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
+  for (let tries = 0; tries < PORTS_PER_WORKER; tries++) {
+    const port = slice + (nextPort++ % PORTS_PER_WORKER);
+    if (port < EPHEMERAL_START && (await isFree(port))) return port;
+  }
+  throw new Error('no free port below the ephemeral range');
+}
+
+function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }

@@ -128,7 +128,7 @@ describe('secrets never reach the log', () => {
       LOG_LEVEL: 'trace',
     });
     try {
-      await waitForHealth(server.url);
+      await waitForHealth(server);
       const http = request(server.url);
       const signed = await http
         .post('/console/api/auth/signup')

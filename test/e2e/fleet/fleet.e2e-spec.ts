@@ -57,7 +57,7 @@ describe('three console and gateway nodes behind nginx', () => {
       })),
     );
     nodes = envs.map((env) => startServer(env));
-    await Promise.all(nodes.map((node) => waitForHealth(node.url)));
+    await Promise.all(nodes.map((node) => waitForHealth(node)));
     proxy = await startNginx(
       nodes.map((node) => node.url),
       proxyPort,
@@ -197,7 +197,7 @@ describe('three console and gateway nodes behind nginx', () => {
     const answered = outcomes.length;
     const recordedBefore = await recordedFor(sa);
     nodes[1] = startServer(envs[1]);
-    await waitForHealth(nodes[1].url);
+    await waitForHealth(nodes[1]);
     const recorded = await recordedFor(sa);
     process.stdout.write(`fleet: ${JSON.stringify({ answered, recordedBefore, recorded })}\n`);
     expect(recorded).toBeGreaterThanOrEqual(answered);

@@ -79,7 +79,7 @@ describe('the secret key of a fleet', () => {
     const database = await createTestDatabase();
     databases.push(database);
     const first = await node(database.url, { OUTPOST_SECRET_KEY: SECRET });
-    await waitForHealth(first.url);
+    await waitForHealth(first);
     const [stored] = await fingerprints(database.url);
     expect(stored).toMatch(/^[0-9a-f]{64}$/);
     // The fingerprint is not the secret, nor its plain SHA-256 or HMAC of anything obvious: just not the secret.
@@ -99,7 +99,7 @@ describe('the secret key of a fleet', () => {
     expect(await fingerprints(database.url)).toEqual([stored]);
 
     const second = await node(database.url, { OUTPOST_SECRET_KEY: SECRET });
-    await waitForHealth(second.url);
+    await waitForHealth(second);
     const owner = await signup({ url: first.url, http: request(first.url) } as TestApp);
     const { key } = await serviceAccountKey(owner, owner.org);
     const user = await request(second.url).get('/console/api/user').set('authorization', bearer(key));
@@ -112,14 +112,14 @@ describe('the secret key of a fleet', () => {
     const database = await createTestDatabase();
     databases.push(database);
     const old = await node(database.url, { OUTPOST_SECRET_KEY: SECRET });
-    await waitForHealth(old.url);
+    await waitForHealth(old);
     const owner = await signup({ url: old.url, http: request(old.url) } as TestApp);
     const { key } = await serviceAccountKey(owner, owner.org);
     const before = await fingerprints(database.url);
     await stop(old);
 
     const rotating = await node(database.url, { OUTPOST_SECRET_KEY: OTHER, OUTPOST_SECRET_KEY_ROTATE: '1' });
-    await waitForHealth(rotating.url);
+    await waitForHealth(rotating);
     const after = await fingerprints(database.url);
     expect(after).toHaveLength(1);
     expect(after).not.toEqual(before);
@@ -139,7 +139,7 @@ describe('the secret key of a fleet', () => {
     await expectRefused(await node(database.url, { OUTPOST_SECRET_KEY: SECRET }), REFUSAL);
     // The new secret starts without the opt-in.
     const next = await node(database.url, { OUTPOST_SECRET_KEY: OTHER });
-    await waitForHealth(next.url);
+    await waitForHealth(next);
     expect(await fingerprints(database.url)).toEqual(after);
     await stop(next);
   });
@@ -148,7 +148,7 @@ describe('the secret key of a fleet', () => {
     for (const fresh of [await createTestDatabase(), await createEmptyDatabase()]) {
       databases.push(fresh);
       const nodes = await Promise.all([0, 1, 2].map(() => node(fresh.url, { OUTPOST_SECRET_KEY: SECRET })));
-      await Promise.all(nodes.map((server) => waitForHealth(server.url, 60_000)));
+      await Promise.all(nodes.map((server) => waitForHealth(server, 60_000)));
       expect(await fingerprints(fresh.url)).toHaveLength(1);
       for (const server of nodes) await stop(server);
     }
@@ -180,14 +180,14 @@ describe('the secret key of a fleet', () => {
     const database = await createTestDatabase();
     databases.push(database);
     const first = await node(database.url, { OUTPOST_SECRET_KEY: SECRET });
-    await waitForHealth(first.url);
+    await waitForHealth(first);
     const instance = await node(database.url, {
       OUTPOST_SECRET_KEY: OTHER,
       OUTPOST_SURFACES: 'instance',
       OUTPOST_PASSWORD: 'instance-password',
       OUTPOST_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'outpost-secret-key-config-')),
     });
-    await waitForHealth(instance.url);
+    await waitForHealth(instance);
     await stop(instance);
     await stop(first);
   });

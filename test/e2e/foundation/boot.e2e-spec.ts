@@ -1,10 +1,11 @@
 import { readdirSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort, startServer, waitForHealth } from '../../helpers/processes';
-import { createEmptyDatabase } from '../../helpers/test-database';
+import { createEmptyDatabase, createTestDatabase } from '../../helpers/test-database';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'outpost-boot-'));
 
@@ -74,6 +75,26 @@ describe('boot, configuration and shutdown of `outpost serve`', () => {
     );
   });
 
+  it('on a port another server holds: says so and exits, and waiting for it fails rather than asking the other', async () => {
+    const port = await freePort();
+    const other = createHttpServer((_, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => other.listen(port, '127.0.0.1', resolve));
+    const database = await createTestDatabase();
+    try {
+      const server = startServer({
+        PORT: String(port),
+        DATABASE_URL: database.url,
+        OUTPOST_DATA_DIR: dataDir(),
+      });
+      await expect(waitForHealth(server)).rejects.toThrow(/stopped before it served/);
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toContain('outpost: cannot start: the port is already in use');
+    } finally {
+      other.close();
+      await database.drop();
+    }
+  });
+
   it('two processes on one empty database both start; migrations run once', async () => {
     const database = await createEmptyDatabase();
     try {
@@ -85,7 +106,7 @@ describe('boot, configuration and shutdown of `outpost serve`', () => {
       };
       const a = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
       const b = startServer({ ...env, PORT: String(await freePort()), OUTPOST_DATA_DIR: dataDir() });
-      await Promise.all([waitForHealth(a.url), waitForHealth(b.url)]);
+      await Promise.all([waitForHealth(a), waitForHealth(b)]);
       const client = new Client({ connectionString: database.url });
       await client.connect();
       const rows = await client.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name');
@@ -108,12 +129,12 @@ describe('boot, configuration and shutdown of `outpost serve`', () => {
     const dir = dataDir();
     const port = String(await freePort());
     const first = startServer({ PORT: port, OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x' });
-    await waitForHealth(first.url);
+    await waitForHealth(first);
     expect(first.output()).toContain(`embedded PostgreSQL, data in ${join(dir, 'postgres')}`);
     first.child.kill('SIGKILL');
     await first.exited;
     const second = startServer({ PORT: port, OUTPOST_DATA_DIR: dir, OUTPOST_PASSWORD: 'x' });
-    await waitForHealth(second.url);
+    await waitForHealth(second);
     expect(second.output()).toContain('schema is up to date');
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);

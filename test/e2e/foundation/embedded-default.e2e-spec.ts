@@ -70,7 +70,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
   it('a first start says where it listens, where the data is, and the generated password; a restart does not repeat it', async () => {
     const dir = dataDir();
     const first = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn' });
-    await waitForHealth(first.url);
+    await waitForHealth(first);
     expect(first.output()).toContain(`database    embedded PostgreSQL, data in ${join(dir, 'postgres')}`);
     expect(first.output()).toContain('FIRST START: the server password (user "opencode")');
     expect(first.output()).toContain(`/console`);
@@ -80,7 +80,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     expect(runningPostmaster(join(dir, 'postgres'))).toBeUndefined();
 
     const second = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn' });
-    await waitForHealth(second.url);
+    await waitForHealth(second);
     expect(second.output()).not.toContain('FIRST START');
     expect(await stop(second)).toBe(0);
   });
@@ -89,7 +89,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     const dir = dataDir();
     const port = await freePort();
     const server = startServer(env(dir, port));
-    await waitForHealth(server.url);
+    await waitForHealth(server);
     const created = await createUser(dir, 'ada@example.com', 'correct horse battery');
     expect(created).toMatchObject({ code: 0 });
     expect(created.out).toMatch(/^created usr_/);
@@ -99,7 +99,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     expect(await stop(server)).toBe(0);
 
     const again = startServer(env(dir, port));
-    await waitForHealth(again.url);
+    await waitForHealth(again);
     expect(await signIn(again.url, 'ada@example.com', 'correct horse battery')).toBe(204);
     expect(await stop(again)).toBe(0);
   });
@@ -110,7 +110,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     expect(created).toMatchObject({ code: 0 });
     expect(runningPostmaster(join(dir, 'postgres'))).toBeUndefined();
     const server = startServer(env(dir, await freePort()));
-    await waitForHealth(server.url);
+    await waitForHealth(server);
     expect(await signIn(server.url, 'grace@example.com', 'correct horse battery')).toBe(204);
     expect(await stop(server)).toBe(0);
   });
@@ -118,7 +118,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
   it('a second server on the same data folder refuses in one line; the first keeps working with its data', async () => {
     const dir = dataDir();
     const first = startServer(env(dir, await freePort()));
-    await waitForHealth(first.url);
+    await waitForHealth(first);
     expect((await createUser(dir, 'lin@example.com', 'correct horse battery')).code).toBe(0);
 
     const second = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn' });
@@ -139,7 +139,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     const dir = dataDir();
     const port = await freePort();
     const first = startServer(env(dir, port));
-    await waitForHealth(first.url);
+    await waitForHealth(first);
     expect((await createUser(dir, 'kim@example.com', 'correct horse battery')).code).toBe(0);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -147,7 +147,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     expect(runningPostmaster(join(dir, 'postgres'))).toBeDefined();
 
     const second = startServer(env(dir, port));
-    await waitForHealth(second.url);
+    await waitForHealth(second);
     expect(second.output()).toContain('adopting the embedded PostgreSQL');
     expect(await signIn(second.url, 'kim@example.com', 'correct horse battery')).toBe(204);
     expect(await stop(second)).toBe(0);
@@ -169,7 +169,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     await first.exited;
 
     const second = startServer(env(dir, port));
-    await waitForHealth(second.url);
+    await waitForHealth(second);
     expect(await createUser(dir, 'max@example.com', 'correct horse battery')).toMatchObject({ code: 0 });
     expect(await signIn(second.url, 'max@example.com', 'correct horse battery')).toBe(204);
     expect(readdirSync(dir).filter((name) => name.startsWith('postgres.init-'))).toEqual([]);

@@ -44,7 +44,7 @@ describe(`a seeded fuzzer from both API documents (${COUNT} requests, seed ${SEE
       OUTPOST_DEVICE_CODES_PER_MINUTE: '1000000',
       LOG_LEVEL: 'error',
     });
-    await waitForHealth(server.url);
+    await waitForHealth(server);
     const signup = await fetch(`${server.url}/console/api/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -18,7 +18,7 @@ describe('probes, drains and migrations with many nodes', () => {
       OUTPOST_DRAIN_DELAY_MS: '1500',
     });
     try {
-      await waitForHealth(server.url);
+      await waitForHealth(server);
       const live = await fetch(`${server.url}/health/live`);
       expect({ status: live.status, body: await live.json() }).toEqual({
         status: 200,
@@ -66,7 +66,7 @@ describe('probes, drains and migrations with many nodes', () => {
       ),
     );
     try {
-      await Promise.all(servers.map((server) => waitForHealth(server.url)));
+      await Promise.all(servers.map((server) => waitForHealth(server)));
       const rows = await query<{ name: string; n: number }>(
         database.url,
         'SELECT name, count(*)::int AS n FROM migrations GROUP BY name HAVING count(*) > 1',

@@ -20,7 +20,7 @@ async function readableServer(level: string) {
     LOG_LEVEL: level,
     LOG_FORMAT: 'pretty',
   });
-  await waitForHealth(server.url);
+  await waitForHealth(server);
   return { server, database };
 }
 

@@ -40,7 +40,7 @@ describe('request logs of a real `outpost serve` process', () => {
       OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'outpost-logs-')),
       LOG_LEVEL: 'info',
     });
-    await waitForHealth(server.url);
+    await waitForHealth(server);
   });
 
   afterAll(async () => {

@@ -30,7 +30,7 @@ describe('no secret reaches the logs (a real process at trace level)', () => {
       LOG_LEVEL: 'trace',
       LOG_FORMAT: 'json',
     });
-    await waitForHealth(server.url);
+    await waitForHealth(server);
   });
 
   afterAll(async () => {
@@ -208,7 +208,7 @@ describe('/metrics', () => {
     const port = String(await freePort());
     const env = { PORT: port, DATABASE_URL: database.url, OUTPOST_PASSWORD: 'x', LOG_LEVEL: 'warn' };
     const closed = startServer({ ...env, OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'outpost-metrics-')) });
-    await waitForHealth(closed.url);
+    await waitForHealth(closed);
     expect((await fetch(`${closed.url}/metrics`)).status).toBe(404);
     closed.child.kill('SIGTERM');
     await closed.exited;
@@ -219,7 +219,7 @@ describe('/metrics', () => {
       OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'outpost-metrics-')),
     });
     try {
-      await waitForHealth(open.url);
+      await waitForHealth(open);
       const missing = await fetch(`${open.url}/api/session/ses_x`, {
         headers: { authorization: 'Basic b3BlbmNvZGU6eA==' },
       });

@@ -46,7 +46,7 @@ async function serverProcess(databaseUrl: string, env: Record<string, string> = 
     PORT: String(await freePort()),
     ...env,
   });
-  await waitForHealth(server.url);
+  await waitForHealth(server);
   const call = (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
     fetch(`${server.url}${path}`, {
       method,

@@ -66,7 +66,7 @@ describe('session.prompt on the embedded default (a PostgreSQL of the data folde
     const first = startServer({ ...env, PORT: String(await freePort()) });
     let second: ServerProcess | undefined;
     try {
-      await waitForHealth(first.url);
+      await waitForHealth(first);
       const created = await call(first.url, '/api/session', {
         location: { directory: project },
         model: { providerID: 'scripted', id: 'small' },
@@ -88,7 +88,7 @@ describe('session.prompt on the embedded default (a PostgreSQL of the data folde
       // The next process on the same data adopts its PostgreSQL, closes the drain and runs the queued input.
       server.script({ text: 'queued answer' });
       second = startServer({ ...env, PORT: String(await freePort()) });
-      await waitForHealth(second.url);
+      await waitForHealth(second);
       await pollUntil(
         'the queued input to run',
         async () => (await call(second!.url, `/api/session/${sessionID}`)).data.outcome === 'succeeded',

@@ -52,7 +52,7 @@ describe('drains across restarts: nothing admitted is lost', () => {
     };
     const first = startServer({ ...env, PORT: String(await freePort()) });
     try {
-      await waitForHealth(first.url);
+      await waitForHealth(first);
       const call = (path: string, body?: unknown) =>
         fetch(`${first.url}${path}`, {
           method: body === undefined ? 'GET' : 'POST',

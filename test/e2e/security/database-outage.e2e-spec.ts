@@ -38,7 +38,7 @@ describe('when the database goes away', () => {
       OUTPOST_SIGNUPS_PER_HOUR: '1000',
     });
     try {
-      await waitForHealth(server.url);
+      await waitForHealth(server);
       expect((await signup(server.url)).status).toBe(201);
 
       await proxy.cut();
@@ -71,7 +71,7 @@ describe('when the database goes away', () => {
       OUTPOST_SIGNUPS_PER_HOUR: '1000',
     });
     try {
-      await waitForHealth(server.url);
+      await waitForHealth(server);
       expect((await signup(server.url)).status).toBe(201);
       const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
       process.kill(pid, 'SIGKILL');
