@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+
 /**
  * When a batch writer (the usage ledger, the request log) writes what it holds: `everyMs` after something is
  * added, or at once when a batch is full; one write at a time, and a flush asked for while another waits to start
@@ -6,7 +8,8 @@
  * returns: what is added during a write waits for the next (a write that chased it would follow every write under
  * load with the few rows that came meanwhile, one statement each), except when the server stops, when `stop`
  * writes until nothing is `pending`. A write that throws (it should call `retry` instead) is reported to `failed`
- * and tried again like one that called `retry`: never a rejection from a timer, which would stop the process.
+ * (by default the log) and tried again like one that called `retry`: never a rejection from a timer, which would
+ * stop the process.
  */
 export class BatchSchedule {
   private timer?: NodeJS.Timeout;
@@ -20,7 +23,8 @@ export class BatchSchedule {
     private readonly everyMs: number,
     private readonly write: () => Promise<void>,
     private readonly pending: () => boolean = () => false,
-    private readonly failed: (error: Error) => void = () => undefined,
+    private readonly failed: (error: Error) => void = (error) =>
+      new Logger(BatchSchedule.name).error(`batch write failed, retrying: ${error.message}`),
   ) {}
 
   /** Something was added: written within `everyMs`, or at once when it filled a batch. */

@@ -104,10 +104,11 @@ export async function waitForRefusal(url: string, timeoutMs = 30_000): Promise<v
   }
 }
 
-/** The kernel's ephemeral ports start here: `listen(0)` and outgoing connections take theirs at or above it. */
-const EPHEMERAL_START = 32_768;
 const PORTS_PER_WORKER = 3_000;
-/** This Jest worker's slice of the ports below the ephemeral range, walked from a random start. */
+/**
+ * This Jest worker's slice of 20000–31999, below the kernel's ephemeral ports (32768–60999, where `listen(0)` and
+ * outgoing connections take theirs), walked from a random start.
+ */
 const slice = 20_000 + ((Number(process.env.JEST_WORKER_ID ?? 1) - 1) % 4) * PORTS_PER_WORKER;
 let nextPort = Math.floor(Math.random() * PORTS_PER_WORKER);
 
@@ -120,7 +121,7 @@ let nextPort = Math.floor(Math.random() * PORTS_PER_WORKER);
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < PORTS_PER_WORKER; tries++) {
     const port = slice + (nextPort++ % PORTS_PER_WORKER);
-    if (port < EPHEMERAL_START && (await isFree(port))) return port;
+    if (await isFree(port)) return port;
   }
   throw new Error('no free port below the ephemeral range');
 }
