@@ -16,6 +16,7 @@ import {
   stopEmbeddedDatabase,
 } from './database/embedded';
 import { createLogger, NestPinoLogger } from './logger';
+import { keepServingOnUnhandledRejection } from './common/errors/last-resort';
 import { SecretKeyMismatchError } from './modules/console-access/console-access.errors';
 import { ServerPasswordService } from './modules/instance-auth/server-password.service';
 import { startupBanner } from './startup-banner';
@@ -72,6 +73,7 @@ export async function serve(): Promise<void> {
   const config = parseAppEnv(process.env);
   const log = createLogger(config.logLevel, config.logFormat);
   const logger = new NestPinoLogger(log);
+  keepServingOnUnhandledRejection(log);
   let app: NestFastifyApplication;
   try {
     // The embedded database first: a data folder another server uses stops here, in one line.

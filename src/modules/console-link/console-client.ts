@@ -1,13 +1,8 @@
 /** The console's device-flow endpoints, as `outpost login` and the instance's link call them. */
+import { DeviceCode, deviceCodeAnswer, tokenAnswer, Tokens } from './console-answers';
+
 export const CLIENT_ID = 'outpost-cli';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-
-export interface TokenAnswer {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  org_id: string | null;
-}
 
 export class ConsoleCallError extends Error {
   constructor(
@@ -20,7 +15,8 @@ export class ConsoleCallError extends Error {
   }
 }
 
-async function post<T>(url: string, body: object): Promise<T> {
+/** POSTs JSON; a refusal is a `ConsoleCallError`, an answer is returned unchecked (the callers check it). */
+async function post(url: string, body: object): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -31,40 +27,39 @@ async function post<T>(url: string, body: object): Promise<T> {
   } catch {
     throw new ConsoleCallError(`no console answers at ${new URL(url).origin}`, 0);
   }
-  const answer = (await res.json().catch(() => ({}))) as T & { error?: string; error_description?: string };
+  const answer: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
-    throw new ConsoleCallError(
-      answer.error_description ?? answer.error ?? res.statusText,
-      res.status,
-      answer.error,
-    );
+    const refusal = (answer ?? {}) as { error?: unknown; error_description?: unknown };
+    const code = typeof refusal.error === 'string' ? refusal.error.slice(0, 200) : undefined;
+    const said =
+      typeof refusal.error_description === 'string' ? refusal.error_description.slice(0, 500) : code;
+    throw new ConsoleCallError(said ?? `answered ${res.status}`, res.status, code);
   }
   return answer;
 }
 
-export function requestDeviceCode(consoleUrl: string) {
-  return post<{
-    device_code: string;
-    user_code: string;
-    verification_uri: string;
-    verification_uri_complete: string;
-    expires_in: number;
-    interval: number;
-  }>(`${consoleUrl}/console/auth/device/code`, { client_id: CLIENT_ID, supports_org_scope: true });
+export async function requestDeviceCode(consoleUrl: string): Promise<DeviceCode> {
+  const answer = await post(`${consoleUrl}/console/auth/device/code`, {
+    client_id: CLIENT_ID,
+    supports_org_scope: true,
+  });
+  return deviceCodeAnswer(consoleUrl, answer);
 }
 
-export function pollDeviceToken(consoleUrl: string, deviceCode: string) {
-  return post<TokenAnswer>(`${consoleUrl}/console/auth/device/token`, {
+export async function pollDeviceToken(consoleUrl: string, deviceCode: string): Promise<Tokens> {
+  const answer = await post(`${consoleUrl}/console/auth/device/token`, {
     grant_type: DEVICE_GRANT,
     device_code: deviceCode,
     client_id: CLIENT_ID,
   });
+  return tokenAnswer(consoleUrl, answer);
 }
 
-export function refreshTokens(consoleUrl: string, refreshToken: string) {
-  return post<TokenAnswer>(`${consoleUrl}/console/auth/device/token`, {
+export async function refreshTokens(consoleUrl: string, refreshToken: string): Promise<Tokens> {
+  const answer = await post(`${consoleUrl}/console/auth/device/token`, {
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
     client_id: CLIENT_ID,
   });
+  return tokenAnswer(consoleUrl, answer);
 }

@@ -6,6 +6,7 @@ import { wildcardMatch } from '@/common/text/wildcard';
 import { parseConfigDocument } from '../location-config/config-validation';
 import { ConfigLayer } from '../location-config/config.types';
 import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
+import { consoleConfigAnswer, PolicyStatement } from './console-answers';
 import { ConsoleCallError, refreshTokens } from './console-client';
 import { consoleLinkConfig, ConsoleLinkConfig } from './console-link.config';
 import {
@@ -36,12 +37,6 @@ export interface LinkStatus {
   configFetchedAt: string | null;
   /** The last failure to reach the console, while it lasts. */
   problem: string | null;
-}
-
-interface PolicyStatement {
-  action: string;
-  resource: string;
-  effect: 'allow' | 'deny';
 }
 
 /**
@@ -151,9 +146,9 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
     try {
       const tokens = await refreshTokens(link.consoleUrl, link.refreshToken);
       Object.assign(link, {
-        accessToken: tokens.access_token,
-        refreshToken: tokens.refresh_token,
-        expiresAt: Date.now() + tokens.expires_in * 1000,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresAt: Date.now() + tokens.expiresInSeconds * 1000,
       });
     } catch (error) {
       if (!(error instanceof ConsoleCallError) || error.code !== 'invalid_grant') throw error;
@@ -188,7 +183,7 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
       throw new Error(`not reachable (answered ${res.status}); using the last workspace config fetched`);
     if (!res.ok)
       throw new Error(`the workspace config answered ${res.status}; using the last workspace config fetched`);
-    const config = (await res.json()) as SavedConfig['config'];
+    const config = consoleConfigAnswer(link.consoleUrl, await res.json().catch(() => undefined));
     this.saved = { etag: res.headers.get('etag') ?? '', fetchedAt: Date.now(), config };
     writeSavedConfig(this.app.dataDir, this.saved);
   }
@@ -196,20 +191,13 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
   layer(): ConfigLayer | undefined {
     if (!this.link || this.link.signedOut || !this.saved) return undefined;
     const providers: Record<string, unknown> = {};
-    for (const [id, value] of Object.entries(this.saved.config.providers ?? {})) {
-      const entry = value as {
-        name?: string;
-        package?: string;
-        settings?: Record<string, unknown>;
-        headers?: unknown;
-        models?: unknown;
-      };
+    for (const [id, entry] of Object.entries(this.saved.config.providers ?? {})) {
       providers[id] = {
         ...(entry.name ? { name: entry.name } : {}),
         package: entry.package?.startsWith('aisdk:')
           ? entry.package
           : `aisdk:${entry.package ?? '@ai-sdk/openai-compatible'}`,
-        settings: { baseURL: entry.settings?.baseURL, apiKey: `{env:${CONSOLE_TOKEN}}` },
+        settings: { baseURL: entry.settings.baseURL, apiKey: `{env:${CONSOLE_TOKEN}}` },
         ...(entry.headers ? { headers: entry.headers } : {}),
         models: entry.models ?? {},
       };
@@ -219,9 +207,8 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
   }
 
   allows(provider: string, model?: string): boolean {
-    const statements = (
-      this.link && !this.link.signedOut ? (this.saved?.config.policies ?? []) : []
-    ) as PolicyStatement[];
+    const statements: PolicyStatement[] =
+      this.link && !this.link.signedOut ? (this.saved?.config.policies ?? []) : [];
     const target = model === undefined ? provider : `${provider}/${model}`;
     let allowed = true;
     for (const statement of statements) {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { writePrivateFile } from '@/common/fs/private-file';
 import { join } from 'node:path';
+import { ConsoleConfig, consoleConfigAnswer } from './console-answers';
 
 /** What `outpost login` keeps in `$OUTPOST_DATA_DIR/console.json` (mode 0600). */
 export interface ConsoleLink {
@@ -46,13 +47,16 @@ export function removeLink(dataDir: string): void {
 export interface SavedConfig {
   etag: string;
   fetchedAt: number;
-  /** The console's `/console/api/v2/config` document. */
-  config: { providers?: Record<string, unknown>; policies?: unknown[] };
+  /** The parts of the console's `/console/api/v2/config` document an instance uses. */
+  config: ConsoleConfig;
 }
 
+/** The saved copy, checked as the console's answer was (the file may be old or edited); null when unusable. */
 export function readSavedConfig(dataDir: string): SavedConfig | null {
   try {
-    return JSON.parse(readFileSync(join(dataDir, CONFIG_FILE), 'utf8')) as SavedConfig;
+    const saved = JSON.parse(readFileSync(join(dataDir, CONFIG_FILE), 'utf8')) as Partial<SavedConfig>;
+    const config = consoleConfigAnswer('(saved)', saved.config);
+    return { etag: String(saved.etag ?? ''), fetchedAt: Number(saved.fetchedAt) || 0, config };
   } catch {
     return null;
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { appConfig, AppConfig } from '@/config/app.config';
 import { InvalidRequestError } from '@/common/errors';
+import { ConsoleAnswerError } from './console-answers';
 import { ConsoleCallError } from './console-client';
 import { ConsoleLinkService, LinkStatus } from './console-link.service';
 import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';
@@ -52,6 +53,10 @@ export class ConsoleLoginService {
     try {
       login = await startDeviceLogin(origin, this.app.dataDir, () => attempt !== this.attempt);
     } catch (error) {
+      if (error instanceof ConsoleAnswerError) {
+        // What was typed answers, but not as a console does: the field is wrong, not the server.
+        throw new InvalidRequestError(`${error.message}; is it an Outpost console?`, 'console');
+      }
       if (error instanceof ConsoleCallError || error instanceof DeviceLoginError) {
         // What was typed names no console that answers: the field is wrong, not the server.
         throw new InvalidRequestError(
@@ -61,6 +66,22 @@ export class ConsoleLoginService {
       }
       throw error;
     }
+    // The outcome's handlers first: nothing below may leave the poll's promise without them.
+    login.done
+      .then(
+        async () => {
+          if (attempt !== this.attempt) return;
+          this.pending = null;
+          await this.link.poll();
+        },
+        (error: Error) => {
+          if (attempt !== this.attempt) return;
+          this.pending = null;
+          this.error = error.message;
+          this.logger.warn(`console sign-in at ${origin} ended: ${error.message}`);
+        },
+      )
+      .catch((error: Error) => this.logger.error(`console sign-in at ${origin}: ${error.message}`));
     this.pending = {
       console: origin,
       userCode: login.userCode,
@@ -68,19 +89,6 @@ export class ConsoleLoginService {
       expiresAt: new Date(login.expiresAt).toISOString(),
     };
     this.error = null;
-    login.done.then(
-      async () => {
-        if (attempt !== this.attempt) return;
-        this.pending = null;
-        await this.link.poll();
-      },
-      (error: Error) => {
-        if (attempt !== this.attempt) return;
-        this.pending = null;
-        this.error = error.message;
-        this.logger.warn(`console sign-in at ${origin} ended: ${error.message}`);
-      },
-    );
     return this.view();
   }
 

@@ -1,5 +1,6 @@
 /* The device sign-in of an instance to a console, shared by `outpost login` and the web app's server page. */
-import { ConsoleCallError, pollDeviceToken, requestDeviceCode, TokenAnswer } from './console-client';
+import { Tokens } from './console-answers';
+import { ConsoleCallError, pollDeviceToken, requestDeviceCode } from './console-client';
 import { ConsoleLink, readLink, removeLink, writeLink } from './console-link.store';
 
 /** A sign-in that cannot go on (denied, expired, refused), in words for the person. */
@@ -34,7 +35,7 @@ export function consoleOrigin(value: string | undefined): string {
 
 /**
  * Asks the console for a device code and polls for its approval in the background (at the console's interval,
- * slower when told to). Once approved, the tokens are written to `$dataDir/console.json` (mode 0600), where the
+ * at least a second apart, slower when told to; for an hour at most). Once approved, the tokens are written to `$dataDir/console.json` (mode 0600), where the
  * running server's link picks them up. `cancelled()` stops the polling.
  */
 export async function startDeviceLogin(
@@ -43,16 +44,15 @@ export async function startDeviceLogin(
   cancelled: () => boolean = () => false,
 ): Promise<DeviceLogin> {
   const code = await requestDeviceCode(consoleUrl);
-  const link = new URL(code.verification_uri_complete, consoleUrl).toString();
-  const expiresAt = Date.now() + code.expires_in * 1000;
+  const expiresAt = Date.now() + code.expiresInSeconds * 1000;
   const poll = async (): Promise<ConsoleLink> => {
-    let interval = code.interval * 1000;
+    let interval = code.intervalSeconds * 1000;
     while (Date.now() < expiresAt) {
       await sleep(interval);
       if (cancelled()) throw new DeviceLoginError('the sign-in was cancelled');
-      let tokens: TokenAnswer;
+      let tokens: Tokens;
       try {
-        tokens = await pollDeviceToken(consoleUrl, code.device_code);
+        tokens = await pollDeviceToken(consoleUrl, code.deviceCode);
       } catch (error) {
         if (!(error instanceof ConsoleCallError)) throw error;
         if (error.code === 'authorization_pending') continue;
@@ -68,10 +68,10 @@ export async function startDeviceLogin(
       const now = Date.now();
       const signedIn: ConsoleLink = {
         consoleUrl,
-        orgId: tokens.org_id,
-        accessToken: tokens.access_token,
-        refreshToken: tokens.refresh_token,
-        expiresAt: now + tokens.expires_in * 1000,
+        orgId: tokens.orgId,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresAt: now + tokens.expiresInSeconds * 1000,
         linkedAt: now,
       };
       writeLink(dataDir, signedIn);
@@ -79,7 +79,7 @@ export async function startDeviceLogin(
     }
     throw new DeviceLoginError('the code expired before it was approved');
   };
-  return { userCode: code.user_code, link, expiresAt, done: poll() };
+  return { userCode: code.userCode, link: code.link, expiresAt, done: poll() };
 }
 
 /**

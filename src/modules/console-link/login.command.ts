@@ -1,6 +1,7 @@
 /* `outpost login <console url>`, `outpost login --status` and `outpost logout`: link this instance to a console. */
 import qrcode from 'qrcode-terminal';
 import { parseAppEnv } from '@/config/env';
+import { ConsoleAnswerError } from './console-answers';
 import { ConsoleCallError } from './console-client';
 import { readLink } from './console-link.store';
 import { consoleOrigin, DeviceLoginError, signOutOfConsole, startDeviceLogin } from './device-login';
@@ -63,8 +64,11 @@ export async function loginCommand(name: 'login' | 'logout', argv: string[]): Pr
     else if (argv.includes('--status')) status(dataDir);
     else await login(consoleOrigin(argv[0]), dataDir);
   } catch (error) {
-    const message =
-      error instanceof DeviceLoginError || error instanceof ConsoleCallError ? error.message : String(error);
+    const known =
+      error instanceof DeviceLoginError ||
+      error instanceof ConsoleCallError ||
+      error instanceof ConsoleAnswerError;
+    const message = known ? error.message : String(error);
     process.stderr.write(`outpost ${name}: ${message}\n`);
     process.exit(1);
   }

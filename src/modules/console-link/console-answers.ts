@@ -1,0 +1,168 @@
+/*
+ * What a console answers, checked before anything uses it. The console is a server the person named; its answers
+ * are untrusted input, like a request body: a missing `expires_in` must not become a NaN date or a poll every
+ * millisecond, and a config that is not an object must not reach the locations.
+ */
+import { isRecord } from '../location-config/config-validation';
+
+/** A console answer that cannot be used; `field` names what was wrong. */
+export class ConsoleAnswerError extends Error {
+  constructor(
+    readonly origin: string,
+    readonly field: string,
+    why: string,
+  ) {
+    super(`the console at ${origin} answered ${why}`);
+  }
+}
+
+/** RFC 8628 §3.2: a client polls every 5 s unless told otherwise; never faster than once a second here. */
+export const DEFAULT_POLL_SECONDS = 5;
+export const MIN_POLL_SECONDS = 1;
+/** A device code is polled for at most an hour, whatever the console says. */
+export const MAX_CODE_SECONDS = 3600;
+/** An access token is trusted for at most 30 days before it is refreshed. */
+const MAX_TOKEN_SECONDS = 30 * 24 * 3600;
+const MAX_STRING = 4096;
+
+export interface DeviceCode {
+  deviceCode: string;
+  userCode: string;
+  /** The console's approval page with the code filled in (an http(s) URL). */
+  link: string;
+  expiresInSeconds: number;
+  intervalSeconds: number;
+}
+
+export interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresInSeconds: number;
+  orgId: string | null;
+}
+
+function text(origin: string, answer: Record<string, unknown>, field: string): string {
+  const value = answer[field];
+  if (typeof value !== 'string' || value === '')
+    throw new ConsoleAnswerError(origin, field, `without ${field} (a string)`);
+  if (value.length > MAX_STRING) throw new ConsoleAnswerError(origin, field, `with ${field} too long`);
+  return value;
+}
+
+function seconds(origin: string, answer: Record<string, unknown>, field: string, fallback?: number): number {
+  const value = answer[field] ?? fallback;
+  // An interval of 0 ("poll at once") is read as the shortest one allowed; an expiry of 0 is no code at all.
+  const least = field === 'interval' ? 0 : Number.MIN_VALUE;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < least)
+    throw new ConsoleAnswerError(origin, field, `without ${field} (a positive number of seconds)`);
+  return value;
+}
+
+function record(origin: string, answer: unknown): Record<string, unknown> {
+  if (!isRecord(answer))
+    throw new ConsoleAnswerError(origin, 'body', 'with a body that is not a JSON object');
+  return answer;
+}
+
+/** The answer to `POST /console/auth/device/code`, with the poll bounded (1 s apart at least, an hour at most). */
+export function deviceCodeAnswer(origin: string, raw: unknown): DeviceCode {
+  const answer = record(origin, raw);
+  const deviceCode = text(origin, answer, 'device_code');
+  const userCode = text(origin, answer, 'user_code');
+  const expiresInSeconds = Math.min(seconds(origin, answer, 'expires_in'), MAX_CODE_SECONDS);
+  const intervalSeconds = Math.max(
+    seconds(origin, answer, 'interval', DEFAULT_POLL_SECONDS),
+    MIN_POLL_SECONDS,
+  );
+  const page = (answer.verification_uri_complete ?? answer.verification_uri) as unknown;
+  let link: URL;
+  try {
+    link = new URL(String(page), origin);
+  } catch {
+    throw new ConsoleAnswerError(
+      origin,
+      'verification_uri_complete',
+      'with a verification URI that is no URL',
+    );
+  }
+  if (typeof page !== 'string' || (link.protocol !== 'http:' && link.protocol !== 'https:'))
+    throw new ConsoleAnswerError(
+      origin,
+      'verification_uri_complete',
+      'with a verification URI that is no http(s) URL',
+    );
+  return { deviceCode, userCode, link: link.toString(), expiresInSeconds, intervalSeconds };
+}
+
+/** The answer to `POST /console/auth/device/token` (a device code approved, or a refresh). */
+export function tokenAnswer(origin: string, raw: unknown): Tokens {
+  const answer = record(origin, raw);
+  const orgId = answer.org_id ?? null;
+  if (orgId !== null && (typeof orgId !== 'string' || orgId.length > MAX_STRING))
+    throw new ConsoleAnswerError(origin, 'org_id', 'with an org_id that is not a string');
+  return {
+    accessToken: text(origin, answer, 'access_token'),
+    refreshToken: text(origin, answer, 'refresh_token'),
+    expiresInSeconds: Math.min(seconds(origin, answer, 'expires_in'), MAX_TOKEN_SECONDS),
+    orgId,
+  };
+}
+
+export interface ConsoleProvider {
+  name?: string;
+  package?: string;
+  settings: { baseURL?: string };
+  headers?: Record<string, string>;
+  models: Record<string, unknown>;
+}
+
+export interface PolicyStatement {
+  action: string;
+  resource: string;
+  effect: 'allow' | 'deny';
+}
+
+/** The workspace config (`GET /console/api/v2/config`) as far as an instance uses it: providers and policies. */
+export interface ConsoleConfig {
+  providers?: Record<string, ConsoleProvider>;
+  policies?: PolicyStatement[];
+}
+
+const optionalText = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The parts of a workspace config an instance uses, keeping only well-formed entries: a provider that is not an
+ * object, a policy without string fields, or a body that is no object at all is left out (the whole body: an error).
+ */
+export function consoleConfigAnswer(origin: string, raw: unknown): ConsoleConfig {
+  const answer = record(origin, raw);
+  const providers: Record<string, ConsoleProvider> = {};
+  for (const [id, value] of Object.entries(isRecord(answer.providers) ? answer.providers : {})) {
+    if (!isRecord(value)) continue;
+    const settings = isRecord(value.settings) ? value.settings : {};
+    const headers = stringRecord(value.headers);
+    providers[id] = {
+      ...(optionalText(value.name) ? { name: optionalText(value.name) } : {}),
+      ...(optionalText(value.package) ? { package: optionalText(value.package) } : {}),
+      settings: optionalText(settings.baseURL) ? { baseURL: optionalText(settings.baseURL) } : {},
+      ...(headers ? { headers } : {}),
+      models: isRecord(value.models) ? value.models : {},
+    };
+  }
+  const policies = (Array.isArray(answer.policies) ? answer.policies : []).filter(
+    (p): p is PolicyStatement =>
+      isRecord(p) &&
+      typeof p.action === 'string' &&
+      typeof p.resource === 'string' &&
+      (p.effect === 'allow' || p.effect === 'deny'),
+  );
+  return { providers, policies };
+}
