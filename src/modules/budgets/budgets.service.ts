@@ -40,6 +40,8 @@ export interface Headroom {
   limit: bigint;
   /** The limit less this month's spend and what calls in flight hold (negative when overspent). */
   left: bigint;
+  /** What calls in flight hold of it: given back (less what they spend) as they settle. */
+  held: bigint;
   resetsAt: Date;
 }
 
@@ -137,7 +139,7 @@ export class BudgetsService implements OnModuleInit {
       const limit = row[`${by}_limit`];
       if (limit === null) continue;
       const left = BigInt(limit) - BigInt(row[`${by}_used`] ?? 0);
-      rooms.push({ by, limit: BigInt(limit), left, resetsAt: next });
+      rooms.push({ by, limit: BigInt(limit), left, held: BigInt(row[`${by}_held`] ?? 0), resetsAt: next });
     }
     return rooms.sort((a, b) => (a.left < b.left ? -1 : a.left > b.left ? 1 : 0))[0] ?? null;
   }

@@ -35,7 +35,7 @@ export class KeyBudgets {
   /** What the key's budget of `limit` has left this month, less what calls in flight hold. */
   async headroom(workspaceId: string, keyId: string, limit: bigint): Promise<Headroom> {
     const { start, next } = utcMonth(this.clock.now());
-    const used = await this.spend.keyUsed(workspaceId, keyId, start);
-    return { by: 'key', limit, left: limit - used, resetsAt: next };
+    const { used, held } = await this.spend.keyUsed(workspaceId, keyId, start);
+    return { by: 'key', limit, left: limit - used, held, resetsAt: next };
   }
 }

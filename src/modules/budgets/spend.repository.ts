@@ -11,7 +11,7 @@ export interface LimitRow {
 
 /** The member's and the workspace's limits and what each has spent and holds this month (micro-cents as text). */
 export type HeadroomRow = Record<
-  'member_limit' | 'member_used' | 'workspace_limit' | 'workspace_used',
+  'member_limit' | 'member_used' | 'member_held' | 'workspace_limit' | 'workspace_used' | 'workspace_held',
   string | null
 >;
 
@@ -68,7 +68,9 @@ export class SpendRepository {
       `SELECT COALESCE(b.limit_micro_cents, d.default_limit_micro_cents) AS member_limit,
               d.monthly_limit_micro_cents AS workspace_limit,
               CASE WHEN s.month = $3::date THEN s.spent_micro_cents + s.held_micro_cents ELSE 0 END AS member_used,
-              CASE WHEN w.month = $3::date THEN w.spent_micro_cents + w.held_micro_cents ELSE 0 END AS workspace_used
+              CASE WHEN w.month = $3::date THEN w.spent_micro_cents + w.held_micro_cents ELSE 0 END AS workspace_used,
+              CASE WHEN s.month = $3::date THEN s.held_micro_cents ELSE 0 END AS member_held,
+              CASE WHEN w.month = $3::date THEN w.held_micro_cents ELSE 0 END AS workspace_held
          FROM (SELECT 1) one
          LEFT JOIN member_budget b ON b.workspace_id = $1 AND b.member_id = $2
          LEFT JOIN workspace_budget d ON d.workspace_id = $1
@@ -156,13 +158,14 @@ export class SpendRepository {
   }
 
   /** What the key has spent and holds in `month` (0 without a row of that month). */
-  async keyUsed(workspaceId: string, keyId: string, month: Date): Promise<bigint> {
-    const rows = await poolQuery<{ used: string }>(
+  async keyUsed(workspaceId: string, keyId: string, month: Date): Promise<{ used: bigint; held: bigint }> {
+    const rows = await poolQuery<{ used: string; held: string }>(
       this.db,
-      `SELECT CASE WHEN month = $3::date THEN spent_micro_cents + held_micro_cents ELSE 0 END AS used
+      `SELECT CASE WHEN month = $3::date THEN spent_micro_cents + held_micro_cents ELSE 0 END AS used,
+              CASE WHEN month = $3::date THEN held_micro_cents ELSE 0 END AS held
          FROM member_spend WHERE workspace_id = $1 AND member_id = $2`,
       [workspaceId, keyId, month],
     );
-    return BigInt(rows[0]?.used ?? 0);
+    return { used: BigInt(rows[0]?.used ?? 0), held: BigInt(rows[0]?.held ?? 0) };
   }
 }

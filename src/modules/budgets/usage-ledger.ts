@@ -46,6 +46,8 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
   );
   private readonly inFlight = new Set<Progress>();
   private progressTimer?: NodeJS.Timeout;
+  /** Calls waiting for holds to be given back (CallBudgets), woken when a write ends. */
+  private writeWaiters: Array<() => void> = [];
 
   constructor(
     private readonly usage: UsageRepository,
@@ -136,6 +138,17 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
     return this.schedule.flush();
   }
 
+  /** Resolves when this node's next write ends (its holds are given back then), or after `mostMs`. */
+  nextWrite(mostMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, mostMs);
+      this.writeWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.schedule.stop();
     const unwritten = this.batch.count + (this.failed?.count ?? 0);
@@ -154,6 +167,16 @@ export class UsageLedger implements OnApplicationBootstrap, OnApplicationShutdow
    * then the journal's segments they came from go. What is settled meanwhile waits for the next write.
    */
   private async writePending(): Promise<void> {
+    try {
+      await this.writeCut();
+    } finally {
+      const waiters = this.writeWaiters;
+      this.writeWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  private async writeCut(): Promise<void> {
     const cut = this.journal.cut();
     for (let left = (this.failed ? 1 : 0) + (this.batch.count > 0 ? 1 : 0); left > 0; left--) {
       const batch = this.failed ?? this.batch;

@@ -2,11 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { utcMonth } from '@/common/money';
 import { BudgetsService, Headroom } from '../budgets/budgets.service';
 import { KeyBudgets } from '../budgets/key-budgets';
+import { UsageLedger } from '../budgets/usage-ledger';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { CatalogueModel, gatewayConfig, GatewayConfig } from './gateway.config';
 import { BudgetRefusal, UserLimitError, WorkspaceLimitError } from './gateway.errors';
 import { InferenceRequest } from './inference-request';
 import { costOf, NO_USAGE } from './usage';
+
+/** How long a call waits for the holds of calls in flight to be given back before it is refused. */
+export const HOLD_WAIT_MS = 30_000;
+/** How often a waiting call looks again when no write of this node wakes it (holds given back by other nodes). */
+const HOLD_RETRY_MS = 100;
 
 /** What a call holds against each budget until it settles (0 where no limit applies). */
 export interface Holds {
@@ -40,6 +46,7 @@ export class CallBudgets {
     @Inject(gatewayConfig.KEY) private readonly config: GatewayConfig,
     private readonly budgets: BudgetsService,
     private readonly keys: KeyBudgets,
+    private readonly ledger: UsageLedger,
   ) {}
 
   /**
@@ -47,6 +54,11 @@ export class CallBudgets {
    * for (an embedding holds its input's cost only, a token count nothing). A call without an output limit gets one
    * while a budget applies (the least of the model's, the operator's default and what the budgets afford), so its
    * spend can never pass its hold.
+   *
+   * A call the budget could afford once the calls in flight give their holds back (they give back all but what
+   * they spend) is not refused for their worst cases: it waits for them to settle (this node's next write, or
+   * `HOLD_RETRY_MS` for other nodes'), for `HOLD_WAIT_MS` at most, then is refused or, without an output limit,
+   * sized to what is left. Only a budget whose real spend leaves no room refuses at once.
    */
   async hold(
     principal: ConsolePrincipal,
@@ -55,13 +67,35 @@ export class CallBudgets {
     inputTokens: number,
     request: Pick<InferenceRequest, 'maxTokens' | 'pays'>,
   ): Promise<Held> {
-    const { maxTokens, pays } = request;
-    if (pays === 'nothing') return { holds: { member: 0n, workspace: 0n, key: 0n } };
-    const output = pays === 'output';
+    if (request.pays === 'nothing') return { holds: { member: 0n, workspace: 0n, key: 0n } };
+    const giveUpAt = performance.now() + HOLD_WAIT_MS;
+    for (;;) {
+      const patient = performance.now() < giveUpAt;
+      const outcome = await this.tryHold(principal, model, maxOutput, inputTokens, request, patient);
+      if (!('refused' in outcome)) return outcome;
+      if (!patient || !outcome.mayFit) throw outcome.refused;
+      if (outcome.holdsInFlight) await this.ledger.nextWrite(HOLD_RETRY_MS);
+    }
+  }
+
+  /**
+   * One attempt. `patient`: a call without an output limit is sized as if the holds in flight were given back
+   * (the caller waits for them rather than get a short answer). Refused, it says whether trying again may help
+   * (the refusing budget would fit the call without its holds) and whether there are holds to wait for.
+   */
+  private async tryHold(
+    principal: ConsolePrincipal,
+    model: CatalogueModel,
+    maxOutput: number,
+    inputTokens: number,
+    request: Pick<InferenceRequest, 'maxTokens' | 'pays'>,
+    patient: boolean,
+  ): Promise<Held | { refused: UserLimitError; mayFit: boolean; holdsInFlight: boolean }> {
+    const { maxTokens } = request;
+    const output = request.pays === 'output';
     const workspaceId = principal.workspaceId!;
     const memberId = principal.serviceAccountId ?? principal.userId!;
     const keyLimit = principal.controls?.monthlyBudgetMicroCents ?? null;
-    const room = () => this.room(principal, keyLimit);
     let outputTokens = output ? (maxTokens ?? Math.min(maxOutput, model.maxOutput)) : 0;
     let limit: number | undefined;
     if (
@@ -69,30 +103,42 @@ export class CallBudgets {
       maxTokens === undefined &&
       (keyLimit !== null || (await this.budgets.limited(workspaceId, memberId)))
     ) {
-      outputTokens = this.allowance(await room(), { ...model, maxOutput }, inputTokens);
+      const room = await this.room(principal, keyLimit);
+      const sized = patient && room ? { ...room, left: room.left + room.held } : room;
+      outputTokens = this.allowance(sized, { ...model, maxOutput }, inputTokens);
       limit = Math.max(outputTokens, 1);
     }
     const worst = costOf(model, { ...NO_USAGE, input: inputTokens, output: outputTokens });
-    const refuse = async (by?: Headroom) => {
+    const refuse = async (by?: Headroom | null) => {
+      const room = by ?? (await this.room(principal, keyLimit));
       const tokens = !output
         ? 0
         : outputTokens > 0
           ? outputTokens
           : (maxTokens ?? Math.min(maxOutput, this.config.defaultMaxTokens));
       const most = costOf(model, { ...NO_USAGE, input: inputTokens, output: tokens });
-      return refusal(by ?? (await room()), most, tokens);
+      // Read after the refusal: the holds that refused it may be given back already (then try again at once).
+      // A call sized to the budget is sized again on the next try; one with its own limit must fit as it is.
+      const withoutHolds = room && { ...room, left: room.left + room.held };
+      const mayFit =
+        withoutHolds !== null &&
+        outputTokens > 0 &&
+        (limit !== undefined
+          ? this.allowance(withoutHolds, { ...model, maxOutput }, inputTokens) > 0
+          : worst <= withoutHolds.left);
+      return { refused: refusal(room, most, tokens), mayFit, holdsInFlight: (room?.held ?? 0n) > 0n };
     };
-    if (output && outputTokens <= 0) throw await refuse();
+    if (output && outputTokens <= 0) return refuse();
     let key = 0n;
     if (keyLimit !== null) {
       if (!(await this.keys.hold(workspaceId, principal.credentialId, keyLimit, worst)))
-        throw await refuse(await this.keys.headroom(workspaceId, principal.credentialId, keyLimit));
+        return refuse(await this.keys.headroom(workspaceId, principal.credentialId, keyLimit));
       key = worst;
     }
     const hold = await this.budgets.hold(workspaceId, memberId, worst);
     if (!hold.held) {
       if (key > 0n) await this.keys.release(workspaceId, principal.credentialId, key);
-      throw await refuse((await this.budgets.headroom(workspaceId, memberId)) ?? undefined);
+      return refuse(await this.budgets.headroom(workspaceId, memberId));
     }
     return {
       holds: { member: hold.memberHeld ? worst : 0n, workspace: hold.workspaceHeld ? worst : 0n, key },
@@ -129,6 +175,7 @@ function refusal(room: Headroom | null, worst: bigint, outputTokens: number): Us
     by: 'member' as const,
     limit: 0n,
     left: 0n,
+    held: 0n,
     resetsAt: utcMonth(Date.now()).next,
   };
   const refused = { worst, outputTokens, limit, left, resetsAt };

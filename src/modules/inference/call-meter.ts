@@ -28,6 +28,8 @@ export class CallMeter {
   private billedCost = 0n;
 
   private readonly holds: Holds;
+  /** The call holds part of a budget: its settlement is written before its answer ends (see GatewayService). */
+  readonly budgeted: boolean;
 
   constructor(
     private model: CatalogueModel,
@@ -35,6 +37,7 @@ export class CallMeter {
     holds: Holds,
   ) {
     this.holds = { ...holds };
+    this.budgeted = holds.member > 0n || holds.workspace > 0n || holds.key > 0n;
   }
 
   /** The model that serves the call (a route's deployment or fallback): its prices and id are billed. */

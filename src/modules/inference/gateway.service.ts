@@ -313,7 +313,7 @@ export class GatewayService {
         // Settled, logged and journaled before the answer leaves: a process killed after it has it billed and logged.
         if (whole.usage) settle(whole.usage, 'answered', whole.cost);
         else settle(NO_USAGE, 'upstream_refused');
-        await this.journaled(call, record, started);
+        await this.journaled(call, record, started, admitted.meter);
         writeWhole(response, answer.statusCode, whole.headers, whole.text);
         return;
       }
@@ -332,7 +332,7 @@ export class GatewayService {
       );
       unwatch();
       settle(streamUsage.result());
-      await this.journaled(call, record, started);
+      await this.journaled(call, record, started, admitted.meter);
       response.end(filter?.rest());
     } catch (error) {
       unwatch?.();
@@ -342,6 +342,7 @@ export class GatewayService {
         caller.left ? 'client_left' : 'failed',
       );
       if (caller.left) return;
+      if (admitted.meter.budgeted) await this.ledger.flush();
       if (response.headersSent) {
         response.destroy();
         return;
@@ -355,11 +356,23 @@ export class GatewayService {
 
   /**
    * The call logged, then resolves once its usage and its log row are in their journals (both written at the end
-   * of this turn of the event loop, one write each for every call of the turn): the answer may end then.
+   * of this turn of the event loop, one write each for every call of the turn): the answer may end then. A call
+   * that held part of a budget waits for the ledger's write as well (one write for all calls waiting on it), so
+   * its hold is given back and its spend counted, on every node, before its caller can send the next call:
+   * otherwise a finished call's worst case would still be held against the next one.
    */
-  private async journaled(call: ModelCall, record: CallRecord, started: number): Promise<void> {
+  private async journaled(
+    call: ModelCall,
+    record: CallRecord,
+    started: number,
+    meter: CallMeter,
+  ): Promise<void> {
     this.logCall(call, record, started);
-    await Promise.all([this.ledger.journaled(), this.requestLog.journaled()]);
+    await Promise.all([
+      this.ledger.journaled(),
+      this.requestLog.journaled(),
+      meter.budgeted ? this.ledger.flush() : undefined,
+    ]);
   }
 
   /**
