@@ -20,6 +20,7 @@ import { keepServingOnUnhandledRejection } from './common/errors/last-resort';
 import { SecretKeyMismatchError } from './modules/console-access/console-access.errors';
 import { ServerPasswordService } from './modules/instance-auth/server-password.service';
 import { startupBanner } from './startup-banner';
+import { parseIdentityEnv } from './modules/identity/identity.config';
 import { Readiness } from './modules/health/readiness';
 
 async function fail(message: string): Promise<never> {
@@ -107,6 +108,7 @@ export async function serve(): Promise<void> {
       port,
       surfaces: config.surfaces,
       database: databaseInUse.description,
+      signup: parseIdentityEnv(process.env).signup,
       newPassword: config.surfaces.includes('instance')
         ? app.get(ServerPasswordService).generated
         : undefined,

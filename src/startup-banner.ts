@@ -5,9 +5,18 @@ export interface BannerFacts {
   port: number;
   surfaces: string[];
   database?: string;
+  /** `OUTPOST_CONSOLE_SIGNUP`, said in words next to the console. */
+  signup?: 'first' | 'open' | 'invite' | 'closed';
   /** The server password, only on the start that generated it. */
   newPassword?: { user: string; value: string; file: string };
 }
+
+const SIGNUP_WORDS = {
+  first: 'the first account only, then by invitation (OUTPOST_CONSOLE_SIGNUP=open lets anyone sign up)',
+  open: 'open to anyone who reaches this server (OUTPOST_CONSOLE_SIGNUP=open)',
+  invite: 'by invitation only (OUTPOST_CONSOLE_SIGNUP=invite)',
+  closed: 'closed: accounts are made with `outpost console create-user`',
+};
 
 /** The last lines of start-up: where to go, what serves the data, and a first start's password. */
 export function startupBanner(facts: BannerFacts): string {
@@ -17,6 +26,9 @@ export function startupBanner(facts: BannerFacts): string {
     `  Outpost is running on ${url}   (${facts.surfaces.join(', ')})`,
     facts.surfaces.includes('instance') ? `  web app     ${url}/` : undefined,
     facts.surfaces.includes('console') ? `  console     ${url}/console` : undefined,
+    facts.surfaces.includes('console') && facts.signup
+      ? `  sign-up     ${SIGNUP_WORDS[facts.signup]}`
+      : undefined,
     facts.surfaces.includes('inference') ? `  inference   ${url}/inference` : undefined,
     `  API docs    ${url}/docs`,
     facts.database ? `  database    ${facts.database}` : undefined,

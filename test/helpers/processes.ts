@@ -45,7 +45,15 @@ export function startServer(env: Record<string, string | undefined>): ServerProc
   shareSecret(env);
   if (!env.DATABASE_URL && env.OUTPOST_DATA_DIR) embeddedFolders.add(env.OUTPOST_DATA_DIR);
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // Tests sign many people up: sign-up is open unless a test says otherwise (its default has a test).
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      OUTPOST_CONSOLE_SIGNUP: 'open',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));

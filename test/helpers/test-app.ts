@@ -64,6 +64,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Every test signs people up and starts device sign-ins from 127.0.0.1; the limits have tests of their own.
     OUTPOST_SIGNUPS_PER_HOUR: '1000000',
+    // Tests sign many people up; the default (the first account only) has tests of its own (sign-in.e2e-spec.ts).
+    OUTPOST_CONSOLE_SIGNUP: 'open',
     OUTPOST_DEVICE_CODES_PER_MINUTE: '1000000',
     HOST: '127.0.0.1',
     PORT: '0',

@@ -183,7 +183,7 @@ export class PagesController {
     if (await this.person(request)) return response.redirect(target, 303);
     const csrf = this.csrf.token(request, response);
     const token = typeof invite === 'string' ? invite : (INVITE_PATH.exec(target)?.[1] ?? '');
-    const mode = this.identity.signupMode;
+    const mode = await this.identity.signupMode();
     if (mode === 'closed' || (mode === 'invite' && !token)) {
       const error =
         mode === 'closed'

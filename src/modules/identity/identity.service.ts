@@ -25,6 +25,8 @@ export interface NewPerson {
   invite?: string;
 }
 
+const NEEDS_INVITATION = 'Sign-up needs an invitation on this console';
+
 @Injectable()
 export class IdentityService {
   constructor(
@@ -43,16 +45,14 @@ export class IdentityService {
   /** Sign-up through the API, as `OUTPOST_CONSOLE_SIGNUP` allows; returns the person and a sign-in cookie value. */
   async signup(input: NewPerson, sourceAddress: string): Promise<{ user: UserEntity; session: string }> {
     if (this.config.signup === 'closed') throw new ConsoleForbiddenError('Sign-up is closed on this console');
-    if (this.config.signup === 'invite' && !input.invite) {
-      throw new ConsoleForbiddenError('Sign-up needs an invitation on this console');
-    }
+    if (this.config.signup === 'invite' && !input.invite) throw new ConsoleForbiddenError(NEEDS_INVITATION);
     // Per address and shared by every process: a flood of accounts, or of probes for taken e-mails, stops here.
     await this.limiter.consume(
       `signup:${sourceAddress}`,
       { max: this.config.signupsPerHour, windowMs: 3_600_000 },
       'Too many sign-ups from this address; try again later',
     );
-    return this.createPerson(input, sourceAddress, true);
+    return this.createPerson(input, sourceAddress, true, this.config.signup === 'first' && !input.invite);
   }
 
   /**
@@ -63,6 +63,7 @@ export class IdentityService {
     input: NewPerson,
     sourceAddress: string | null,
     startSession: boolean,
+    onlyTheFirst = false,
   ): Promise<{ user: UserEntity; session: string }> {
     const email = normalizeEmail(input.email);
     const passwordHash = await this.passwords.hash(input.password);
@@ -76,6 +77,7 @@ export class IdentityService {
     };
     const actor: Actor = { type: 'user', id: user.id, sourceAddress };
     return this.transactions.run(async (tx) => {
+      if (onlyTheFirst && (await this.users.anyone(tx))) throw new ConsoleForbiddenError(NEEDS_INVITATION);
       const inserted = await this.users.addUnlessEmailTaken(tx, user);
       if (!inserted) throw new ConsoleConflictError('An account with this email already exists', 'user');
       if (input.invite) await this.invites.accept(input.invite, user, actor, tx);
@@ -117,9 +119,14 @@ export class IdentityService {
     return this.sessions.end(cookieValue);
   }
 
-  /** `OUTPOST_CONSOLE_SIGNUP`: whether the sign-up page shows its form. */
-  get signupMode(): 'open' | 'invite' | 'closed' {
-    return this.config.signup;
+  /**
+   * `OUTPOST_CONSOLE_SIGNUP` as it applies now, for the sign-up page: `first` is `open` until someone has an
+   * account, then `invite`.
+   */
+  async signupMode(): Promise<'open' | 'invite' | 'closed'> {
+    const mode = this.config.signup;
+    if (mode !== 'first') return mode;
+    return (await this.users.anyone()) ? 'invite' : 'open';
   }
 
   get sessionLifetimeMs(): number {

@@ -21,6 +21,19 @@ export class UsersRepository {
     return inserted.count > 0;
   }
 
+  /**
+   * Whether anyone has an account; in a transaction, first takes a lock that lasts until it ends, so two first
+   * sign-ups (on any node) cannot both see none.
+   */
+  async anyone(tx?: Transaction): Promise<boolean> {
+    if (!tx) return this.users.exists();
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['first-signup']);
+    const [row] = (await tx.query('SELECT EXISTS (SELECT 1 FROM users) AS found')) as Array<{
+      found: boolean;
+    }>;
+    return row.found;
+  }
+
   existsWithEmail(email: string): Promise<boolean> {
     return this.users.existsBy({ email });
   }

@@ -150,6 +150,34 @@ describe('console sign-up, sign-in and sign-out', () => {
 });
 
 describe('sign-up modes', () => {
+  it('the default: the first account signs up and owns the first workspace; after it, only with an invitation', async () => {
+    const t = await createTestApp({ env: { OUTPOST_CONSOLE_SIGNUP: undefined } });
+    try {
+      const page = await t.http.get('/console/signup');
+      expect(page.text).toContain('name="email"');
+      // Two first sign-ups at once: one account, the other refused.
+      const firsts = await Promise.all(
+        ['first@example.com', 'rival@example.com'].map((email) =>
+          t.http.post('/console/api/auth/signup').send({ email, password: PASSWORD }),
+        ),
+      );
+      expect(firsts.map((res) => res.status).sort()).toEqual([201, 403]);
+      const owner = firsts.find((res) => res.status === 201)!;
+      const orgs = await asPerson(t, sessionCookie(owner)).get('/console/api/orgs');
+      expect(orgs.body).toEqual([{ id: expect.stringMatching(/^org_/), name: 'Personal', role: 'owner' }]);
+      const later = await t.http
+        .post('/console/api/auth/signup')
+        .send({ email: 'stranger@example.com', password: PASSWORD });
+      expect(later.status).toBe(403);
+      expect(later.body.message).toBe('Sign-up needs an invitation on this console');
+      expect((await t.http.get('/console/signup')).text).toContain('needs an invitation');
+      const refused = firsts.find((res) => res.status === 403)!;
+      expect(refused.body.message).toBe('Sign-up needs an invitation on this console');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('invite: sign-up needs an invitation, which joins its workspace instead of creating "Personal"', async () => {
     const open = await createTestApp();
     const invited = await createTestApp({
