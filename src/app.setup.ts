@@ -36,6 +36,9 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
     requestTimeout: config.requestTimeoutMs,
     http: { headersTimeout, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 500 },
     clientErrorHandler,
+    // A stopping server serves what still reaches it (with `Connection: close`, see main.ts) rather than answering
+    // 503: a balancer does not replay a POST that a node took, so a 503 would be the caller's failure.
+    return503OnClosing: false,
     // Outpost has no Nest middleware: its request work is in Fastify hooks below.
     skipMiddie: true,
     trustProxy: config.trustProxy,

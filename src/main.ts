@@ -2,7 +2,7 @@ import './v8-flags'; // first: V8 flags apply to what is allocated after them
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
 import { ConfigError, parseAppEnv, parseDatabaseEnv } from './config/env';
@@ -121,6 +121,19 @@ export async function serve(): Promise<void> {
     stopping = true;
     // Not ready first: a load balancer polling /health/ready moves away while this process still serves.
     app.get(Readiness).draining = true;
+    // Every answer from now on closes its connection, so the balancer keeps none to this process: when it stops
+    // accepting, a balancer's next request finds the port closed (and safely tries another node) instead of being
+    // sent on a kept-alive connection this process is closing (a POST then fails: it may not be replayed).
+    server.prependListener('request', (_request, response: ServerResponse) => {
+      response.shouldKeepAlive = false;
+    });
+    // The connections idle now are closed now, while the port is open (a balancer's next request opens another).
+    // When the port closes, none is cut as idle: one the balancer opened a moment before may carry a request node
+    // has not read yet, and resetting it would fail a model call the balancer may not replay. Each closes after
+    // its answer; one left idle is dropped by its client (a balancer's keep-alive timeout is below the drain
+    // delay) or cut after OUTPOST_SHUTDOWN_GRACE_MS.
+    server.closeIdleConnections();
+    server.closeIdleConnections = () => undefined;
     if (config.drainDelayMs > 0) {
       logger.log(
         `${signal}: not ready; serving ${config.drainDelayMs} ms more while the load balancer moves away`,

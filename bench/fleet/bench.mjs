@@ -63,7 +63,7 @@ http { access_log off; client_body_temp_path ${prefix}/body; proxy_temp_path ${p
   server { listen 127.0.0.1:${proxyPort};
     location / { proxy_pass http://outpost; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $remote_addr; proxy_buffering off; proxy_request_buffering off;
-      proxy_next_upstream error timeout http_503 non_idempotent; } } }`);
+      proxy_next_upstream error timeout http_503; } } }`);
   return spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
 }
 

@@ -25,7 +25,7 @@ function proxied(upstream: string): string {
       proxy_buffering off;
       proxy_request_buffering off;
       proxy_read_timeout 300s;
-      proxy_next_upstream error timeout http_503 non_idempotent;
+      proxy_next_upstream error timeout http_503;
       proxy_next_upstream_tries 3;
       add_header X-Test-Upstream $upstream_addr always;`;
 }
@@ -41,9 +41,10 @@ function locations(options: NginxOptions): string {
 
 /**
  * A real nginx (Debian's package) on loopback in front of several Outpost nodes, configured as docs/operations.md
- * advises: round robin, keep-alive to the nodes, no buffering (SSE and streams pass as they come), and a request
- * that could not be handed to a node (refused, reset before an answer, or a 503 of a node that is draining) tried on
- * the next node.
+ * advises: round robin, keep-alive to the nodes (idle ones dropped within 500 ms, below the fleet test's drain
+ * delay), no buffering (SSE and streams pass as they come), and a request that could not be sent to a node tried on
+ * the next node (a GET also after an error before the answer, or a draining node's 503; a POST never after it was
+ * sent).
  */
 export async function startNginx(
   upstreams: string[],
@@ -72,6 +73,7 @@ http {
   upstream outpost {
     ${servers}
     keepalive 32;
+    keepalive_timeout 500ms;
   }
   ${options.instance ? `upstream instance {\n    server ${new URL(options.instance).host};\n    keepalive 8;\n  }` : ''}
   server {

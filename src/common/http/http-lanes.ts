@@ -28,7 +28,7 @@ export class HttpLanes {
   private readonly lanes: Lane[] = [];
   private logger: Logger | undefined;
   private trusted: ((address: string, hop: number) => boolean) | undefined;
-  /** Set when Fastify starts closing: from then on Fastify answers every request (503, `Connection: close`). */
+  /** Set when Fastify starts closing: from then on Fastify answers every request (with `Connection: close`). */
   private closing = false;
 
   /** The lanes of the app made with `createHttpAdapter`; none for another app. */
@@ -38,8 +38,8 @@ export class HttpLanes {
 
   /**
    * The log and the proxies believed for the client's address (`OUTPOST_TRUST_PROXY`), as Fastify has them; and
-   * Fastify's close, after which a request on a kept-alive connection gets Fastify's 503 and `Connection: close`
-   * instead of a model call, so a busy client cannot keep a stopping server's connection (and its drain) open.
+   * Fastify's close, after which Fastify answers every request with `Connection: close`, so a busy client cannot
+   * keep a stopping server's connection (and its drain) open.
    */
   configure(fastify: FastifyInstance, logger: Logger, trustProxy: string[] | false): void {
     this.logger = requestLineLogger(logger);

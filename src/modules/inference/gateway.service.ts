@@ -319,7 +319,6 @@ export class GatewayService {
       }
       const headers = answer.headers;
       headers['cache-control'] = 'no-cache';
-      headers.connection = 'keep-alive';
       headers['x-outpost-gateway-ms'] = gatewayMs();
       writeHead(response, answer.statusCode, headers);
       unwatch = this.ledger.watch(() => meter.progress(streamUsage.result()));
