@@ -35,8 +35,13 @@ export class OutboundHttp implements OnApplicationShutdown {
     return request(url, { ...options, dispatcher: this.dispatcher });
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Closes its connections (the `outpost` commands call it, so the process can end). */
+  async close(): Promise<void> {
     await this.dispatcher.destroy();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
   }
 }
 

@@ -1,4 +1,11 @@
-/** The console's device-flow endpoints, as `outpost login` and the instance's link call them. */
+import { OutboundHttp, refusedAddress } from '@/common/net/outbound-http';
+import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
+
+/**
+ * The console's device-flow endpoints, as `outpost login` and the instance's link call them. The console is named
+ * by a person, so every call goes through the outbound guard: one on loopback or the private network needs the
+ * operator's `OUTPOST_CONNECTIONS_ALLOW`.
+ */
 export const CLIENT_ID = 'outpost-cli';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -20,16 +27,22 @@ export class ConsoleCallError extends Error {
   }
 }
 
-async function post<T>(url: string, body: object): Promise<T> {
-  let res: Response;
+/** A call the outbound guard refused, saying how to allow it; undefined for any other failure. */
+export function refusal(error: unknown): string | undefined {
+  const refused = refusedAddress(error);
+  return refused && `${refused.message}; the server's operator can allow it with ${ALLOW_VARIABLE}`;
+}
+
+async function post<T>(http: OutboundHttp, url: string, body: object): Promise<T> {
+  let res: Awaited<ReturnType<OutboundHttp['fetch']>>;
   try {
-    res = await fetch(url, {
+    res = await http.fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-  } catch {
-    throw new ConsoleCallError(`no console answers at ${new URL(url).origin}`, 0);
+  } catch (error) {
+    throw new ConsoleCallError(refusal(error) ?? `no console answers at ${new URL(url).origin}`, 0);
   }
   const answer = (await res.json().catch(() => ({}))) as T & { error?: string; error_description?: string };
   if (!res.ok) {
@@ -42,7 +55,7 @@ async function post<T>(url: string, body: object): Promise<T> {
   return answer;
 }
 
-export function requestDeviceCode(consoleUrl: string) {
+export function requestDeviceCode(http: OutboundHttp, consoleUrl: string) {
   return post<{
     device_code: string;
     user_code: string;
@@ -50,19 +63,19 @@ export function requestDeviceCode(consoleUrl: string) {
     verification_uri_complete: string;
     expires_in: number;
     interval: number;
-  }>(`${consoleUrl}/console/auth/device/code`, { client_id: CLIENT_ID, supports_org_scope: true });
+  }>(http, `${consoleUrl}/console/auth/device/code`, { client_id: CLIENT_ID, supports_org_scope: true });
 }
 
-export function pollDeviceToken(consoleUrl: string, deviceCode: string) {
-  return post<TokenAnswer>(`${consoleUrl}/console/auth/device/token`, {
+export function pollDeviceToken(http: OutboundHttp, consoleUrl: string, deviceCode: string) {
+  return post<TokenAnswer>(http, `${consoleUrl}/console/auth/device/token`, {
     grant_type: DEVICE_GRANT,
     device_code: deviceCode,
     client_id: CLIENT_ID,
   });
 }
 
-export function refreshTokens(consoleUrl: string, refreshToken: string) {
-  return post<TokenAnswer>(`${consoleUrl}/console/auth/device/token`, {
+export function refreshTokens(http: OutboundHttp, consoleUrl: string, refreshToken: string) {
+  return post<TokenAnswer>(http, `${consoleUrl}/console/auth/device/token`, {
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
     client_id: CLIENT_ID,
