@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { CommonModule } from './common/common.module';
+import { OutboundModule } from './common/net/outbound.module';
 import { CredentialsGuard } from './common/auth';
 import { ErrorFilter } from './common/errors/error.filter';
 import { RequestValidationPipe } from './common/http/validation.pipe';
@@ -27,6 +28,7 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig, databaseConfig] }),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 0 }),
         CommonModule,
+        OutboundModule,
         DatabaseModule,
         DatabaseServicesModule,
         RateLimitModule,

@@ -3,10 +3,24 @@ import { join } from 'node:path';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 
+/**
+ * The CLI's environment: the tests' consoles listen on loopback, which the outbound guard refuses unless the
+ * operator allows it; `env` adds to it or takes it away (`OUTPOST_CONNECTIONS_ALLOW: undefined`).
+ */
+function cliEnv(dataDir: string, env: Record<string, string | undefined>) {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    OUTPOST_DATA_DIR: dataDir,
+    OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
+    ...env,
+  };
+}
+
 /** `outpost login <url>` as a user runs it; resolves with its output once it printed the code, and its exit. */
 export function runLogin(dataDir: string, consoleUrl: string) {
   const child = spawn(process.execPath, [CLI, 'login', consoleUrl], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, OUTPOST_DATA_DIR: dataDir },
+    env: cliEnv(dataDir, {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -30,9 +44,13 @@ export function runLogin(dataDir: string, consoleUrl: string) {
 }
 
 /** Runs `outpost <args>` to the end. */
-export function runCli(dataDir: string, args: string[]): Promise<{ code: number | null; output: string }> {
+export function runCli(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, OUTPOST_DATA_DIR: dataDir },
+    env: cliEnv(dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

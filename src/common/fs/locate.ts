@@ -2,6 +2,8 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export interface LocatedPath {
+  /** The location's real path. */
+  root: string;
   absolute: string;
   /** With symbolic links followed: what is really read or written. */
   real: string;
@@ -20,11 +22,20 @@ export function locate(directory: string, path: string | undefined): LocatedPath
   const real = realExisting(absolute);
   const inside = isInside(root, real);
   return {
+    root,
     absolute,
     real,
     display: inside ? relative(root, real).split(sep).join('/') || '.' : real,
     external: !inside,
   };
+}
+
+/**
+ * The real path a walk of `located` keeps links under: the location, or, once a path outside it was allowed
+ * (`external_directory` on `<dir>/*`), that directory.
+ */
+export function walkBoundary(located: LocatedPath): string {
+  return located.external ? located.real : located.root;
 }
 
 /** Whether `path` is `root` or lies under it (both absolute). */

@@ -2,8 +2,9 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * Addresses a server must not be made to call on someone else's behalf: loopback, private (RFC 1918, ULA),
- * link-local (cloud metadata lives at 169.254.169.254), unspecified, multicast, CGNAT, benchmark and reserved
- * ranges. IPv6 forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that address.
+ * link-local (cloud metadata lives at 169.254.169.254), site-local, unspecified, multicast, CGNAT, benchmark and
+ * reserved ranges, and local-use NAT64 (RFC 8215: a translator inside the network, to anywhere behind it). IPv6
+ * forms that carry an IPv4 address (mapped, SIIT, compatible, NAT64, 6to4) are judged by that address.
  */
 const INTERNAL = new BlockList();
 for (const [network, prefix] of [
@@ -28,6 +29,7 @@ for (const [network, prefix] of [
   ['fec0::', 10],
   ['ff00::', 8],
   ['100::', 64],
+  ['64:ff9b:1::', 48],
 ] as const)
   INTERNAL.addSubnet(network, prefix, 'ipv6');
 
@@ -46,12 +48,13 @@ export function ipv6Groups(address: string): number[] {
   return [...left, ...Array<string>(missing).fill('0'), ...right].map((group) => parseInt(group, 16));
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4), if any. */
+/** The IPv4 address an IPv6 address carries (mapped, SIIT, compatible, NAT64, 6to4), if any. */
 export function embeddedIpv4(address: string): string | undefined {
   const g = ipv6Groups(address);
   const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zero = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
   if (zero(0, 5) && g[5] === 0xffff) return quad(g[6], g[7]); // ::ffff:a.b.c.d
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return quad(g[6], g[7]); // ::ffff:0:a.b.c.d (SIIT, RFC 7915)
   if (zero(0, 6) && (g[6] !== 0 || g[7] > 1)) return quad(g[6], g[7]); // ::a.b.c.d (deprecated)
   if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return quad(g[6], g[7]); // NAT64
   if (g[0] === 0x2002) return quad(g[1], g[2]); // 6to4

@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { OutboundPolicy } from '@/common/net/outbound-policy';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { consoleAccessConfig } from '../console-access/console-access.config';
 import { KeysModule } from '../keys/keys.module';
 import { ConnectionEntity } from './connection.entity';
-import { connectionsConfig, outboundPolicyProvider } from './connections.config';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsRepository } from './connections.repository';
 import { ConnectionsService } from './connections.service';
@@ -19,13 +17,12 @@ import { CredentialCipher } from './credential-cipher';
 @Module({
   imports: [
     ConfigModule.forFeature(consoleAccessConfig),
-    ConfigModule.forFeature(connectionsConfig),
     TypeOrmModule.forFeature([ConnectionEntity]),
     KeysModule,
     AuditModule,
   ],
   controllers: [ConnectionsController],
-  providers: [CredentialCipher, ConnectionsService, ConnectionsRepository, outboundPolicyProvider],
-  exports: [ConnectionsService, OutboundPolicy],
+  providers: [CredentialCipher, ConnectionsService, ConnectionsRepository],
+  exports: [ConnectionsService],
 })
 export class ConnectionsModule {}

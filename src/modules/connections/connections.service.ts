@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Clock } from '@/common/clock';
 import { InvalidRequestError } from '@/common/errors';
+import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
 import { InternalAddressError, OutboundPolicy } from '@/common/net/outbound-policy';
 import { ulidId } from '@/common/ids';
 import { Transactions } from '@/database/transaction';
@@ -221,7 +222,7 @@ export class ConnectionsService {
     } catch (error) {
       if (!(error instanceof InternalAddressError)) return;
       throw new InvalidRequestError(
-        `base_url: ${error.message}; the server's operator can allow it with OUTPOST_CONNECTIONS_ALLOW`,
+        `base_url: ${error.message}; the server's operator can allow it with ${ALLOW_VARIABLE}`,
         'base_url',
       );
     }

@@ -1,6 +1,12 @@
-/** The console's device-flow endpoints, as `outpost login` and the instance's link call them. */
+import { OutboundHttp, refusedAddress } from '@/common/net/outbound-http';
+import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
 import { DeviceCode, deviceCodeAnswer, tokenAnswer, Tokens } from './console-answers';
 
+/**
+ * The console's device-flow endpoints, as `outpost login` and the instance's link call them. The console is named
+ * by a person, so every call goes through the outbound guard: one on loopback or the private network needs the
+ * operator's `OUTPOST_CONNECTIONS_ALLOW`. Its answers are checked (console-answers.ts) before anything uses them.
+ */
 export const CLIENT_ID = 'outpost-cli';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -15,39 +21,53 @@ export class ConsoleCallError extends Error {
   }
 }
 
+/** A call the outbound guard refused, saying how to allow it; undefined for any other failure. */
+export function refusal(error: unknown): string | undefined {
+  const refused = refusedAddress(error);
+  return refused && `${refused.message}; the server's operator can allow it with ${ALLOW_VARIABLE}`;
+}
+
 /** POSTs JSON; a refusal is a `ConsoleCallError`, an answer is returned unchecked (the callers check it). */
-async function post(url: string, body: object): Promise<unknown> {
-  let res: Response;
+async function post(http: OutboundHttp, url: string, body: object): Promise<unknown> {
+  let res: Awaited<ReturnType<OutboundHttp['fetch']>>;
   try {
-    res = await fetch(url, {
+    res = await http.fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-  } catch {
-    throw new ConsoleCallError(`no console answers at ${new URL(url).origin}`, 0);
+  } catch (error) {
+    throw new ConsoleCallError(refusal(error) ?? `no console answers at ${new URL(url).origin}`, 0);
   }
   const answer: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
-    const refusal = (answer ?? {}) as { error?: unknown; error_description?: unknown };
-    const code = typeof refusal.error === 'string' ? refusal.error.slice(0, 200) : undefined;
+    const refused = (answer ?? {}) as { error?: unknown; error_description?: unknown };
+    const code = typeof refused.error === 'string' ? refused.error.slice(0, 200) : undefined;
     const said =
-      typeof refusal.error_description === 'string' ? refusal.error_description.slice(0, 500) : code;
-    throw new ConsoleCallError(said ?? `answered ${res.status}`, res.status, code);
+      typeof refused.error_description === 'string' ? refused.error_description.slice(0, 500) : code;
+    throw new ConsoleCallError(
+      said ?? `the console at ${new URL(url).origin} answered ${res.status}`,
+      res.status,
+      code,
+    );
   }
   return answer;
 }
 
-export async function requestDeviceCode(consoleUrl: string): Promise<DeviceCode> {
-  const answer = await post(`${consoleUrl}/console/auth/device/code`, {
+export async function requestDeviceCode(http: OutboundHttp, consoleUrl: string): Promise<DeviceCode> {
+  const answer = await post(http, `${consoleUrl}/console/auth/device/code`, {
     client_id: CLIENT_ID,
     supports_org_scope: true,
   });
   return deviceCodeAnswer(consoleUrl, answer);
 }
 
-export async function pollDeviceToken(consoleUrl: string, deviceCode: string): Promise<Tokens> {
-  const answer = await post(`${consoleUrl}/console/auth/device/token`, {
+export async function pollDeviceToken(
+  http: OutboundHttp,
+  consoleUrl: string,
+  deviceCode: string,
+): Promise<Tokens> {
+  const answer = await post(http, `${consoleUrl}/console/auth/device/token`, {
     grant_type: DEVICE_GRANT,
     device_code: deviceCode,
     client_id: CLIENT_ID,
@@ -55,8 +75,12 @@ export async function pollDeviceToken(consoleUrl: string, deviceCode: string): P
   return tokenAnswer(consoleUrl, answer);
 }
 
-export async function refreshTokens(consoleUrl: string, refreshToken: string): Promise<Tokens> {
-  const answer = await post(`${consoleUrl}/console/auth/device/token`, {
+export async function refreshTokens(
+  http: OutboundHttp,
+  consoleUrl: string,
+  refreshToken: string,
+): Promise<Tokens> {
+  const answer = await post(http, `${consoleUrl}/console/auth/device/token`, {
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
     client_id: CLIENT_ID,

@@ -2,12 +2,13 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { unwatchFile, watchFile } from 'node:fs';
 import { join } from 'node:path';
 import { appConfig, AppConfig } from '@/config/app.config';
+import { OutboundHttp } from '@/common/net/outbound-http';
 import { wildcardMatch } from '@/common/text/wildcard';
 import { parseConfigDocument } from '../location-config/config-validation';
 import { ConfigLayer } from '../location-config/config.types';
 import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
 import { consoleConfigAnswer, PolicyStatement } from './console-answers';
-import { ConsoleCallError, refreshTokens } from './console-client';
+import { ConsoleCallError, refreshTokens, refusal } from './console-client';
 import { consoleLinkConfig, ConsoleLinkConfig } from './console-link.config';
 import {
   ConsoleLink,
@@ -60,6 +61,7 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(consoleLinkConfig.KEY) private readonly settings: ConsoleLinkConfig,
     private readonly configs: LocationConfigService,
+    private readonly http: OutboundHttp,
   ) {
     configs.addSource(this);
   }
@@ -144,7 +146,7 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
   private async fresh(link: ConsoleLink, force = false): Promise<void> {
     if (!force && link.expiresAt - Date.now() > REFRESH_BEFORE_MS) return;
     try {
-      const tokens = await refreshTokens(link.consoleUrl, link.refreshToken);
+      const tokens = await refreshTokens(this.http, link.consoleUrl, link.refreshToken);
       Object.assign(link, {
         accessToken: tokens.accessToken,
         refreshToken: tokens.refreshToken,
@@ -166,11 +168,11 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
     if (link.signedOut) return;
     const headers: Record<string, string> = { authorization: `Bearer ${link.accessToken}` };
     if (this.saved) headers['if-none-match'] = this.saved.etag;
-    let res: Response;
+    let res: Awaited<ReturnType<OutboundHttp['fetch']>>;
     try {
-      res = await fetch(`${link.consoleUrl}/console/api/v2/config`, { headers });
-    } catch {
-      throw new Error('not reachable; using the last workspace config fetched');
+      res = await this.http.fetch(`${link.consoleUrl}/console/api/v2/config`, { headers });
+    } catch (error) {
+      throw new Error(`${refusal(error) ?? 'not reachable'}; using the last workspace config fetched`);
     }
     if (res.status === 304) return;
     if (res.status === 401 && !retried) {

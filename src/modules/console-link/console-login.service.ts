@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { appConfig, AppConfig } from '@/config/app.config';
 import { InvalidRequestError } from '@/common/errors';
+import { OutboundHttp } from '@/common/net/outbound-http';
 import { ConsoleAnswerError } from './console-answers';
 import { ConsoleCallError } from './console-client';
 import { ConsoleLinkService, LinkStatus } from './console-link.service';
@@ -39,6 +40,7 @@ export class ConsoleLoginService {
   constructor(
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     private readonly link: ConsoleLinkService,
+    private readonly http: OutboundHttp,
   ) {}
 
   view(): ConsoleLinkView {
@@ -51,7 +53,7 @@ export class ConsoleLoginService {
     const origin = consoleOrigin(consoleUrl);
     let login;
     try {
-      login = await startDeviceLogin(origin, this.app.dataDir, () => attempt !== this.attempt);
+      login = await startDeviceLogin(this.http, origin, this.app.dataDir, () => attempt !== this.attempt);
     } catch (error) {
       if (error instanceof ConsoleAnswerError) {
         // What was typed answers, but not as a console does: the field is wrong, not the server.
@@ -97,7 +99,7 @@ export class ConsoleLoginService {
     this.attempt++;
     this.pending = null;
     this.error = null;
-    await this.link.between(() => signOutOfConsole(this.app.dataDir));
+    await this.link.between(() => signOutOfConsole(this.http, this.app.dataDir));
     return this.view();
   }
 }

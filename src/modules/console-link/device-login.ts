@@ -1,4 +1,5 @@
 /* The device sign-in of an instance to a console, shared by `outpost login` and the web app's server page. */
+import { OutboundHttp } from '@/common/net/outbound-http';
 import { Tokens } from './console-answers';
 import { ConsoleCallError, pollDeviceToken, requestDeviceCode } from './console-client';
 import { ConsoleLink, readLink, removeLink, writeLink } from './console-link.store';
@@ -39,11 +40,12 @@ export function consoleOrigin(value: string | undefined): string {
  * running server's link picks them up. `cancelled()` stops the polling.
  */
 export async function startDeviceLogin(
+  http: OutboundHttp,
   consoleUrl: string,
   dataDir: string,
   cancelled: () => boolean = () => false,
 ): Promise<DeviceLogin> {
-  const code = await requestDeviceCode(consoleUrl);
+  const code = await requestDeviceCode(http, consoleUrl);
   const expiresAt = Date.now() + code.expiresInSeconds * 1000;
   const poll = async (): Promise<ConsoleLink> => {
     let interval = code.intervalSeconds * 1000;
@@ -52,7 +54,7 @@ export async function startDeviceLogin(
       if (cancelled()) throw new DeviceLoginError('the sign-in was cancelled');
       let tokens: Tokens;
       try {
-        tokens = await pollDeviceToken(consoleUrl, code.deviceCode);
+        tokens = await pollDeviceToken(http, consoleUrl, code.deviceCode);
       } catch (error) {
         if (!(error instanceof ConsoleCallError)) throw error;
         if (error.code === 'authorization_pending') continue;
@@ -87,6 +89,7 @@ export async function startDeviceLogin(
  * Returns the console signed out of (null when there was none) and whether the console answered.
  */
 export async function signOutOfConsole(
+  http: OutboundHttp,
   dataDir: string,
 ): Promise<{ consoleUrl: string | null; answered: boolean }> {
   const link = readLink(dataDir);
@@ -94,12 +97,15 @@ export async function signOutOfConsole(
   const headers = { authorization: `Bearer ${link.accessToken}` };
   let answered = true;
   try {
-    const res = await fetch(`${link.consoleUrl}/console/api/sessions`, { headers });
+    const res = await http.fetch(`${link.consoleUrl}/console/api/sessions`, { headers });
     if (res.ok) {
       const sessions = (await res.json()) as Array<{ id: string; current: boolean }>;
       const current = sessions.find((session) => session.current);
       if (current) {
-        await fetch(`${link.consoleUrl}/console/api/sessions/${current.id}`, { method: 'DELETE', headers });
+        await http.fetch(`${link.consoleUrl}/console/api/sessions/${current.id}`, {
+          method: 'DELETE',
+          headers,
+        });
       }
     }
   } catch {

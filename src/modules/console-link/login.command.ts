@@ -1,5 +1,6 @@
 /* `outpost login <console url>`, `outpost login --status` and `outpost logout`: link this instance to a console. */
 import qrcode from 'qrcode-terminal';
+import { OutboundHttp } from '@/common/net/outbound-http';
 import { parseAppEnv } from '@/config/env';
 import { ConsoleAnswerError } from './console-answers';
 import { ConsoleCallError } from './console-client';
@@ -14,8 +15,8 @@ While signed in, the instance uses the workspace's providers and policies throug
 billed to you. The tokens are kept in $OUTPOST_DATA_DIR/console.json (mode 0600).
 `;
 
-async function login(consoleUrl: string, dataDir: string): Promise<void> {
-  const { link, userCode, done } = await startDeviceLogin(consoleUrl, dataDir);
+async function login(http: OutboundHttp, consoleUrl: string, dataDir: string): Promise<void> {
+  const { link, userCode, done } = await startDeviceLogin(http, consoleUrl, dataDir);
   process.stdout.write(`To sign in, open ${link}\nand check that it shows the code ${userCode}\n\n`);
   qrcode.generate(link, { small: true }, (qr: string) => process.stdout.write(`${qr}\n`));
   let signedIn;
@@ -42,8 +43,8 @@ function status(dataDir: string): void {
   process.stdout.write(`${state}: ${link.consoleUrl}, workspace ${link.orgId ?? '(none)'}, since ${since}\n`);
 }
 
-async function logout(dataDir: string): Promise<void> {
-  const { consoleUrl, answered } = await signOutOfConsole(dataDir);
+async function logout(http: OutboundHttp, dataDir: string): Promise<void> {
+  const { consoleUrl, answered } = await signOutOfConsole(http, dataDir);
   if (!consoleUrl) {
     process.stdout.write('not signed in to a console\n');
     return;
@@ -59,10 +60,13 @@ export async function loginCommand(name: 'login' | 'logout', argv: string[]): Pr
     return;
   }
   const { dataDir } = parseAppEnv(process.env);
+  // The same guard as the server's: a console on loopback or the private network needs OUTPOST_CONNECTIONS_ALLOW.
+  let http: OutboundHttp | undefined;
   try {
-    if (name === 'logout') await logout(dataDir);
+    http = OutboundHttp.fromEnv(process.env);
+    if (name === 'logout') await logout(http, dataDir);
     else if (argv.includes('--status')) status(dataDir);
-    else await login(consoleOrigin(argv[0]), dataDir);
+    else await login(http, consoleOrigin(argv[0]), dataDir);
   } catch (error) {
     const known =
       error instanceof DeviceLoginError ||
@@ -71,5 +75,7 @@ export async function loginCommand(name: 'login' | 'logout', argv: string[]): Pr
     const message = known ? error.message : String(error);
     process.stderr.write(`outpost ${name}: ${message}\n`);
     process.exit(1);
+  } finally {
+    await http?.close();
   }
 }

@@ -1,8 +1,8 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { realpath, readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
 import { InvalidRequestError } from '@/common/errors';
 import { locate, LocatedPath } from '@/common/fs/locate';
-import { walk } from '@/common/fs/walk';
+import { readEntries, walk } from '@/common/fs/walk';
 
 /** How many entries a search looks at, at most: a huge tree answers from its first part rather than slowly. */
 const MAX_SEARCHED = 50_000;
@@ -29,7 +29,8 @@ function score(path: string, query: string): number | undefined {
 
 /**
  * The files and directories of `root` whose path matches `query` (the name first, then the path, then the letters
- * in order), best first, at most `limit`. What `walk` skips (version control, dependencies, builds) is not searched.
+ * in order), best first, at most `limit`. What `walk` skips (version control, dependencies, builds) is not searched,
+ * and links leading outside the location are not offered (they could not be opened).
  * Behind opencode's file pickers: `fs.find` (v2) and `find.files` (v1).
  */
 export async function findFiles(
@@ -42,6 +43,7 @@ export async function findFiles(
   let searched = 0;
   for await (const entry of walk(root, new AbortController().signal)) {
     if (++searched > MAX_SEARCHED) break;
+    if (entry.outside) continue;
     const type = entry.directory ? 'directory' : 'file';
     if (options.type && options.type !== type) continue;
     const rank = score(entry.path, wanted);
@@ -58,23 +60,26 @@ export function locateInside(root: string, path: string | undefined): LocatedPat
   return located;
 }
 
-/** The files and directories of a directory inside the location (`fs.list`, v1 `file.list`). */
+/**
+ * The files and directories of a directory inside the location (`fs.list`, v1 `file.list`); links to either inside
+ * the location are listed as what they lead to, links leading outside it are not.
+ */
 export async function listDirectory(
   root: string,
   path: string | undefined,
 ): Promise<Array<FoundEntry & { name: string; absolute: string }>> {
   const located = locateInside(root, path);
-  const entries = await readdir(located.real, { withFileTypes: true }).catch(() => {
+  const entries = await readEntries(located.real, await realpath(root)).catch(() => {
     throw new InvalidRequestError(`path is not a directory of the location: ${path}`, 'path', 'Query');
   });
   const prefix = located.display === '.' ? '' : `${located.display}/`;
   return entries
-    .filter((entry) => entry.isDirectory() || entry.isFile())
+    .filter((entry) => !entry.outside)
     .map((entry) => ({
       name: entry.name,
       path: `${prefix}${entry.name}`,
-      absolute: join(located.real, entry.name),
-      type: entry.isDirectory() ? ('directory' as const) : ('file' as const),
+      absolute: entry.absolute,
+      type: entry.directory ? ('directory' as const) : ('file' as const),
     }));
 }
 

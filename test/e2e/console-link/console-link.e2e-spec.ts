@@ -98,7 +98,10 @@ describe('an instance signed in to a console', () => {
       orgId: owner.org,
     });
 
-    instance = await createTestApp({ dataDir, env: { OUTPOST_CONSOLE_POLL_MS: '300' } });
+    instance = await createTestApp({
+      dataDir,
+      env: { OUTPOST_CONSOLE_POLL_MS: '300', OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1' },
+    });
     const linked = await info();
     expect(linked.console).toMatchObject({ state: 'linked', console: consoleApp.url, workspace: owner.org });
   });

@@ -23,7 +23,10 @@ describe('a running server and `outpost login` / `outpost logout` in another pro
     owner = await signup(consoleApp);
     dataDir = mkdtempSync(join(tmpdir(), 'outpost-picked-up-'));
     // A poll far away: only the file watch can link the server in time.
-    instance = await createTestApp({ dataDir, env: { OUTPOST_CONSOLE_POLL_MS: '600000' } });
+    instance = await createTestApp({
+      dataDir,
+      env: { OUTPOST_CONSOLE_POLL_MS: '600000', OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1' },
+    });
   });
   afterAll(async () => {
     await instance?.close();

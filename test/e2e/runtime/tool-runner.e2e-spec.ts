@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
+import { OutboundHttp } from '@/common/net/outbound-http';
 import { EventsPublisher } from '@/common/events/events.publisher';
 import { PermissionRequestsService } from '@/modules/runtime/permissions/permission-requests.service';
 import { PermissionRequest, PermissionRuleset } from '@/modules/runtime/permissions/permission.types';
@@ -37,7 +38,7 @@ describe('ToolRunner: one tool call under the permission rules', () => {
     const emitter = new EventEmitter2();
     const clock = new TestClock();
     requests = new PermissionRequestsService(new EventsPublisher(emitter, clock), clock);
-    runner = new ToolRunner(requests);
+    runner = new ToolRunner(requests, OutboundHttp.fromEnv({}));
     asked = [];
     replyWith = undefined;
     emitter.on(PUBLISHED_EVENT, (event: OutpostEvent) => {

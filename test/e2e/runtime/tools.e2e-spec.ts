@@ -13,6 +13,10 @@ import { parseToolInput } from '@/modules/runtime/tools/tool-input';
 import { ToolContext } from '@/modules/runtime/tools/tool.types';
 import { writeTool } from '@/modules/runtime/tools/write.tool';
 
+/** What list, glob and grep add for the link `escape`, which leads out of the location. */
+const OUTSIDE_NOTE =
+  '(skipped a link leading outside the location: escape/; name one as the path to be asked for external_directory)';
+
 describe('runtime tools', () => {
   let root: string;
   let location: string;
@@ -163,15 +167,15 @@ describe('runtime tools', () => {
   });
 
   describe('list, glob, grep', () => {
-    it('list walks the tree, skipping node_modules, not following links, honouring ignore', async () => {
+    it('list walks the tree, skipping node_modules, not following a link outside but saying so, honouring ignore', async () => {
       const result = await listTool.run({}, ctx);
       expect(result.output.split('\n')).toEqual([
         'README.md',
-        'escape',
         'src/',
         'src/a.ts',
         'src/deep/',
         'src/deep/c.ts',
+        OUTSIDE_NOTE,
       ]);
       const ignoring = await listTool.run({ path: 'src', ignore: ['deep/**', 'deep'] }, ctx);
       expect(ignoring.output.split('\n')).toEqual(['a.ts']);
@@ -180,9 +184,9 @@ describe('runtime tools', () => {
     it('glob matches paths, newest first', async () => {
       await utimes(join(location, 'src', 'a.ts'), new Date(2_000_000_000_000), new Date(2_000_000_000_000));
       const result = await globTool.run({ pattern: '**/*.ts' }, ctx);
-      expect(result.output.split('\n')).toEqual(['src/a.ts', 'src/deep/c.ts']);
-      expect((await globTool.run({ pattern: '*.md' }, ctx)).output).toBe('README.md');
-      expect((await globTool.run({ pattern: '*.py' }, ctx)).output).toBe('No files found');
+      expect(result.output.split('\n')).toEqual(['src/a.ts', 'src/deep/c.ts', OUTSIDE_NOTE]);
+      expect((await globTool.run({ pattern: '*.md' }, ctx)).output).toBe(`README.md\n${OUTSIDE_NOTE}`);
+      expect((await globTool.run({ pattern: '*.py' }, ctx)).output).toBe(`No files found\n${OUTSIDE_NOTE}`);
     });
 
     it('grep finds lines by regex, filters by include, rejects a bad regex', async () => {
@@ -190,9 +194,10 @@ describe('runtime tools', () => {
       expect(result.output.split('\n')).toEqual([
         'README.md:2: needle in the readme',
         'src/deep/c.ts:1: const c = "needle";',
+        OUTSIDE_NOTE,
       ]);
       const onlyTs = await grepTool.run({ pattern: 'needle', include: '*.ts' }, ctx);
-      expect(onlyTs.output).toBe('src/deep/c.ts:1: const c = "needle";');
+      expect(onlyTs.output.split('\n')[0]).toBe('src/deep/c.ts:1: const c = "needle";');
       const inSrc = await grepTool.run({ pattern: '^export', path: 'src' }, ctx);
       expect(inSrc.output.split('\n')).toEqual([
         'a.ts:1: export const a = 1;',

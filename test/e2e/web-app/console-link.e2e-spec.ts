@@ -21,7 +21,14 @@ describe('the web app signs the instance in to a console and out (issue 21)', ()
       },
     });
     owner = await signup(consoleApp);
-    instance = await createTestApp({ env: { OUTPOST_SURFACES: 'instance', OUTPOST_CONSOLE_POLL_MS: '300' } });
+    // The console is on loopback: its operator allows it.
+    instance = await createTestApp({
+      env: {
+        OUTPOST_SURFACES: 'instance',
+        OUTPOST_CONSOLE_POLL_MS: '300',
+        OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
+      },
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1001,7 +1001,7 @@ export interface components {
        * @description `inference`: inference, providers and the workspace config; `all`: also the console API as an admin.
        * @enum {string}
        */
-      permission: 'inference' | 'all';
+      permission: 'all' | 'inference';
       /** @description ISO-8601 time after which the key stops working; omitted: never expires. */
       expires_at?: string;
       rate_limit?: components['schemas']['RateLimitDto'] | null;
@@ -1018,7 +1018,7 @@ export interface components {
       id: string;
       name: string;
       /** @enum {string} */
-      permission: 'inference' | 'all';
+      permission: 'all' | 'inference';
       rate_limit: components['schemas']['KeyRateLimitDto'];
       allowed_models: string[] | null;
       monthly_budget_dollars: number | null;
@@ -1029,7 +1029,7 @@ export interface components {
     };
     KeyDto: {
       /** @enum {string} */
-      permission: 'inference' | 'all';
+      permission: 'all' | 'inference';
       rate_limit: components['schemas']['KeyRateLimitDto'];
       allowed_models: string[] | null;
       /** @description The key's own monthly budget in US dollars; null: none (its member's and the workspace's still apply). */

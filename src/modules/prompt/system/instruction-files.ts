@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { walk } from '../../runtime/tools/walk';
+import { walk } from '@/common/fs/walk';
 
 /** The project's rule files, by preference: the first name found anywhere up the tree wins. */
 const LOCAL_FILES = ['AGENTS.md', 'CLAUDE.md'];
@@ -102,6 +102,7 @@ async function globFiles(pattern: string): Promise<string[]> {
     }
   } else {
     try {
+      // Links are followed wherever they lead: the config names these files, and could name any path as it is.
       for await (const entry of walk(base, AbortSignal.timeout(2_000))) {
         if (!entry.directory && matches(entry.path.split('/').join(sep))) found.push(entry.absolute);
         if (found.length >= MAX_GLOB_MATCHES) break;

@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import picomatch from 'picomatch';
+import { walkBoundary } from '@/common/fs/locate';
 import { locateForRun, pathChecks } from './paths';
 import { ToolAbortedError, ToolError } from './tool.errors';
 import { Tool } from './tool.types';
-import { walk } from './walk';
+import { outsideNote, walk } from './walk';
 
 export interface GrepInput {
   pattern: string;
@@ -103,16 +104,21 @@ export function createGrepTool(overrides: Partial<GrepOptions> = {}): Tool<GrepI
       const included = input.include ? picomatch(input.include, { dot: true, basename: true }) : () => true;
 
       const files: SearchFile[] = [];
-      for await (const entry of walk(dir.absolute, ctx.signal)) {
-        if (!entry.directory && included(entry.path))
-          files.push({ path: entry.path, absolute: entry.absolute });
+      const skipped: string[] = [];
+      for await (const entry of walk(dir.absolute, ctx.signal, walkBoundary(dir))) {
+        // A directory leading outside is named whatever `include` says: what it holds is unknown.
+        if (entry.outside && entry.directory) skipped.push(`${entry.path}/`);
+        else if (entry.directory || !included(entry.path)) continue;
+        else if (entry.outside) skipped.push(entry.path);
+        else files.push({ path: entry.path, absolute: entry.real });
       }
       const { matches, truncated } = await search(input.pattern, files, options, ctx.signal);
       const output = matches.length === 0 ? 'No matches found' : matches.join('\n');
+      const more = truncated ? '\n(more matches not shown; narrow the pattern or path)' : '';
       return {
-        output: truncated ? `${output}\n(more matches not shown; narrow the pattern or path)` : output,
+        output: `${output}${more}${outsideNote(skipped)}`,
         title: input.pattern,
-        metadata: { count: matches.length, matches: matches.length, truncated },
+        metadata: { count: matches.length, matches: matches.length, truncated, skipped: skipped.length },
       };
     },
   };

@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
+import { walkBoundary } from '@/common/fs/locate';
 import { locateForRun, pathChecks } from './paths';
 import { ToolError } from './tool.errors';
 import { Tool } from './tool.types';
-import { walk } from './walk';
+import { outsideNote, walk } from './walk';
 
 const MAX_ENTRIES = 500;
 
@@ -33,20 +34,27 @@ export const listTool: Tool<ListInput> = {
     if (!info?.isDirectory()) throw new ToolError(`Not a directory: ${dir.display}`);
     const ignored = input.ignore?.length ? picomatch(input.ignore, { dot: true }) : () => false;
     const entries: string[] = [];
+    const skipped: string[] = [];
     let truncated = false;
-    for await (const entry of walk(dir.absolute, ctx.signal)) {
+    for await (const entry of walk(dir.absolute, ctx.signal, walkBoundary(dir))) {
       if (ignored(entry.path)) continue;
+      const shown = entry.directory ? `${entry.path}/` : entry.path;
+      if (entry.outside) {
+        skipped.push(shown);
+        continue;
+      }
       if (entries.length >= MAX_ENTRIES) {
         truncated = true;
         break;
       }
-      entries.push(entry.directory ? `${entry.path}/` : entry.path);
+      entries.push(shown);
     }
     const output = entries.length === 0 ? '(empty directory)' : entries.join('\n');
+    const more = truncated ? '\n(more entries not shown; list a subdirectory)' : '';
     return {
-      output: truncated ? `${output}\n(more entries not shown; list a subdirectory)` : output,
+      output: `${output}${more}${outsideNote(skipped)}`,
       title: dir.display,
-      metadata: { count: entries.length, truncated },
+      metadata: { count: entries.length, truncated, skipped: skipped.length },
     };
   },
 };

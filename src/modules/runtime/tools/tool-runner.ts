@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventLocation } from '@/common/events';
+import { OutboundHttp } from '@/common/net/outbound-http';
 import { decide } from '../permissions/evaluate';
 import { PermissionRequestsService } from '../permissions/permission-requests.service';
 import { PermissionRule, PermissionRuleset } from '../permissions/permission.types';
@@ -46,7 +47,10 @@ export type ToolCallOutcome =
 /** Runs one tool call the model asked for: validate the input, check the rules (asking when told to), run it. */
 @Injectable()
 export class ToolRunner {
-  constructor(private readonly permissions: PermissionRequestsService) {}
+  constructor(
+    private readonly permissions: PermissionRequestsService,
+    private readonly outbound: OutboundHttp,
+  ) {}
 
   async run(request: ToolCallRequest): Promise<ToolCallOutcome> {
     const { call } = request;
@@ -82,6 +86,7 @@ export class ToolRunner {
         directory: request.directory,
         signal: request.signal,
         allowExternal,
+        outbound: this.outbound,
         ...(request.todos ? { todos: request.todos } : {}),
         ...(request.subtask ? { subtask: request.subtask } : {}),
       });

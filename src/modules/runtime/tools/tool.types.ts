@@ -1,3 +1,4 @@
+import type { OutboundHttp } from '@/common/net/outbound-http';
 import type { SubtaskResult, TaskInput, Todo } from './task-todo.types';
 
 /** What a tool call needs from the loop: the location it works in and the signal that interrupts it. */
@@ -10,6 +11,8 @@ export interface ToolContext {
   todos?: () => Promise<Todo[]>;
   /** Runs a subagent in a child session (`task`). */
   subtask?: (input: TaskInput) => Promise<SubtaskResult>;
+  /** The server's guarded HTTP client, for addresses the model names (`webfetch`, which refuses to run without it). */
+  outbound?: OutboundHttp;
 }
 
 /** One permission question a call raises: `edit` on `src/a.ts`, `external_directory` on `/etc/*`, ... */
