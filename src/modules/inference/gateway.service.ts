@@ -12,7 +12,7 @@ import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets';
 import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
-import { RequestLog } from '../budgets/request-log';
+import { RequestLog, RequestLogInput } from '../budgets/request-log';
 import { TaggedError } from '@/common/errors';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallBudgets } from './call-budgets';
@@ -72,7 +72,15 @@ interface CallRecord {
   ttfbMs: number | null;
   /** The call is in the request log already (a call answered logs itself before the answer's end). */
   logged?: boolean;
+  /** A stream's in-flight row in the request log (RequestLog.startStream), replaced by its own row at its end. */
+  streamRow?: string;
 }
+
+/**
+ * How long a call that held part of a budget waits for its settlement's write before its answer ends: a database
+ * that is slow or locked delays the answer this much at most (the settlement is in the journal already).
+ */
+const SETTLE_WAIT_MS = 1_000;
 
 /** The log's outcome of a call refused with a status. */
 const OUTCOMES: Record<number, string> = {
@@ -157,9 +165,14 @@ export class GatewayService {
    */
   private logCall(call: ModelCall, record: CallRecord, started: number): void {
     record.logged = true;
+    this.requestLog.add(this.logEntry(call, record, started), record.streamRow);
+  }
+
+  /** The call's request log row as it stands. */
+  private logEntry(call: ModelCall, record: CallRecord, started: number): RequestLogInput {
     const { principal, request, body } = call;
     const model = (body as { model?: unknown } | null)?.model;
-    this.requestLog.add({
+    return {
       workspaceId: principal.workspaceId!,
       memberId: principal.serviceAccountId ?? principal.userId!,
       keyId: principal.credential === 'session' ? null : principal.credentialId,
@@ -175,7 +188,7 @@ export class GatewayService {
       costMicroCents: record.cost,
       durationMs: Math.round(performance.now() - started),
       ttfbMs: record.ttfbMs,
-    });
+    };
   }
 
   /**
@@ -321,7 +334,19 @@ export class GatewayService {
       headers['cache-control'] = 'no-cache';
       headers['x-outpost-gateway-ms'] = gatewayMs();
       writeHead(response, answer.statusCode, headers);
-      unwatch = this.ledger.watch(() => meter.progress(streamUsage.result()));
+      record.streamRow = this.requestLog.startStream(
+        this.logEntry(call, { ...record, servedBy: upstream.model.id, outcome: 'streaming' }, started),
+      );
+      const streamRow = record.streamRow;
+      unwatch = this.ledger.watch(() => {
+        const usage = streamUsage.result();
+        const part = meter.progress(usage);
+        if (part) {
+          const input = usage.input + usage.cacheRead + usage.cacheWrite;
+          this.requestLog.streamProgress(streamRow, input, usage.output, meter.billedSoFar);
+        }
+        return part;
+      });
       // A chat stream whose caller did not ask for usage: the usage event the gateway asked for is not passed on.
       const filter = admitted.usageAdded ? new UsageChunkFilter() : undefined;
       await answer.pipe(
@@ -341,7 +366,7 @@ export class GatewayService {
         caller.left ? 'client_left' : 'failed',
       );
       if (caller.left) return;
-      if (admitted.meter.budgeted) await this.ledger.flush();
+      if (admitted.meter.budgeted) await this.settledWithin(SETTLE_WAIT_MS);
       if (response.headersSent) {
         response.destroy();
         return;
@@ -370,8 +395,18 @@ export class GatewayService {
     await Promise.all([
       this.ledger.journaled(),
       this.requestLog.journaled(),
-      meter.budgeted ? this.ledger.flush() : undefined,
+      meter.budgeted ? this.settledWithin(SETTLE_WAIT_MS) : undefined,
     ]);
+  }
+
+  /** The ledger's write of what is settled now, waited for `ms` at most (past that the journal holds it). */
+  private async settledWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.ledger.flush(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
   }
 
   /**
