@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { PlainRequest, requestPath } from '@/common/http/http';
+import { PlainRequest } from '@/common/http/http';
 import { writeHead, writeWhole } from '@/common/http/response-head';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger';
@@ -12,7 +12,8 @@ import { GatewayTargets, Plan, UpstreamTarget } from './gateway-targets';
 import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
-import { RequestLog, RequestLogInput } from '../budgets/request-log';
+import { RequestLog } from '../budgets/request-log';
+import { CallRecord, requestLogEntry } from './call-record';
 import { TaggedError } from '@/common/errors';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallBudgets } from './call-budgets';
@@ -60,20 +61,6 @@ export interface ModelCall {
   request: PlainRequest;
   /** Picks the upstream from the request's model: the catalogue's provider unless given (a workspace connection). */
   target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
-}
-
-/** How a call ended, for the per-request log. */
-interface CallRecord {
-  servedBy: string | null;
-  status: number;
-  outcome: string;
-  usage: TokenUsage;
-  cost: bigint;
-  ttfbMs: number | null;
-  /** The call is in the request log already (a call answered logs itself before the answer's end). */
-  logged?: boolean;
-  /** A stream's in-flight row in the request log (RequestLog.startStream), replaced by its own row at its end. */
-  streamRow?: string;
 }
 
 /**
@@ -165,30 +152,7 @@ export class GatewayService {
    */
   private logCall(call: ModelCall, record: CallRecord, started: number): void {
     record.logged = true;
-    this.requestLog.add(this.logEntry(call, record, started), record.streamRow);
-  }
-
-  /** The call's request log row as it stands. */
-  private logEntry(call: ModelCall, record: CallRecord, started: number): RequestLogInput {
-    const { principal, request, body } = call;
-    const model = (body as { model?: unknown } | null)?.model;
-    return {
-      workspaceId: principal.workspaceId!,
-      memberId: principal.serviceAccountId ?? principal.userId!,
-      keyId: principal.credential === 'session' ? null : principal.credentialId,
-      requestId: request.id,
-      // The route's pattern (a connection's as `custom/:connection/…`, on the SDKs' `/v1` path too).
-      route: (request.routeOptions?.url ?? requestPath(request)).slice(0, 100),
-      model: typeof model === 'string' ? model.slice(0, 200) : '',
-      servedBy: record.servedBy,
-      status: record.status,
-      outcome: record.outcome,
-      inputTokens: record.usage.input + record.usage.cacheRead + record.usage.cacheWrite,
-      outputTokens: record.usage.output,
-      costMicroCents: record.cost,
-      durationMs: Math.round(performance.now() - started),
-      ttfbMs: record.ttfbMs,
-    };
+    this.requestLog.add(requestLogEntry(call, record, started), record.streamRow);
   }
 
   /**
@@ -334,19 +298,8 @@ export class GatewayService {
       headers['cache-control'] = 'no-cache';
       headers['x-outpost-gateway-ms'] = gatewayMs();
       writeHead(response, answer.statusCode, headers);
-      record.streamRow = this.requestLog.startStream(
-        this.logEntry(call, { ...record, servedBy: upstream.model.id, outcome: 'streaming' }, started),
-      );
-      const streamRow = record.streamRow;
-      unwatch = this.ledger.watch(() => {
-        const usage = streamUsage.result();
-        const part = meter.progress(usage);
-        if (part) {
-          const input = usage.input + usage.cacheRead + usage.cacheWrite;
-          this.requestLog.streamProgress(streamRow, input, usage.output, meter.billedSoFar);
-        }
-        return part;
-      });
+      record.servedBy = upstream.model.id;
+      unwatch = this.watchStream(call, record, started, meter, streamUsage);
       // A chat stream whose caller did not ask for usage: the usage event the gateway asked for is not passed on.
       const filter = admitted.usageAdded ? new UsageChunkFilter() : undefined;
       await answer.pipe(
@@ -397,6 +350,32 @@ export class GatewayService {
       this.requestLog.journaled(),
       meter.budgeted ? this.settledWithin(SETTLE_WAIT_MS) : undefined,
     ]);
+  }
+
+  /**
+   * A stream under way: in the request log as in flight (logged as cut by a live process if this one dies), and
+   * what it has produced billed every second, both in step. Returns the function that stops watching.
+   */
+  private watchStream(
+    call: ModelCall,
+    record: CallRecord,
+    started: number,
+    meter: CallMeter,
+    streamUsage: StreamUsage,
+  ): () => void {
+    const streamRow = this.requestLog.startStream(
+      requestLogEntry(call, { ...record, outcome: 'streaming' }, started),
+    );
+    record.streamRow = streamRow;
+    return this.ledger.watch(() => {
+      const usage = streamUsage.result();
+      const part = meter.progress(usage);
+      if (part) {
+        const input = usage.input + usage.cacheRead + usage.cacheWrite;
+        this.requestLog.streamProgress(streamRow, input, usage.output, meter.billedSoFar);
+      }
+      return part;
+    });
   }
 
   /** The ledger's write of what is settled now, waited for `ms` at most (past that the journal holds it). */
