@@ -45,8 +45,8 @@ export function toTagged(exception: unknown, request: PlainRequest): TaggedError
   if (status === 413) return new PayloadTooLargeError(request.routeOptions?.bodyLimit ?? 0);
   if (status === 415) return new InvalidRequestError('Unsupported Content-Type', 'content-type', 'Headers');
   if (status !== undefined && status < 500) {
-    // Fastify's FST_ERR_BAD_URL: the path itself, not the body, is malformed.
-    const part = (exception as { code?: unknown }).code === 'FST_ERR_BAD_URL' ? 'Params' : 'Body';
+    // Fastify's URIErrors (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH): the path itself, not the body, is malformed.
+    const part = exception instanceof URIError ? 'Params' : 'Body';
     return new InvalidRequestError(`Malformed request: ${(exception as Error).message}`, undefined, part);
   }
   if (isDatabaseUnavailable(exception)) {
