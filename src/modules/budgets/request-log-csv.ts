@@ -17,11 +17,15 @@ const CSV_COLUMNS: Array<keyof RequestLogRowDto> = [
   'ttfb_ms',
 ];
 
-/** A CSV cell: quoted when it holds a comma, quote or line break; a leading =, +, - or @ is defused for spreadsheets. */
+/**
+ * A CSV cell: quoted when it holds a comma, quote or line break. One a spreadsheet would take for a formula is
+ * defused with a leading quote: it starts with =, +, - or @, or with a TAB or CR, which spreadsheets skip before
+ * reading the rest as a formula (OWASP's list for CSV injection).
+ */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
-  if (/^[=+\-@]/.test(text)) text = `'${text}`;
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
