@@ -13,6 +13,7 @@ import { HttpReply, HttpRequest, PlainRequest, requestPath } from '../http/http'
 import { loggableError, redactUrl } from '../http/redact';
 import { writeWhole } from '../http/response-head';
 import {
+  DeadlineExceededError,
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
@@ -36,6 +37,12 @@ function clientStatus(error: unknown): number | undefined {
 
 /** Any failure as one of our typed errors; an unexpected one is logged with the `ref` its `UnknownError` carries. */
 export function toTagged(exception: unknown, request: PlainRequest): TaggedError {
+  if (exception instanceof DeadlineExceededError) {
+    logger.warn(
+      { reqId: request.id, method: request.method, path: redactUrl(request.url), ...exception.fields },
+      `deadline exceeded: ${exception.message}`,
+    );
+  }
   if (exception instanceof TaggedError) return exception;
   const status = clientStatus(exception);
   if (status === 404) return new NotFoundError(`Route not found: ${request.method} ${requestPath(request)}`);
