@@ -91,8 +91,9 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
   errorFormatsOf.set(server, app.get(ErrorFormats));
   server.setReplySerializer(serializeReply);
   registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
-  // Query strings and path parameters meet the same rule as bodies.
-  server.addHook('preValidation', async (request) => {
+  // Query strings and path parameters meet the same rule as bodies, before a body parser checks the credentials of a
+  // large body (which read the parameters: a workspace's `:org`).
+  server.addHook('preParsing', async (request) => {
     directoryHeader(request);
     assertStorable(request.query, 'Query');
     assertStorable(request.params, 'Params');
