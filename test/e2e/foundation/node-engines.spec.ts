@@ -17,4 +17,16 @@ describe('the Node versions Outpost states', () => {
     expect(refusing).toEqual([]);
     expect(satisfies(oldest, '20.x')).toBe(true);
   });
+
+  it('the README and docs/operations.md name the same oldest Node as package.json', () => {
+    const oldest = minVersion(pkg.engines.node)!;
+    const stated = `Node.js ${oldest.major}.${oldest.minor}`;
+    for (const file of ['README.md', 'docs/operations.md']) {
+      const text = readFileSync(join(root, file), 'utf8');
+      const named = [...text.matchAll(/Node\.js (\d+(?:\.\d+)?) \(or newer/g)].map(
+        (match) => `Node.js ${match[1]}`,
+      );
+      expect({ file, named }).toEqual({ file, named: [stated] });
+    }
+  });
 });

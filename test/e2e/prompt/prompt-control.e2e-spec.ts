@@ -143,7 +143,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     expect(log.of(sessionID, ['permission.asked'])).toEqual([]);
   });
 
-  it('asks external_directory for a path outside the location; a rejection is the result', async () => {
+  it('asks external_directory for a path outside the location; a rejection is the result and ends the turn', async () => {
     const outside = projectDir({ 'secret.txt': 'outside the location' });
     const project = scriptedProject(server);
     // The built-in agents allow the temporary directory (where both test directories live): ask anyway.
@@ -152,10 +152,7 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
     });
     const mark = log.events.length;
     const base = server.requests.length;
-    server.script(
-      { toolCalls: [{ name: 'read', input: { filePath: join(outside, 'secret.txt') } }] },
-      { text: 'Understood.' },
-    );
+    server.script({ toolCalls: [{ name: 'read', input: { filePath: join(outside, 'secret.txt') } }] });
     await a.prompt(sessionID, { text: 'read the secret' });
     const request = await log.asked(sessionID, mark);
     expect(request.data).toMatchObject({ permission: 'external_directory' });
@@ -167,7 +164,33 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       status: 'error',
       error: { type: 'PermissionRejected' },
     });
-    expect(JSON.stringify(server.requests[base + 1].body)).not.toContain('outside the location');
+    // As in opencode, the person's "no" ends the turn: the model is not asked again.
+    expect(server.requests.length).toBe(base + 1);
+    expect(JSON.stringify(messages)).not.toContain('outside the location');
+  });
+
+  it('a rejection with a message is feedback: the model goes on with it', async () => {
+    const project = scriptedProject(server, { '.env': 'SECRET=1' });
+    const sessionID = await a.createSession(project);
+    const mark = log.events.length;
+    const base = server.requests.length;
+    server.script(
+      { toolCalls: [{ name: 'read', input: { filePath: join(project, '.env') } }] },
+      { text: 'I will not read it.' },
+    );
+    await a.prompt(sessionID, { text: 'read .env' });
+    const request = await log.asked(sessionID, mark);
+    const replied = await a.post(`/api/session/${sessionID}/permission/${request.data.id}/reply`, {
+      reply: 'reject',
+      message: 'do not read secrets',
+    });
+    expect(replied.status).toBe(204);
+    const idle = await log.idle(sessionID, mark);
+    expect(idle.data.outcome).toBe('succeeded');
+    expect(server.requests.length).toBe(base + 2);
+    const toolResult = (server.requests[base + 1].body.messages as Data[]).find((m) => m.role === 'tool');
+    expect(JSON.stringify(toolResult!.content)).toContain('do not read secrets');
+    expect((await a.messages(sessionID)).at(-1)!.content[0].text).toBe('I will not read it.');
   });
 
   it('retries 429 and 5xx with the retry visible on the message, then fails the step with the error', async () => {

@@ -78,10 +78,8 @@ describe('links whose target is outside the location lead nowhere without asking
     const sessionID = await a.createSession(project, {
       permissions: [{ action: 'external_directory', resource: '*', effect: 'ask' }],
     });
-    server.script(
-      { toolCalls: [{ name: 'grep', input: { pattern: 'token', path: 'src/keys' } }] },
-      { text: 'Done.' },
-    );
+    server.script({ toolCalls: [{ name: 'grep', input: { pattern: 'token', path: 'src/keys' } }] });
+    const calls = server.requests.length;
     await a.prompt(sessionID, { text: 'search the keys' });
     const asked = await log.asked(sessionID);
     expect(asked.data).toMatchObject({
@@ -90,9 +88,12 @@ describe('links whose target is outside the location lead nowhere without asking
     });
     expect((await a.reply(sessionID, asked.data.id as string, 'reject')).status).toBe(204);
     await log.idle(sessionID);
-    const [result] = (server.requests.at(-1)!.body.messages as Json[]).filter((m) => m.role === 'tool');
-    expect(String(result.content)).toContain('The user rejected external_directory');
-    expect(String(result.content)).not.toContain(SECRET);
+    // The rejection ends the turn: the model is not called again, and the call's error says why.
+    expect(server.requests.length).toBe(calls + 1);
+    const messages = await a.messages(sessionID);
+    const tool = (messages.at(-1)!.content as Json[]).find((part) => part.type === 'tool') as Json;
+    expect(JSON.stringify(tool.state)).toContain('The user rejected external_directory');
+    expect(JSON.stringify(messages)).not.toContain(SECRET);
   });
 
   it('v1 GET /find?pattern= finds nothing behind them, and the file routes neither offer nor list them', async () => {

@@ -300,8 +300,10 @@ export class AgentLoop implements OnModuleInit {
           ? { status: 'failed', error: result.error! }
           : { status: 'interrupted' };
     if (result.status === 'completed') {
-      const interrupted = await this.stepTools.run(ctx, setup, recorder, result, stored);
-      if (interrupted) outcome = { status: 'interrupted' };
+      const stopped = await this.stepTools.run(ctx, setup, recorder, result, stored);
+      if (stopped === 'interrupted') outcome = { status: 'interrupted' };
+      // A rejection without a word ends the turn: no further step asks the model again.
+      if (stopped === 'rejected') outcome = { status: 'completed', toolCalls: 0 };
     }
 
     const message = recorder.message;

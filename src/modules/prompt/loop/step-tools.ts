@@ -17,6 +17,8 @@ import type { RunContext } from './run-context';
 import { AssistantRecorder } from './assistant-recorder';
 
 export const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
+/** A call after one the person rejected, in the same step: not run, as the turn ends there. */
+const NOT_RUN: StepError = { type: 'PermissionRejected', message: 'Not run: the user rejected an earlier call' };
 
 /** What the tools of a step run with, from the step's setup. */
 export interface ToolsSetup {
@@ -42,7 +44,8 @@ export class StepTools {
   ) {}
 
   /**
-   * Runs the step's tool calls in order; true when an interrupt stopped them. A permission request waits until
+   * Runs the step's tool calls in order: `interrupted` when an interrupt stopped them, `rejected` when the person
+   * rejected one without a word (the calls after it are not run and the turn ends), else undefined. A permission request waits until
    * the step has been announced (`stored`), so that it follows the step's start on the event stream.
    */
   async run(
@@ -51,16 +54,17 @@ export class StepTools {
     recorder: AssistantRecorder,
     result: StepResult,
     stored: Promise<void>,
-  ): Promise<boolean> {
+  ): Promise<'interrupted' | 'rejected' | undefined> {
     const granted: PermissionRuleset = [];
+    let rejected = false;
     const snapshot = new StepSnapshot(this.snapshots, location.directory, recorder.message);
     for (const call of result.toolCalls) {
       const part = recorder.call(call);
       const input = (call.input && typeof call.input === 'object' ? call.input : {}) as Record<string, Json>;
-      if (ctx.signal.aborted || !(await ctx.owned())) {
+      if (rejected || ctx.signal.aborted || !(await ctx.owned())) {
         recorder.setTool(
           part,
-          { status: 'error', input, error: INTERRUPTED },
+          { status: 'error', input, error: rejected ? NOT_RUN : INTERRUPTED },
           { completed: this.clock.now() },
         );
         continue;
@@ -100,6 +104,7 @@ export class StepTools {
         }
       } else if (outcome.status === 'error') {
         recorder.setTool(part, { status: 'error', input, error: outcome.error }, completed);
+        rejected = outcome.endsTurn === true;
       } else {
         const content = outcome.output ? [{ type: 'text' as const, text: outcome.output }] : undefined;
         recorder.setTool(
@@ -110,6 +115,6 @@ export class StepTools {
       }
     }
     await snapshot.after();
-    return ctx.signal.aborted;
+    return ctx.signal.aborted ? 'interrupted' : rejected ? 'rejected' : undefined;
   }
 }

@@ -103,6 +103,7 @@ export class PermissionRequestsService {
     const answer: PermissionAnswer = {
       reply,
       rules,
+      byPerson: true,
       ...(reply === 'reject' && options.message ? { reason: options.message } : {}),
     };
     this.settle(requestID, answer);

@@ -31,4 +31,6 @@ export interface PermissionAnswer {
   rules: PermissionRule[];
   /** Why it was rejected: the person's message, `location reloaded`, `interrupted`. */
   reason?: string;
+  /** The person answered (a reply), rather than the server (a reload, an interrupt). */
+  byPerson?: boolean;
 }

@@ -41,7 +41,14 @@ export interface ToolCallError {
  */
 export type ToolCallOutcome =
   | { status: 'completed'; input: unknown; result: ToolResult; rules: PermissionRule[] }
-  | { status: 'error'; input: unknown; error: ToolCallError; rules: PermissionRule[] }
+  | {
+      status: 'error';
+      input: unknown;
+      error: ToolCallError;
+      rules: PermissionRule[];
+      /** The person rejected the call without a word: the turn ends here, as in opencode. */
+      endsTurn?: boolean;
+    }
   | { status: 'interrupted'; input: unknown; output: string; rules: PermissionRule[] };
 
 /** Runs one tool call the model asked for: validate the input, check the rules (asking when told to), run it. */
@@ -139,7 +146,10 @@ export class ToolRunner {
       if (settled.reply === 'reject') {
         const why = settled.reason ? `: ${settled.reason}` : '';
         const message = `The user rejected ${ask.action} on ${ask.resources.join(', ')}${why}`;
-        return { status: 'error', input: call.input, error: { type: 'PermissionRejected', message }, rules };
+        const error = { type: 'PermissionRejected', message };
+        // The person's "no" ends the turn; with a message it is feedback, and the model goes on with it.
+        const endsTurn = settled.byPerson === true && settled.reason === undefined;
+        return { status: 'error', input: call.input, error, rules, endsTurn };
       }
       rules.push(...settled.rules);
     }
