@@ -169,8 +169,9 @@ describe('PermissionRequestsService', () => {
     expect(requests.list('ses_a')).toEqual([request]);
     expect(requests.list('ses_b')).toEqual([]);
 
-    expect(requests.reply(request.id, 'once', { sessionID: 'ses_a' })).toEqual({ reply: 'once', rules: [] });
-    await expect(answer).resolves.toEqual({ reply: 'once', rules: [] });
+    const once = { reply: 'once', rules: [], byPerson: true };
+    expect(requests.reply(request.id, 'once', { sessionID: 'ses_a' })).toEqual(once);
+    await expect(answer).resolves.toEqual(once);
     expect(requests.list()).toEqual([]);
     expect(events[1]).toMatchObject({
       type: 'permission.replied',
@@ -187,8 +188,8 @@ describe('PermissionRequestsService', () => {
 
     const answer = requests.reply(first.request.id, 'always');
     const rules: PermissionRuleset = [{ action: 'bash', resource: 'git *', effect: 'allow' }];
-    expect(answer).toEqual({ reply: 'always', rules });
-    await expect(first.answer).resolves.toEqual({ reply: 'always', rules });
+    expect(answer).toEqual({ reply: 'always', rules, byPerson: true });
+    await expect(first.answer).resolves.toEqual({ reply: 'always', rules, byPerson: true });
     await expect(covered.answer).resolves.toEqual({ reply: 'once', rules: [] });
     expect(requests.list().map((r) => r.id)).toEqual([other.request.id, otherSession.request.id]);
     expect(
@@ -199,7 +200,12 @@ describe('PermissionRequestsService', () => {
   it('reject settles with the reason and publishes the reply', async () => {
     const { request, answer } = ask('ses_a');
     requests.reply(request.id, 'reject', { message: 'use the other file' });
-    await expect(answer).resolves.toEqual({ reply: 'reject', rules: [], reason: 'use the other file' });
+    await expect(answer).resolves.toEqual({
+      reply: 'reject',
+      rules: [],
+      reason: 'use the other file',
+      byPerson: true,
+    });
     expect(events.map((e) => e.type)).toEqual(['permission.asked', 'permission.replied']);
     expect(events[1].data).toMatchObject({ reply: 'reject' });
   });
