@@ -58,7 +58,13 @@ export class OfferedProviders {
     private readonly connections: ConnectionsService,
   ) {}
 
-  readonly entries = async (workspaceId: string, origin: string): Promise<Record<string, ProviderEntry>> => {
+  /** For a workspace: what its policies allow, and its connections; for `null` (anyone): the catalogue. */
+  readonly entries = async (
+    workspaceId: string | null,
+    origin: string,
+  ): Promise<Record<string, ProviderEntry>> => {
+    const allows = (provider: string, model: string) =>
+      workspaceId === null ? Promise.resolve(true) : this.policies.allows(workspaceId, provider, model);
     const offered: Record<string, ProviderEntry> = {};
     const add = (schema: UpstreamSchema, model: string) => {
       const { id, name, path } = CATALOGUE[schema];
@@ -68,14 +74,14 @@ export class OfferedProviders {
     const { providers, models, routes } = this.config.catalogue;
     for (const model of models.values()) {
       if (model.kind === 'embedding') continue;
-      if (await this.policies.allows(workspaceId, model.provider, model.id))
-        add(providers.get(model.provider)!.schema, model.id);
+      if (await allows(model.provider, model.id)) add(providers.get(model.provider)!.schema, model.id);
     }
     for (const route of routes.values()) {
       const first = models.get(route.deployments[0].model)!;
       if (offered[CATALOGUE[providers.get(first.provider)!.schema].id]?.models[first.id])
         add(providers.get(first.provider)!.schema, route.name);
     }
+    if (workspaceId === null) return offered;
     for (const connection of await this.connections.list(workspaceId)) {
       const offer = entry(
         connection.name,

@@ -9,6 +9,7 @@ import { WorkspaceConfigDto } from './dto/workspace-config.dto';
 import { RenderedConfig, WorkspaceConfigService } from './workspace-config.service';
 import { HttpReply, HttpRequest, requestOrigin } from '@/common/http/http';
 import { BodyLimit } from '@/common/http/body-parsers';
+import { cliConfig } from './cli-config';
 
 /** `"a", W/"b"` → `["\"a\"", "\"b\""]`: the strong forms of the tags a client already holds. */
 function knownTags(ifNoneMatch: string | undefined): string[] {
@@ -17,26 +18,6 @@ function knownTags(ifNoneMatch: string | undefined): string[] {
     .split(',')
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .filter((tag) => tag.length > 0 && tag.length <= 64);
-}
-
-type Json = Record<string, unknown>;
-
-/** The V2 workspace config as an opencode config (what the CLI merges into its own). */
-function cliConfig(v2: Json): Json {
-  const provider: Json = {};
-  for (const [id, entry] of Object.entries((v2.providers ?? {}) as Record<string, Json>)) {
-    const settings = (entry.settings ?? {}) as Json;
-    const pkg = typeof entry.package === 'string' ? entry.package.replace(/^[^:]*:/, '') : undefined;
-    provider[id] = {
-      ...(entry.name !== undefined ? { name: entry.name } : {}),
-      ...(entry.env !== undefined ? { env: entry.env } : {}),
-      ...(pkg ? { npm: pkg } : {}),
-      options: { ...settings, ...(entry.headers ? { headers: entry.headers } : {}) },
-      models: entry.models ?? {},
-    };
-  }
-  const policies = (v2.policies ?? []) as unknown[];
-  return { provider, ...(policies.length ? { experimental: { policies } } : {}) };
 }
 
 function send(res: HttpReply, config: RenderedConfig): void {

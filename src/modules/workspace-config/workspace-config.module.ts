@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { OpencodeWellKnownController } from './opencode-well-known.controller';
 import { WorkspaceConfigController } from './workspace-config.controller';
 import { WorkspaceConfigEntity } from './workspace-config.entity';
 import { WorkspaceConfigService } from './workspace-config.service';
@@ -10,7 +11,7 @@ import { WorkspacePolicies } from './workspace-policies';
 /** The workspace config (V2) every client polls, and its admin writes. */
 @Module({
   imports: [TypeOrmModule.forFeature([WorkspaceConfigEntity]), AuditModule],
-  controllers: [WorkspaceConfigController],
+  controllers: [WorkspaceConfigController, OpencodeWellKnownController],
   providers: [WorkspaceConfigService, WorkspacePolicies, WorkspaceConfigRepository],
   exports: [WorkspaceConfigService, WorkspacePolicies],
 })

@@ -37,7 +37,11 @@ const EMPTY_CONFIG = { document: EMPTY_DOCUMENT, rendered: EMPTY_RENDERED, etag:
  * Providers another module offers every workspace beside those its admins wrote (the gateway's catalogue and the
  * workspace's connections), as entries pointing at `origin`, the console's own address as the caller reached it.
  */
-export type ProviderSource = (workspaceId: string, origin: string) => Promise<Record<string, ProviderEntry>>;
+/** Providers a module offers: for one workspace, or (`null`) to anyone, as `/console/.well-known/opencode` does. */
+export type ProviderSource = (
+  workspaceId: string | null,
+  origin: string,
+) => Promise<Record<string, ProviderEntry>>;
 
 /** API keys (service accounts' and personal) may change everything but providers and models. */
 const KEY_CREDENTIALS = new Set(['service_account_key', 'personal_key']);
@@ -75,6 +79,13 @@ export class WorkspaceConfigService {
     const rendered = stableJson(config);
     const etag = etagOf(rendered);
     return { etag, body: known.includes(etag) ? null : rendered };
+  }
+
+  /** What every console member may be offered before signing in: the providers offered to anyone. */
+  async publicProviders(origin: string): Promise<Record<string, ProviderEntry>> {
+    const providers: Record<string, ProviderEntry> = {};
+    for (const source of this.sources) Object.assign(providers, await source(null, origin));
+    return providers;
   }
 
   /**

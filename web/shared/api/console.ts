@@ -445,6 +445,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/.well-known/opencode': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What `opencode auth login <console>` reads: how to get a key, and the gateway's providers */
+    get: operations['console.wellKnown'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/console/api/v1/budgets/members': {
     parameters: {
       query?: never;
@@ -1188,6 +1205,19 @@ export interface components {
       };
       policies?: components['schemas']['PolicyStatementDto'][];
       experimental?: components['schemas']['ExperimentalConfigDto'];
+    };
+    WellKnownAuthDto: {
+      /** @description The command opencode runs on the person's machine; what it prints is the token. */
+      command: string[];
+      /** @description The variable opencode keeps the token in (its configs use it as `{env:…}`). */
+      env: string;
+    };
+    OpencodeWellKnownDto: {
+      /** @description An opencode config merged into the person's: the gateway's providers, keyed by the token. */
+      config: {
+        [key: string]: unknown;
+      };
+      auth: components['schemas']['WellKnownAuthDto'];
     };
     BudgetMemberDto: {
       /** @description `usr_…` for a person, `sa_…` for a service account. */
@@ -3389,6 +3419,43 @@ export interface operations {
       };
       /** @description NotFound: the workspace does not exist or was deleted */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'console.wellKnown': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OpencodeWellKnownDto'];
+        };
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
         headers: {
           [name: string]: unknown;
         };
