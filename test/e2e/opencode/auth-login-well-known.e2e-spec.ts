@@ -20,7 +20,12 @@ describe('opencode auth login <console> (the released 1.18.33 CLI)', () => {
     upstream.answerUnstreamed = true;
     upstream.fallback = { text: 'through the gateway', usage: { input: 3, output: 3 } };
     const catalogue = upstreamCatalogue(upstream, [
-      { name: 'up', schema: 'openai-chat', keyEnv: 'UP_KEY', models: ['small: { prices: { input: 1, output: 2 } }'] },
+      {
+        name: 'up',
+        schema: 'openai-chat',
+        keyEnv: 'UP_KEY',
+        models: ['small: { prices: { input: 1, output: 2 } }'],
+      },
     ]);
     t = await createTestApp({ env: { OUTPOST_GATEWAY_CONFIG: catalogue, UP_KEY: 'sk-up' } });
   });

@@ -18,7 +18,10 @@ import { AssistantRecorder } from './assistant-recorder';
 
 export const INTERRUPTED: StepError = { type: 'AbortedError', message: 'Interrupted' };
 /** A call after one the person rejected, in the same step: not run, as the turn ends there. */
-const NOT_RUN: StepError = { type: 'PermissionRejected', message: 'Not run: the user rejected an earlier call' };
+const NOT_RUN: StepError = {
+  type: 'PermissionRejected',
+  message: 'Not run: the user rejected an earlier call',
+};
 
 /** What the tools of a step run with, from the step's setup. */
 export interface ToolsSetup {
