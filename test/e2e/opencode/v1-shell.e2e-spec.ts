@@ -91,4 +91,19 @@ describe("v1 POST /session/{id}/shell: the TUI's !cmd runs in the location and t
     expect(unknown.status).toBe(404);
     expect(await a.messages(sessionID)).toEqual([]);
   });
+
+  it("takes the SDK's optional messageID, as a prompt does; one that is no message id is refused", async () => {
+    const project = scriptedProject(server);
+    const sessionID = await api(t).createSession(project);
+    const ran = await shell(sessionID, project, {
+      agent: 'build',
+      command: 'echo with-id',
+      messageID: 'msg_0123456789abcdefABCDEFGHIJ',
+    });
+    expect(ran.status).toBe(200);
+    expect(JSON.stringify(ran.body)).toContain('with-id');
+    const bad = await shell(sessionID, project, { agent: 'build', command: 'echo no', messageID: 'nope' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('messageID');
+  });
 });

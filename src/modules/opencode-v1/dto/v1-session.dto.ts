@@ -247,6 +247,11 @@ export class V1SessionPermissionReplyDto {
 
 /** `POST /session/{id}/shell`: a command the person runs in the session's location. */
 export class V1ShellDto {
+  /** The SDK's id for the new message, as with a prompt: checked, and Outpost gives the message its own. */
+  @IsOptional()
+  @Matches(MESSAGE_ID, { message: 'messageID must be a message id (msg_…)' })
+  messageID?: string;
+
   @IsString()
   @MaxLength(200)
   agent!: string;
