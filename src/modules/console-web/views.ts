@@ -142,7 +142,7 @@ export function homeBody(csrf: string, workspaces: WorkspaceWithRole[], devices:
           html`<li>
             <a href="/console/keys?org=${workspace.id}">${workspace.name}</a>
             <span class="muted small"
-              >you are ${workspace.role === 'admin' ? 'an' : 'a'} ${workspace.role}</span
+              >— you are ${/^[aeiou]/.test(workspace.role) ? 'an' : 'a'} ${workspace.role}</span
             >
           </li>`,
       )}

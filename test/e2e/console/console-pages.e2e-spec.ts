@@ -98,6 +98,8 @@ describe('console pages (server-rendered, no JavaScript)', () => {
     expect(ok.status).toBe(303);
     const home = await browser.get('/console');
     expect(home.text).toContain('Personal');
+    // The role in words: "an owner", not "a owner".
+    expect(home.text).toContain('— you are an owner');
   });
 
   it('signing out an unknown device renders a 404 page', async () => {

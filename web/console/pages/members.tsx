@@ -7,7 +7,7 @@ import { type Action, DeleteButton, ErrorText, Notice, ShownOnce, useAction, use
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
-const withArticle = (role: Role) => `${role === 'admin' ? 'an' : 'a'} ${role}`;
+const withArticle = (role: Role) => `${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}`;
 
 /**
  * A member's role: choosing another only asks (a stray arrow key on a focused select must not change anyone's
