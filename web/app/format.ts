@@ -39,3 +39,22 @@ export function shortPath(directory: string): string {
   const parts = directory.split('/').filter(Boolean);
   return parts.length <= 2 ? directory : `…/${parts.slice(-2).join('/')}`;
 }
+
+/** A session's title opencode's clients give it until a real one is written (`New session - <ISO time>`). */
+const PLACEHOLDER_TITLE = /^New session - (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/;
+
+/**
+ * A session's title for a person: its own, or while it has none (or only the placeholder, which it keeps when
+ * titling fails) "New session" with the time it began, in the browser's language and time zone.
+ */
+export function sessionTitle(session: { title?: string | null }): string {
+  const title = session.title?.trim();
+  if (!title) return 'Untitled session';
+  const placeholder = PLACEHOLDER_TITLE.exec(title);
+  if (!placeholder) return title;
+  const started = new Date(placeholder[1]);
+  const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    started,
+  );
+  return `New session · ${when}`;
+}

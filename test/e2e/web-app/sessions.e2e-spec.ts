@@ -255,6 +255,18 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await page.getByRole('list', { name: 'Transcript' }).getByText('Ran it.').waitFor();
   });
 
+  it('a session without a title yet shows "New session" and when it began, not the placeholder\'s ISO time', async () => {
+    const sessionID = await a.createSession(here);
+    const stored = (await a.session(sessionID)).title as string;
+    expect(stored).toMatch(/^New session - \d{4}-\d\d-\d\dT/);
+    await page.goto(`${t.url}/#/session/${sessionID}`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading.textContent()).resolves.toMatch(/^New session · /);
+    expect(await heading.textContent()).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(await page.title()).toMatch(/^New session · .+ · Outpost$/);
+    await expect(page.locator('body').textContent()).resolves.not.toContain(stored);
+  });
+
   it('after a gap in the event stream the page reconnects by itself and catches up with what it missed', async () => {
     const sessionID = await a.createSession(here, { title: 'Gap' });
     await page.goto(`${t.url}/#/session/${sessionID}`);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, client, ok } from '../api';
 import { Bars, DayColumns } from '../components/BarChart';
 import { Qr } from '../components/Qr';
-import { formatCost, formatCount, totalTokens } from '../format';
+import { formatCost, formatCount, sessionTitle, totalTokens } from '../format';
 import { navigate } from '../router';
 import { downloadExport } from '../transfer';
 import { ConsoleLink } from './ConsoleLink';
@@ -318,7 +318,7 @@ function Transfer() {
             <select id="export-session" value={chosen} onChange={(e) => setChosen(e.currentTarget.value)}>
               {sessions.map((s) => (
                 <option key={s.id} value={s.id}>
-                  {s.title || s.id}
+                  {sessionTitle(s)}
                 </option>
               ))}
             </select>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { sessionTitle } from '../format';
 import { ApiError, client, of, ok } from '../api';
 import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
@@ -122,10 +123,7 @@ export function DeleteDialog({ session, onClose }: { session: SessionInfo; onClo
   }, [session.id]);
   return (
     <Dialog title="Delete the session?" onClose={onClose}>
-      <p>
-        “{session.title || 'Untitled session'}” and its whole transcript will be deleted. This cannot be
-        undone.
-      </p>
+      <p>“{sessionTitle(session)}” and its whole transcript will be deleted. This cannot be undone.</p>
       {children === null ? (
         <p class="muted">Looking for child sessions…</p>
       ) : children.length > 0 ? (
@@ -138,7 +136,7 @@ export function DeleteDialog({ session, onClose }: { session: SessionInfo; onClo
           </p>
           <ul>
             {children.map((child) => (
-              <li key={child.id}>{child.title || child.id}</li>
+              <li key={child.id}>{sessionTitle(child)}</li>
             ))}
           </ul>
         </>

@@ -2,7 +2,7 @@ import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { ApiError, client, of, ok } from '../api';
 import { useEvents, useResync } from '../events';
 import { useFollowLatest } from '../follow';
-import { formatCost, formatCount, shortPath, totalTokens } from '../format';
+import { formatCost, formatCount, sessionTitle, shortPath, totalTokens } from '../format';
 import { downloadExport } from '../transfer';
 import { transcriptReducer } from '../transcript';
 import type {
@@ -165,7 +165,7 @@ function useSession(id: string) {
 function SessionHeading({ session }: { session: SessionInfo }) {
   return (
     <div class="session-heading">
-      <h1 id="session-title">{session.title || 'Untitled session'}</h1>
+      <h1 id="session-title">{sessionTitle(session)}</h1>
       <p class="muted small">
         <span title={session.location.directory} data-testid="session-directory">
           {shortPath(session.location.directory)}
@@ -280,7 +280,7 @@ export function SessionView({ id }: { id: string }) {
   const [dialog, setDialog] = useState<Dialogs>(null);
   // The tab says which session it is; titles arrive later than the session (the agent names it).
   useEffect(() => {
-    document.title = session ? `${session.title || 'Untitled session'} · Outpost` : 'Outpost';
+    document.title = session ? `${sessionTitle(session)} · Outpost` : 'Outpost';
   }, [session?.title]);
 
   const [content, setContent] = useState<HTMLElement | null>(null);

@@ -3,7 +3,7 @@ import { ApiError, client, ok } from '../api';
 import { Dialog, DialogActions } from '../components/Dialog';
 import { LocationChooser } from '../components/LocationChooser';
 import { useEvents, useResync } from '../events';
-import { formatCost, formatWhen, shortPath } from '../format';
+import { formatCost, formatWhen, sessionTitle, shortPath } from '../format';
 import { rememberLocation, useKnownLocations } from '../locations';
 import { href, navigate } from '../router';
 import type { OutpostEvent, SessionInfo } from '../types';
@@ -213,7 +213,7 @@ function SessionItem({ session }: { session: SessionInfo }) {
   return (
     <li>
       <a href={href({ name: 'session', id: session.id })}>
-        <span class="session-title">{session.title || 'Untitled session'}</span>
+        <span class="session-title">{sessionTitle(session)}</span>
         <span class="session-meta muted">
           <span title={session.location.directory}>{shortPath(session.location.directory)}</span>
           <span>{formatWhen(session.time.updated)}</span>
