@@ -110,12 +110,15 @@ export async function serve(): Promise<void> {
     signup: parseIdentityEnv(process.env).signup,
     newPassword: config.surfaces.includes('instance') ? app.get(ServerPasswordService).generated : undefined,
   };
-  // With JSON logs the banner is one more record among them (a collector parses every line).
+  // With JSON logs the banner is one more record among them (a collector parses every line), written at
+  // LOG_LEVEL=warn too, as the readable banner is; LOG_LEVEL=silent means no line at all.
   if (readByPeople(log))
     process.stderr.write(startupBanner(facts, { showPassword: process.stderr.isTTY === true }));
   else {
     const { fields, msg } = startupRecord(facts);
-    log.info(fields, msg);
+    const bannerLog =
+      log.isLevelEnabled('info') || log.level === 'silent' ? log : log.child({}, { level: 'info' });
+    bannerLog.info(fields, msg);
   }
 
   let stopping = false;

@@ -80,8 +80,14 @@ describe('the start-up banner', () => {
       }),
     ]);
 
-    // A restart with LOG_FORMAT unset, on pipes: JSON as well, and nothing about a first start.
-    const second = startServer({ ...env, LOG_FORMAT: undefined, OUTPOST_SURFACES: 'console' });
+    // A restart with LOG_FORMAT unset, on pipes, at LOG_LEVEL=warn: JSON as well, the banner still written, and
+    // nothing about a first start.
+    const second = startServer({
+      ...env,
+      LOG_FORMAT: undefined,
+      LOG_LEVEL: 'warn',
+      OUTPOST_SURFACES: 'console',
+    });
     await waitForHealth(second);
     expect(await stop(second)).toBe(0);
     const again = [...records(second.stdout()), ...records(second.stderr())].filter((line) => line.banner);
