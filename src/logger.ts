@@ -41,6 +41,11 @@ function forReading(logger: Logger): Logger {
   return logger;
 }
 
+/** Whether `logger` writes readable lines (a terminal, or `LOG_FORMAT=pretty`) rather than JSON lines. */
+export function readByPeople(logger: Logger): boolean {
+  return READ_BY_PEOPLE.has(logger);
+}
+
 /** Nest's own start-up chatter (every route mapped, every module initialised) is for debugging. */
 const NEST_CHATTER = new Set([
   'RoutesResolver',

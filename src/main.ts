@@ -15,11 +15,11 @@ import {
   setEmbeddedRole,
   stopEmbeddedDatabase,
 } from './database/embedded';
-import { createLogger, NestPinoLogger } from './logger';
+import { createLogger, NestPinoLogger, readByPeople } from './logger';
 import { keepServingOnUnhandledRejection } from './common/errors/last-resort';
 import { SecretKeyMismatchError } from './modules/console-access/console-access.errors';
 import { ServerPasswordService } from './modules/instance-auth/server-password.service';
-import { startupBanner } from './startup-banner';
+import { BannerFacts, startupBanner, startupRecord } from './startup-banner';
 import { parseIdentityEnv } from './modules/identity/identity.config';
 import { Readiness } from './modules/health/readiness';
 
@@ -102,18 +102,24 @@ export async function serve(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, surfaces: config.surfaces }, 'Outpost listening');
-  process.stderr.write(
-    startupBanner({
-      host: config.host,
-      port,
-      surfaces: config.surfaces,
-      database: databaseInUse.description,
-      signup: parseIdentityEnv(process.env).signup,
-      newPassword: config.surfaces.includes('instance')
-        ? app.get(ServerPasswordService).generated
-        : undefined,
-    }),
-  );
+  const facts: BannerFacts = {
+    host: config.host,
+    port,
+    surfaces: config.surfaces,
+    database: databaseInUse.description,
+    signup: parseIdentityEnv(process.env).signup,
+    newPassword: config.surfaces.includes('instance') ? app.get(ServerPasswordService).generated : undefined,
+  };
+  // With JSON logs the banner is one more record among them (a collector parses every line), written at
+  // LOG_LEVEL=warn too, as the readable banner is; LOG_LEVEL=silent means no line at all.
+  if (readByPeople(log))
+    process.stderr.write(startupBanner(facts, { showPassword: process.stderr.isTTY === true }));
+  else {
+    const { fields, msg } = startupRecord(facts);
+    const bannerLog =
+      log.isLevelEnabled('info') || log.level === 'silent' ? log : log.child({}, { level: 'info' });
+    bannerLog.info(fields, msg);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

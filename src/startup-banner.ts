@@ -18,34 +18,75 @@ const SIGNUP_WORDS = {
   closed: 'closed: accounts are made with `outpost console create-user`',
 };
 
-/** The last lines of start-up: where to go, what serves the data, and a first start's password. */
-export function startupBanner(facts: BannerFacts): string {
+/** Where each surface is, for the surfaces this process serves. */
+function bannerUrls(facts: BannerFacts) {
   const [url] = serverUrls(facts.host, facts.port);
+  const serves = (surface: string) => facts.surfaces.includes(surface);
+  return {
+    server: url,
+    webApp: serves('instance') ? `${url}/` : undefined,
+    console: serves('console') ? `${url}/console` : undefined,
+    inference: serves('inference') ? `${url}/inference` : undefined,
+    docs: `${url}/docs`,
+  };
+}
+
+/**
+ * The last lines of start-up, for a person at a terminal: where to go, what serves the data, and a first start's
+ * password. The password itself only when `showPassword` (standard error is a terminal): a log file or a container's
+ * log is read by more people than the server's owner, so there it names the file instead.
+ */
+export function startupBanner(facts: BannerFacts, { showPassword }: { showPassword: boolean }): string {
+  const urls = bannerUrls(facts);
   const lines = [
     '',
-    `  Outpost is running on ${url}   (${facts.surfaces.join(', ')})`,
-    facts.surfaces.includes('instance') ? `  web app     ${url}/` : undefined,
-    facts.surfaces.includes('console') ? `  console     ${url}/console` : undefined,
-    facts.surfaces.includes('console') && facts.signup
-      ? `  sign-up     ${SIGNUP_WORDS[facts.signup]}`
-      : undefined,
-    facts.surfaces.includes('inference') ? `  inference   ${url}/inference` : undefined,
-    `  API docs    ${url}/docs`,
+    `  Outpost is running on ${urls.server}   (${facts.surfaces.join(', ')})`,
+    urls.webApp && `  web app     ${urls.webApp}`,
+    urls.console && `  console     ${urls.console}`,
+    urls.console && facts.signup ? `  sign-up     ${SIGNUP_WORDS[facts.signup]}` : undefined,
+    urls.inference && `  inference   ${urls.inference}`,
+    `  API docs    ${urls.docs}`,
     facts.database ? `  database    ${facts.database}` : undefined,
-  ].filter((line): line is string => line !== undefined);
+  ].filter((line): line is string => !!line);
   if (facts.newPassword) {
     const { user, value, file } = facts.newPassword;
     const rule = '  ' + '='.repeat(72);
     lines.push(
       '',
       rule,
-      `  FIRST START: the server password (user "${user}") is`,
-      '',
-      `      ${value}`,
-      '',
-      `  It is kept in ${file}; it is not shown again.`,
+      ...(showPassword
+        ? [
+            `  FIRST START: the server password (user "${user}") is`,
+            '',
+            `      ${value}`,
+            '',
+            `  It is kept in ${file}; it is not shown again.`,
+          ]
+        : [
+            `  FIRST START: a server password (user "${user}") was generated and kept in`,
+            `      ${file}`,
+            '  It is not printed here, where the output is not a terminal: read it from that file.',
+          ]),
       rule,
     );
   }
   return lines.join('\n') + '\n\n';
+}
+
+/** The start-up banner as one JSON log record's fields (`LOG_FORMAT=json`): never the password, only its file. */
+export function startupRecord(facts: BannerFacts) {
+  const urls = bannerUrls(facts);
+  return {
+    fields: {
+      banner: true,
+      urls,
+      surfaces: facts.surfaces,
+      database: facts.database,
+      signup: facts.surfaces.includes('console') ? facts.signup : undefined,
+      firstStart: facts.newPassword
+        ? { user: facts.newPassword.user, passwordFile: facts.newPassword.file }
+        : undefined,
+    },
+    msg: `Outpost is running on ${urls.server}`,
+  };
 }

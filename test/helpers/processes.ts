@@ -30,6 +30,8 @@ export interface ServerProcess {
   url: string;
   /** Standard output and error, as they came. */
   output(): string;
+  /** Standard output alone (the log). */
+  stdout(): string;
   /** Standard error alone (where `outpost: …` lines go; the logs go to standard output). */
   stderr(): string;
   exited: Promise<number | null>;
@@ -41,6 +43,7 @@ export interface ServerProcess {
  */
 export function startServer(env: Record<string, string | undefined>): ServerProcess {
   let output = '';
+  let out = '';
   let errors = '';
   shareSecret(env);
   if (!env.DATABASE_URL && env.OUTPOST_DATA_DIR) embeddedFolders.add(env.OUTPOST_DATA_DIR);
@@ -56,7 +59,10 @@ export function startServer(env: Record<string, string | undefined>): ServerProc
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+    out += chunk;
+  });
   child.stderr!.on('data', (chunk) => {
     output += chunk;
     errors += chunk;
@@ -68,11 +74,18 @@ export function startServer(env: Record<string, string | undefined>): ServerProc
       resolve(code);
     }),
   );
-  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => output, stderr: () => errors, exited };
+  return {
+    child,
+    url: `http://127.0.0.1:${env.PORT}`,
+    output: () => output,
+    stdout: () => out,
+    stderr: () => errors,
+    exited,
+  };
 }
 
 /**
- * Waits until `server` itself serves: it printed its start-up banner (after it bound its port) and its /health
+ * Waits until `server` itself serves: it wrote its start-up banner (after it bound its port) and its /health
  * answers 200. A server that stopped first (a port taken, a boot error) fails here with its output, not later as a
  * test talking to whatever else answers on that port.
  */
@@ -82,7 +95,8 @@ export async function waitForHealth(server: ServerProcess, timeoutMs = 120_000):
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
       throw new Error(`${server.url} stopped before it served:\n${server.output().slice(-4000)}`);
     }
-    if (server.stderr().includes('Outpost is running on ')) {
+    // The banner: readable lines on standard error, or a JSON record on standard output (`LOG_FORMAT=json`).
+    if (server.output().includes('Outpost is running on ')) {
       try {
         const res = await fetch(`${server.url}/health`);
         if (res.status === 200) return;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runningPostmaster } from '@/database/embedded/postmaster';
@@ -67,19 +67,24 @@ async function stop(server: ReturnType<typeof startServer>): Promise<number | nu
 }
 
 describe('the embedded default (no DATABASE_URL)', () => {
-  it('a first start says where it listens, where the data is, and the generated password; a restart does not repeat it', async () => {
+  it('a first start says where it listens, where the data is, and where the generated password is; a restart does not repeat it', async () => {
     const dir = dataDir();
-    const first = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn' });
+    const first = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty' });
     await waitForHealth(first);
     expect(first.output()).toContain(`database    embedded PostgreSQL, data in ${join(dir, 'postgres')}`);
-    expect(first.output()).toContain('FIRST START: the server password (user "opencode")');
+    // Standard error is a pipe here, not a terminal: the banner names the file, never the password.
+    expect(first.output()).toContain(
+      'FIRST START: a server password (user "opencode") was generated and kept in',
+    );
+    expect(first.output()).toContain(join(dir, 'server-password'));
+    expect(first.output()).not.toContain(readFileSync(join(dir, 'server-password'), 'utf8').trim());
     expect(first.output()).toContain(`/console`);
     expect(first.output()).toContain(`/docs`);
     expect(await stop(first)).toBe(0);
     // Stopped with the server: no PostgreSQL left on the folder.
     expect(runningPostmaster(join(dir, 'postgres'))).toBeUndefined();
 
-    const second = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn' });
+    const second = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty' });
     await waitForHealth(second);
     expect(second.output()).not.toContain('FIRST START');
     expect(await stop(second)).toBe(0);
@@ -121,7 +126,7 @@ describe('the embedded default (no DATABASE_URL)', () => {
     await waitForHealth(first);
     expect((await createUser(dir, 'lin@example.com', 'correct horse battery')).code).toBe(0);
 
-    const second = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn' });
+    const second = startServer({ ...env(dir, await freePort()), LOG_LEVEL: 'warn', LOG_FORMAT: 'pretty' });
     expect(await second.exited).toBe(1);
     const lines = second.output().trim().split('\n');
     expect(lines).toHaveLength(1);
