@@ -11,7 +11,7 @@ import { registerBodyParsers } from './common/http/body-parsers';
 import { clientErrorHandler } from './common/http/client-errors';
 import { HttpLanes } from './common/http/http-lanes';
 import { assertStorable } from './common/http/storable-input';
-import { HttpReply, HttpRequest, requestPath } from './common/http/http';
+import { HttpReply, HttpRequest, MAX_PARAM_LENGTH, requestPath } from './common/http/http';
 import { jsonOnly } from './common/http/json-only';
 import { serializeReply } from './common/http/rendered-json';
 import { securityHeaders } from './common/http/security-headers';
@@ -49,7 +49,7 @@ export function createHttpAdapter(env: NodeJS.ProcessEnv = process.env): Fastify
       // Nested query objects, for the deepObject `location[directory]=…` parameters of the instance API.
       querystringParser: (query) => parseQuery(query),
       ignoreTrailingSlash: true,
-      maxParamLength: 1_000,
+      maxParamLength: MAX_PARAM_LENGTH,
     },
     // A bad %-encoding in the path is answered here, before routing, in the path's error shape (the gateway's
     // SDKs' under /inference); every other failure reaches the global filter through Nest's error handler.
@@ -94,8 +94,9 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
   errorFormatsOf.set(server, app.get(ErrorFormats));
   server.setReplySerializer(serializeReply);
   registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
-  // Query strings and path parameters meet the same rule as bodies.
-  server.addHook('preValidation', async (request) => {
+  // Query strings and path parameters meet the same rule as bodies, before a body parser checks the credentials of a
+  // large body (which read the parameters: a workspace's `:org`).
+  server.addHook('preParsing', async (request) => {
     directoryHeader(request);
     assertStorable(request.query, 'Query');
     assertStorable(request.params, 'Params');

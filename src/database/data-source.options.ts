@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { watchedPg } from './watched-pool';
 
 /** Entities and migrations are found by file name, so the app, the CLI and the tests share one list. */
 const entities = [join(__dirname, '..', '**', '*.entity.{ts,js}')];
@@ -23,6 +24,8 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrationsRun: false,
     namingStrategy: new SnakeNamingStrategy(),
     migrationsTableName: 'migrations',
+    // pg with a pool that marks failures to get a working connection (503s, not 500s: watched-pool.ts).
+    driver: watchedPg,
     extra: { max: 20, connectionTimeoutMillis: 5_000 },
   };
 }

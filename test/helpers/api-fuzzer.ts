@@ -118,7 +118,64 @@ function pathWith(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_all, name: string) => encode(values[name] ?? 'x'));
 }
 
-/** Requests for every operation of the documents, `count` in all, the same ones for the same seed. */
+/** A model call the gateway reads through, so the connection named in its path is looked up. */
+const MODEL_CALLS: Record<string, object> = {
+  'chat/completions': { model: 'small', messages: [{ role: 'user', content: 'hi' }] },
+  responses: { model: 'small', input: 'hi' },
+  messages: { model: 'small', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
+  'messages/count_tokens': { model: 'small', messages: [{ role: 'user', content: 'hi' }] },
+  embeddings: { model: 'small', input: 'hi' },
+  completions: { model: 'small', prompt: 'hi' },
+};
+
+/** Path segments sent as they are, not %-encoded: bad and edge encodings, and one past the longest parameter. */
+const RAW_SEGMENTS = fc.constantFrom(
+  '%00',
+  'a%00b',
+  '%E0%A4%A',
+  '%',
+  '%ZZ',
+  '%ED%A0%80',
+  '%C0%80',
+  'x'.repeat(1_001),
+);
+
+/**
+ * Model calls with a key, answered on the gateway's raw lane (src/common/http/http-lanes.ts) rather than by
+ * Fastify's routes: every lane route with a path parameter (`/inference/custom/{connection}/…`, with and without
+ * the SDKs' `/v1`), a hostile parameter and a body the gateway reads through.
+ */
+function laneRequests(documents: Document[]): fc.Arbitrary<FuzzRequest> | undefined {
+  const tails = documents
+    .flatMap((document) => Object.entries(document.paths))
+    .filter(([path, methods]) => path.startsWith('/inference/custom/{connection}/') && methods.post)
+    .map(([path]) => path.slice('/inference/custom/{connection}/'.length))
+    .filter((tail) => MODEL_CALLS[tail]);
+  if (tails.length === 0) return undefined;
+  return fc
+    .tuple(
+      fc.constantFrom(...tails),
+      fc.oneof(nasty.map(encode), RAW_SEGMENTS),
+      fc.constantFrom('', '/v1'),
+      fc.constantFrom('', '/', '?trace=1'),
+      fc.constantFrom<Record<string, string>>(
+        { 'content-type': 'application/json' },
+        { 'content-type': 'text/plain' },
+      ),
+    )
+    .map(([tail, connection, v1, end, headers]) => ({
+      method: 'POST',
+      path: `/inference/custom/${connection}${v1}/${tail}${end}`,
+      headers,
+      body: JSON.stringify(MODEL_CALLS[tail]),
+      credentials: 'inference' as const,
+    }));
+}
+
+/**
+ * Requests for every operation of the documents, `count` in all, the same ones for the same seed; one in twenty a
+ * model call on the gateway's raw lane with a fuzzed path parameter.
+ */
 export function fuzzRequests(documents: Document[], count: number, seed: number): FuzzRequest[] {
   const operations = documents.flatMap((document) =>
     Object.entries(document.paths).flatMap(([path, methods]) =>
@@ -187,5 +244,7 @@ export function fuzzRequests(documents: Document[], count: number, seed: number)
         : fc.constantFrom<FuzzRequest['credentials']>('none', 'instance', 'console'),
     });
   });
-  return fc.sample(request, { seed, numRuns: count });
+  const lane = laneRequests(documents);
+  const any = lane ? fc.oneof({ weight: 19, arbitrary: request }, { weight: 1, arbitrary: lane }) : request;
+  return fc.sample(any, { seed, numRuns: count });
 }

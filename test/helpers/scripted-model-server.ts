@@ -196,8 +196,12 @@ function isTitleCall(body: any): boolean {
         : typeof body.instructions === 'string'
           ? body.instructions
           : Array.isArray(body.messages)
-            ? (body.messages.find((m: { role?: string }) => m.role === 'system')?.content ?? '')
-            : '';
+            ? (body.messages.find((m: { role?: string }) => m.role === 'system' || m.role === 'developer')
+                ?.content ?? '')
+            : Array.isArray(body.input)
+              ? (body.input.find((m: { role?: string }) => m.role === 'system' || m.role === 'developer')
+                  ?.content ?? '')
+              : '';
   return typeof system === 'string' && system.startsWith(TITLE_PROMPT_START);
 }
 

@@ -1,33 +1,26 @@
 import { ServiceUnavailableError } from './http-errors';
 
-/** Socket errors of a database connection that could not be made or was lost. */
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-/** PostgreSQL's own: shutting down, starting up, crashed, too many connections. */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
-/** What pg and its pool say when a connection ends or cannot be had in time. */
-const MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Client was closed and is not queryable/;
+/** Failures that mean no working database connection could be had (marked by the pool, database/watched-pool.ts). */
+const withoutConnection = new WeakSet<object>();
+
+/** Marks a failure as one of getting, or keeping, a working connection; answers it. */
+export function markDatabaseUnavailable<T>(error: T): T {
+  if (error !== null && typeof error === 'object') withoutConnection.add(error);
+  return error;
+}
 
 /**
- * Whether a failure means the database cannot be reached now (refused, dropped, restarting), as opposed to a bug:
- * such a request gets 503 with Retry-After, and the pool recovers by itself when the database is back.
- * TypeORM wraps the driver's error in `driverError`; node's in `cause`.
+ * Whether a failure means no working database connection could be had, whatever its code or message: one the
+ * pool marked (no connection could be made or taken: refused, not accepting connections, starting up, too many,
+ * timed out; or the connection broke under the statement), or PostgreSQL ending the session (severity FATAL or
+ * PANIC). Such a request gets 503 with Retry-After, and the pool recovers by itself when the database is back.
+ * TypeORM wraps the driver's error in `driverError`; pg and node in `cause`.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  let current = error as
-    { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined;
+  let current = error as { severity?: unknown; driverError?: unknown; cause?: unknown } | undefined;
   for (let depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    const code = typeof current.code === 'string' ? current.code : '';
-    if (CONNECTION_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08')) return true;
-    if (typeof current.message === 'string' && MESSAGES.test(current.message)) return true;
+    if (withoutConnection.has(current)) return true;
+    if (current.severity === 'FATAL' || current.severity === 'PANIC') return true;
     current = (current.driverError ?? current.cause) as typeof current;
   }
   return false;

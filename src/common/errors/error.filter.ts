@@ -13,6 +13,7 @@ import { HttpReply, HttpRequest, PlainRequest, requestPath } from '../http/http'
 import { loggableError, redactUrl } from '../http/redact';
 import { writeWhole } from '../http/response-head';
 import {
+  DeadlineExceededError,
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
@@ -36,6 +37,12 @@ function clientStatus(error: unknown): number | undefined {
 
 /** Any failure as one of our typed errors; an unexpected one is logged with the `ref` its `UnknownError` carries. */
 export function toTagged(exception: unknown, request: PlainRequest): TaggedError {
+  if (exception instanceof DeadlineExceededError) {
+    logger.warn(
+      { reqId: request.id, method: request.method, path: redactUrl(request.url), ...exception.fields },
+      `deadline exceeded: ${exception.message}`,
+    );
+  }
   if (exception instanceof TaggedError) return exception;
   const status = clientStatus(exception);
   if (status === 404) return new NotFoundError(`Route not found: ${request.method} ${requestPath(request)}`);
@@ -45,8 +52,8 @@ export function toTagged(exception: unknown, request: PlainRequest): TaggedError
   if (status === 413) return new PayloadTooLargeError(request.routeOptions?.bodyLimit ?? 0);
   if (status === 415) return new InvalidRequestError('Unsupported Content-Type', 'content-type', 'Headers');
   if (status !== undefined && status < 500) {
-    // Fastify's FST_ERR_BAD_URL: the path itself, not the body, is malformed.
-    const part = (exception as { code?: unknown }).code === 'FST_ERR_BAD_URL' ? 'Params' : 'Body';
+    // Fastify's URIErrors (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH): the path itself, not the body, is malformed.
+    const part = exception instanceof URIError ? 'Params' : 'Body';
     return new InvalidRequestError(`Malformed request: ${(exception as Error).message}`, undefined, part);
   }
   if (isDatabaseUnavailable(exception)) {

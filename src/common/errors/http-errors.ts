@@ -62,3 +62,20 @@ export class ServiceUnavailableError extends TaggedError {
     super(message, service !== undefined ? { service } : {});
   }
 }
+
+/**
+ * A wait the server gave up on by a deadline of its own (a location that takes too long to load): 503 with
+ * Retry-After in the spec's ServiceUnavailableError body. The error filter logs it with the request id, since
+ * something in the server is stuck or slow.
+ */
+export class DeadlineExceededError extends ServiceUnavailableError {
+  constructor(message: string, service: string, fields: Record<string, unknown> = {}, retryAfterSeconds = 5) {
+    super(message, service);
+    Object.assign(this.fields, fields);
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+
+  get tag(): string {
+    return 'ServiceUnavailableError';
+  }
+}

@@ -23,6 +23,12 @@ export interface PlainRequest {
   routeOptions?: { url?: string; bodyLimit?: number };
 }
 
+/**
+ * The longest path parameter, as sent (%-encoded), a route matches (Fastify's `maxParamLength`); a longer one
+ * matches no route: 404.
+ */
+export const MAX_PARAM_LENGTH = 1_000;
+
 /** The request's path without its query string (not decoded). */
 export function requestPath(request: { url: string }): string {
   const query = request.url.indexOf('?');

@@ -6,6 +6,7 @@ import { AgentConfig, ConfigProblem, Ruleset } from '../location-config/config.t
 import { LocationConfigService } from '../location-config/location-config.service';
 import { LocationCache } from '../locations/location-cache';
 import { ResolvedLocation } from '../locations/location.types';
+import { LocationsService } from '../locations/locations.service';
 import { PluginsService } from '../plugins/plugins.service';
 import { AgentInfo } from './agent.types';
 import { AgentNotFoundError } from './agents.errors';
@@ -33,23 +34,25 @@ interface Draft {
 @Injectable()
 export class AgentsService {
   private readonly logger = new Logger(AgentsService.name);
-  private readonly cache = new LocationCache<Map<string, AgentInfo>>(
-    (location) => this.build(location),
-    (location, before, after) => {
-      if (JSON.stringify([...before.values()]) !== JSON.stringify([...after.values()])) {
-        this.events.publish('agent.updated', {}, location);
-      }
-    },
-  );
+  private readonly cache: LocationCache<Map<string, AgentInfo>>;
   private readonly paths: BuiltinPaths;
 
   constructor(
     private readonly configs: LocationConfigService,
     private readonly plugins: PluginsService,
     private readonly events: EventsPublisher,
+    locations: LocationsService,
     @Inject(appConfig.KEY) app: AppConfig,
   ) {
     this.paths = { dataDir: app.dataDir, tmpDir: tmpdir() };
+    this.cache = locations.cache({
+      build: (location) => this.build(location),
+      onRebuilt: (location, before, after) => {
+        if (JSON.stringify([...before.values()]) !== JSON.stringify([...after.values()])) {
+          this.events.publish('agent.updated', {}, location);
+        }
+      },
+    });
   }
 
   async list(location: ResolvedLocation): Promise<AgentInfo[]> {

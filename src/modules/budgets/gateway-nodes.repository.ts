@@ -11,7 +11,8 @@ export interface Released {
 }
 
 /**
- * Ends the leases the `dead` CTE deletes and gives their holds back to members and workspaces. The DELETE of the
+ * Ends the leases the `dead` CTE deletes and gives their holds back to members and workspaces; the streams they
+ * were serving go to the request log as `cut`, with what they had billed (request_log_stream). The DELETE of the
  * node rows decides which process releases them: a second one finds them gone.
  */
 function releaseHolds(dead: string): string {
@@ -28,6 +29,17 @@ function releaseHolds(dead: string): string {
        UPDATE workspace_spend s SET held_micro_cents = GREATEST(0, s.held_micro_cents - x.held)
          FROM (SELECT workspace_id, month, sum(workspace_held) AS held FROM holds GROUP BY 1, 2) x
         WHERE s.workspace_id = x.workspace_id AND s.month = x.month
+     ), streams AS (
+       DELETE FROM request_log_stream r USING dead WHERE r.node_id = dead.id RETURNING r.*
+     ), cut AS (
+       INSERT INTO request_log (id, workspace_id, member_id, key_id, request_id, route, model, served_by, status,
+                                outcome, input_tokens, output_tokens, cost_micro_cents, duration_ms, ttfb_ms, created_at)
+       SELECT id, workspace_id, member_id, key_id, request_id, route, model, served_by, status, 'cut', input_tokens,
+              output_tokens, cost_micro_cents,
+              LEAST(GREATEST(0, extract(epoch FROM updated_at - created_at) * 1000), 2147483647)::int, ttfb_ms,
+              created_at
+         FROM streams
+       ON CONFLICT (id) DO NOTHING
      )
      SELECT (SELECT count(*) FROM dead) AS nodes, (SELECT coalesce(sum(member_held), 0) FROM holds) AS released`;
 }

@@ -7,23 +7,7 @@ import { ConsolePrincipal, roleAtLeast } from '../console-access/console-princip
 import { RequestLogPageDto, RequestLogQueryDto, RequestLogRowDto } from './dto/request-log.dto';
 import { RequestLogEntity } from './request-log.entity';
 import { RequestLog } from './request-log';
-
-const CSV_COLUMNS: Array<keyof RequestLogRowDto> = [
-  'time',
-  'request_id',
-  'member',
-  'key',
-  'route',
-  'model',
-  'served_by',
-  'status',
-  'outcome',
-  'input_tokens',
-  'output_tokens',
-  'cost_micro_cents',
-  'duration_ms',
-  'ttfb_ms',
-];
+import { requestLogCsv } from './request-log-csv';
 
 function rowView(row: RequestLogEntity): RequestLogRowDto {
   return {
@@ -43,14 +27,6 @@ function rowView(row: RequestLogEntity): RequestLogRowDto {
     duration_ms: row.durationMs,
     ttfb_ms: row.ttfbMs,
   };
-}
-
-/** A CSV cell: quoted when it holds a comma, quote or line break; a leading =, +, - or @ is defused for spreadsheets. */
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (/^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The gateway's calls one by one, newest first. */
@@ -99,11 +75,7 @@ export class RequestLogController {
     if (query.format === 'csv') {
       void reply.header('content-type', 'text/csv; charset=utf-8');
       void reply.header('content-disposition', 'attachment; filename="requests.csv"');
-      return (
-        [CSV_COLUMNS.join(','), ...data.map((row) => CSV_COLUMNS.map((c) => cell(row[c])).join(','))].join(
-          '\r\n',
-        ) + '\r\n'
-      );
+      return requestLogCsv(data);
     }
     return { data, next_cursor: rows.length === limit ? rows[rows.length - 1].id : null };
   }

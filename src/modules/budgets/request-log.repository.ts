@@ -16,7 +16,38 @@ const INSERT_ROWS = `INSERT INTO request_log (${COLUMNS})
         SELECT ${REQUEST_LOG_COLUMNS.map(([field]) => `"${field}"`).join(', ')}
           FROM json_to_recordset($1::json)
                AS r(${REQUEST_LOG_COLUMNS.map(([field, , type]) => `"${field}" ${type}`).join(', ')})
-        ON CONFLICT (id) DO NOTHING`;
+        ON CONFLICT (id) DO UPDATE SET ${REQUEST_LOG_COLUMNS.filter(([field]) => field !== 'id')
+          .map(([, column]) => `${column} = EXCLUDED.${column}`)
+          .join(', ')}
+        WHERE request_log.outcome = 'cut'`;
+
+/** A stream's fields, its column and the type `json_to_recordset` reads it as (StreamRow). */
+const STREAM_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
+  ['id', 'id', 'varchar'],
+  ['nodeId', 'node_id', 'varchar'],
+  ['workspaceId', 'workspace_id', 'varchar'],
+  ['memberId', 'member_id', 'varchar'],
+  ['keyId', 'key_id', 'varchar'],
+  ['requestId', 'request_id', 'varchar'],
+  ['route', 'route', 'varchar'],
+  ['model', 'model', 'varchar'],
+  ['servedBy', 'served_by', 'varchar'],
+  ['status', 'status', 'int'],
+  ['inputTokens', 'input_tokens', 'int'],
+  ['outputTokens', 'output_tokens', 'int'],
+  ['costMicroCents', 'cost_micro_cents', 'bigint'],
+  ['ttfbMs', 'ttfb_ms', 'int'],
+  ['createdAt', 'created_at', 'timestamptz'],
+  ['updatedAt', 'updated_at', 'timestamptz'],
+];
+
+/** Streams in flight written or brought up to date (what they have used and billed so far). */
+const UPSERT_STREAMS = `INSERT INTO request_log_stream (${STREAM_COLUMNS.map(([, column]) => column).join(', ')})
+        SELECT ${STREAM_COLUMNS.map(([field]) => `"${field}"`).join(', ')}
+          FROM json_to_recordset($1::json)
+               AS r(${STREAM_COLUMNS.map(([field, , type]) => `"${field}" ${type}`).join(', ')})
+        ON CONFLICT (id) DO UPDATE SET input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
+          cost_micro_cents = EXCLUDED.cost_micro_cents, updated_at = EXCLUDED.updated_at`;
 
 /** What a page of the log may be narrowed to. */
 export interface RequestLogFilter {
@@ -68,7 +99,8 @@ export class RequestLogRepository {
   /**
    * Inserts rows given as one JSON text (`json_to_recordset`), each a RequestLogRow; a row whose id is there
    * already is skipped, so a batch that may have been written (a retry, a dead process's journal) is written again
-   * safely. Answers how many rows were not there yet.
+   * safely, except a stream's row logged `cut` by a live process, which the stream's own row replaces. Answers how
+   * many rows were written.
    */
   async insertMissing(rows: string): Promise<number> {
     const written = await poolQuery<{ n: number }>(
@@ -77,6 +109,16 @@ export class RequestLogRepository {
       [rows],
     );
     return written[0].n;
+  }
+
+  /** Writes streams in flight (StreamRow, as one JSON text), or what they have billed since. */
+  async upsertStreams(rows: string): Promise<void> {
+    await poolQuery(this.db, UPSERT_STREAMS, [rows]);
+  }
+
+  /** Deletes the in-flight rows of streams whose own row is written. */
+  async deleteStreams(ids: string[]): Promise<void> {
+    await poolQuery(this.db, 'DELETE FROM request_log_stream WHERE id = ANY($1::varchar[])', [ids]);
   }
 
   /** Newest first, `limit` rows older than `cursor` (the id of the previous page's last row). */

@@ -10,6 +10,7 @@ import { RequestLogEntity } from './request-log.entity';
 import { decodeRow, encodeRow } from './request-log-row';
 import { RequestLogFilter, RequestLogRepository } from './request-log.repository';
 import { requestLogConfig, RequestLogConfig } from './request-log.config';
+import { StreamRows, StreamWrites } from './request-log-streams';
 
 const FLUSH_EVERY_MS = 200;
 const BATCH_SIZE = 500;
@@ -31,6 +32,9 @@ export type { RequestLogFilter } from './request-log.repository';
  * LineJournal: one write per turn of the event loop) before the caller has the answer's end (the gateway waits
  * for `journaled`), so a process killed with SIGKILL loses none: the next process on its data directory writes
  * what it left, each row once (rows are inserted by id, an id already there skipped).
+ * A stream in flight also has a row in `request_log_stream` (written with the next batch, its billed cost brought up
+ * to date every second), so that when this process dies without its disk, a live process releasing its holds
+ * logs the stream as `cut` with what it had billed (GatewayNodesRepository).
  * Rows older than `OUTPOST_REQUEST_LOG_DAYS` are pruned at start and every hour.
  */
 @Injectable()
@@ -45,10 +49,13 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly schedule = new BatchSchedule(
     FLUSH_EVERY_MS,
     () => this.writePending(),
-    () => this.pending.length > 0,
+    () => this.pending.length > 0 || this.streams.pending,
     (error) => this.logger.error(`request log batch write failed, retrying: ${error.message}`),
   );
   private readonly ids = new SequentialUlids('rql');
+  /** Streams in flight, kept in `request_log_stream` so a live process logs them as cut if this one dies. */
+  private readonly streams = new StreamRows();
+  private readonly nodeId: string;
 
   constructor(
     private readonly entries: RequestLogRepository,
@@ -57,16 +64,55 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     lease: HoldLease,
     @Inject(appConfig.KEY) app: AppConfig,
   ) {
+    this.nodeId = lease.nodeId;
     this.journal = new LineJournal(join(app.dataDir, 'request-log-journal'), lease.nodeId, (error) =>
       this.logger.warn(`request log journal not written: ${error.message}`),
     );
   }
 
-  add(entry: RequestLogInput): void {
+  /**
+   * A stream begins (its answer's head is written): its in-flight row is written with the next batch and brought
+   * up to date with `streamProgress`; `add` with the id returned writes its own row and drops the in-flight one.
+   */
+  startStream(entry: RequestLogInput): string {
     const now = this.clock.now();
+    const at = new Date(now).toISOString();
+    const id = this.ids.next(now);
+    this.streams.start({
+      id,
+      nodeId: this.nodeId,
+      workspaceId: entry.workspaceId,
+      memberId: entry.memberId,
+      keyId: entry.keyId,
+      requestId: entry.requestId,
+      route: entry.route,
+      model: entry.model,
+      servedBy: entry.servedBy,
+      status: entry.status,
+      inputTokens: entry.inputTokens,
+      outputTokens: entry.outputTokens,
+      costMicroCents: entry.costMicroCents.toString(),
+      ttfbMs: entry.ttfbMs,
+      createdAt: at,
+      updatedAt: at,
+    });
+    this.schedule.added(false);
+    return id;
+  }
+
+  /** What a stream in flight has used and billed so far (recorded every second, as its usage is). */
+  streamProgress(id: string, inputTokens: number, outputTokens: number, cost: bigint): void {
+    this.streams.progress(id, inputTokens, outputTokens, cost, new Date(this.clock.now()).toISOString());
+    this.schedule.added(false);
+  }
+
+  /** A call's row; `streamId`: the id `startStream` gave the call, whose in-flight row this one replaces. */
+  add(entry: RequestLogInput, streamId?: string): void {
+    const now = this.clock.now();
+    if (streamId) this.streams.end(streamId);
     // Every member named: spreading `entry` into a copy costs more than the line (bench/gateway's profile).
     const line = encodeRow({
-      id: this.ids.next(now),
+      id: streamId ?? this.ids.next(now),
       workspaceId: entry.workspaceId,
       memberId: entry.memberId,
       keyId: entry.keyId,
@@ -162,6 +208,8 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
    */
   private async writePending(): Promise<void> {
     const cut = this.journal.cut();
+    // Taken with the rows: a stream that ends later keeps its in-flight row until its own row is written.
+    const streams = this.streams.take();
     let left = this.pending.length;
     while (left > 0) {
       const batch = this.pending.slice(0, Math.min(left, BATCH_SIZE));
@@ -175,6 +223,7 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
           `request log batch of ${batch.length} not written, retrying: ${(error as Error).message}`,
         );
         // Retried soon; not once the server stops (the last flush's rows stay in the journal).
+        this.streams.failed(streams);
         this.schedule.retry();
         return;
       } finally {
@@ -182,6 +231,19 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
       }
     }
     this.journal.release(cut);
+    await this.writeStreams(streams);
+  }
+
+  /** The streams in flight that changed, and those whose own row is written (after it, so one row is always there). */
+  private async writeStreams(writes: StreamWrites): Promise<void> {
+    try {
+      if (writes.upserts.length > 0) await this.entries.upsertStreams(JSON.stringify(writes.upserts));
+      if (writes.deletes.length > 0) await this.entries.deleteStreams(writes.deletes);
+    } catch (error) {
+      this.streams.failed(writes);
+      this.logger.warn(`request log streams not written, retrying: ${(error as Error).message}`);
+      this.schedule.retry();
+    }
   }
 
   /** A batch of new rows, with COPY; one that may have been written already (a retry) skips the rows there. */

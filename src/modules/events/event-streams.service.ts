@@ -1,60 +1,49 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { ServerResponse } from 'node:http';
 import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
-import { eventsConfig, EventsConfig } from './events.config';
-import { EventStream } from './event-stream';
-import { liveGauge } from '@/common/metrics/metrics';
+import { SseStream, sseData } from './sse-stream';
+import { SseStreams } from './sse-streams';
 
-/** Fans every published event out to the open SSE streams of this process, in publication order. */
+/** An `/api/event` client: its stream, and the location it asked for (none: every location). */
+interface Subscriber {
+  stream: SseStream;
+  directory?: string;
+}
+
+/** Fans every published event out to the open `/api/event` streams of this process, in publication order. */
 @Injectable()
-export class EventStreamsService implements OnModuleDestroy {
-  private readonly streams = new Set<EventStream>();
+export class EventStreamsService {
+  private readonly subscribers = new Set<Subscriber>();
 
   constructor(
-    @Inject(eventsConfig.KEY) private readonly config: EventsConfig,
+    private readonly sse: SseStreams,
     private readonly publisher: EventsPublisher,
-  ) {
-    liveGauge('outpost_event_stream_clients', 'Open event streams (SSE clients).', () => this.streams.size);
-  }
+  ) {}
 
   get openCount(): number {
-    return this.streams.size;
+    return this.subscribers.size;
   }
 
   /** Starts the stream on `response`: `server.connected` first, then every event, with heartbeats. */
   open(response: ServerResponse, directory?: string): void {
-    response.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    response.socket?.setNoDelay(true);
-    const stream = new EventStream(response, {
+    const subscriber: Subscriber = {
       directory,
-      maxBufferedBytes: this.config.maxBufferedBytes,
-      onClose: () => {
-        clearInterval(heartbeat);
-        this.streams.delete(stream);
-      },
-    });
-    const heartbeat = setInterval(
-      () => stream.send(this.publisher.envelope('server.heartbeat', {})),
-      this.config.heartbeatMs,
-    );
-    heartbeat.unref();
-    stream.send(this.publisher.envelope('server.connected', {}));
-    this.streams.add(stream);
+      stream: this.sse.open(response, {
+        heartbeat: () => sseData(this.publisher.envelope('server.heartbeat', {})),
+        onClose: () => this.subscribers.delete(subscriber),
+      }),
+    };
+    subscriber.stream.write(sseData(this.publisher.envelope('server.connected', {})));
+    this.subscribers.add(subscriber);
   }
 
   @OnEvent(PUBLISHED_EVENT)
   deliver(event: OutpostEvent): void {
-    for (const stream of this.streams) stream.send(event);
-  }
-
-  /** Streams never finish by themselves; on shutdown they are ended so the server can close. */
-  onModuleDestroy(): void {
-    for (const stream of [...this.streams]) stream.end();
+    for (const { stream, directory } of this.subscribers) {
+      // Only the events of the location asked for, and those of no location (such as `server.*`).
+      if (directory !== undefined && event.location && event.location.directory !== directory) continue;
+      stream.write(sseData(event));
+    }
   }
 }

@@ -4,10 +4,12 @@ import { LocationsModule } from '../locations/locations.module';
 import { eventsConfig } from './events.config';
 import { EventsController } from './events.controller';
 import { EventStreamsService } from './event-streams.service';
+import { SseStreams } from './sse-streams';
 
 @Module({
   imports: [ConfigModule.forFeature(eventsConfig), LocationsModule],
   controllers: [EventsController],
-  providers: [EventStreamsService],
+  providers: [EventStreamsService, SseStreams],
+  exports: [SseStreams],
 })
 export class EventsModule {}

@@ -40,6 +40,11 @@ export class CallMeter {
     this.budgeted = holds.member > 0n || holds.workspace > 0n || holds.key > 0n;
   }
 
+  /** What the call has been billed so far (micro-cents). */
+  get billedSoFar(): bigint {
+    return this.billedCost;
+  }
+
   /** The model that serves the call (a route's deployment or fallback): its prices and id are billed. */
   serve(model: CatalogueModel): void {
     this.model = model;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { PlainRequest, requestPath } from '@/common/http/http';
+import { PlainRequest } from '@/common/http/http';
 import { writeHead, writeWhole } from '@/common/http/response-head';
 import { ConsolePrincipal } from '../console-access/console-principal';
 import { UsageLedger } from '../budgets/usage-ledger';
@@ -13,6 +13,7 @@ import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
 import { RequestLog } from '../budgets/request-log';
+import { CallRecord, requestLogEntry } from './call-record';
 import { TaggedError } from '@/common/errors';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallBudgets } from './call-budgets';
@@ -62,17 +63,11 @@ export interface ModelCall {
   target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
 }
 
-/** How a call ended, for the per-request log. */
-interface CallRecord {
-  servedBy: string | null;
-  status: number;
-  outcome: string;
-  usage: TokenUsage;
-  cost: bigint;
-  ttfbMs: number | null;
-  /** The call is in the request log already (a call answered logs itself before the answer's end). */
-  logged?: boolean;
-}
+/**
+ * How long a call that held part of a budget waits for its settlement's write before its answer ends: a database
+ * that is slow or locked delays the answer this much at most (the settlement is in the journal already).
+ */
+const SETTLE_WAIT_MS = 1_000;
 
 /** The log's outcome of a call refused with a status. */
 const OUTCOMES: Record<number, string> = {
@@ -157,25 +152,7 @@ export class GatewayService {
    */
   private logCall(call: ModelCall, record: CallRecord, started: number): void {
     record.logged = true;
-    const { principal, request, body } = call;
-    const model = (body as { model?: unknown } | null)?.model;
-    this.requestLog.add({
-      workspaceId: principal.workspaceId!,
-      memberId: principal.serviceAccountId ?? principal.userId!,
-      keyId: principal.credential === 'session' ? null : principal.credentialId,
-      requestId: request.id,
-      // The route's pattern (a connection's as `custom/:connection/…`, on the SDKs' `/v1` path too).
-      route: (request.routeOptions?.url ?? requestPath(request)).slice(0, 100),
-      model: typeof model === 'string' ? model.slice(0, 200) : '',
-      servedBy: record.servedBy,
-      status: record.status,
-      outcome: record.outcome,
-      inputTokens: record.usage.input + record.usage.cacheRead + record.usage.cacheWrite,
-      outputTokens: record.usage.output,
-      costMicroCents: record.cost,
-      durationMs: Math.round(performance.now() - started),
-      ttfbMs: record.ttfbMs,
-    });
+    this.requestLog.add(requestLogEntry(call, record, started), record.streamRow);
   }
 
   /**
@@ -321,7 +298,8 @@ export class GatewayService {
       headers['cache-control'] = 'no-cache';
       headers['x-outpost-gateway-ms'] = gatewayMs();
       writeHead(response, answer.statusCode, headers);
-      unwatch = this.ledger.watch(() => meter.progress(streamUsage.result()));
+      record.servedBy = upstream.model.id;
+      unwatch = this.watchStream(call, record, started, meter, streamUsage);
       // A chat stream whose caller did not ask for usage: the usage event the gateway asked for is not passed on.
       const filter = admitted.usageAdded ? new UsageChunkFilter() : undefined;
       await answer.pipe(
@@ -341,7 +319,7 @@ export class GatewayService {
         caller.left ? 'client_left' : 'failed',
       );
       if (caller.left) return;
-      if (admitted.meter.budgeted) await this.ledger.flush();
+      if (admitted.meter.budgeted) await this.settledWithin(SETTLE_WAIT_MS);
       if (response.headersSent) {
         response.destroy();
         return;
@@ -370,8 +348,44 @@ export class GatewayService {
     await Promise.all([
       this.ledger.journaled(),
       this.requestLog.journaled(),
-      meter.budgeted ? this.ledger.flush() : undefined,
+      meter.budgeted ? this.settledWithin(SETTLE_WAIT_MS) : undefined,
     ]);
+  }
+
+  /**
+   * A stream under way: in the request log as in flight (logged as cut by a live process if this one dies), and
+   * what it has produced billed every second, both in step. Returns the function that stops watching.
+   */
+  private watchStream(
+    call: ModelCall,
+    record: CallRecord,
+    started: number,
+    meter: CallMeter,
+    streamUsage: StreamUsage,
+  ): () => void {
+    const streamRow = this.requestLog.startStream(
+      requestLogEntry(call, { ...record, outcome: 'streaming' }, started),
+    );
+    record.streamRow = streamRow;
+    return this.ledger.watch(() => {
+      const usage = streamUsage.result();
+      const part = meter.progress(usage);
+      if (part) {
+        const input = usage.input + usage.cacheRead + usage.cacheWrite;
+        this.requestLog.streamProgress(streamRow, input, usage.output, meter.billedSoFar);
+      }
+      return part;
+    });
+  }
+
+  /** The ledger's write of what is settled now, waited for `ms` at most (past that the journal holds it). */
+  private async settledWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.ledger.flush(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
   }
 
   /**

@@ -3,9 +3,10 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { InvalidRequestError } from '@/common/errors';
 import { writeError } from '@/common/errors/error.filter';
 import { readBody } from '@/common/http/body-parsers';
-import { PlainRequest, requestPath } from '@/common/http/http';
+import { MAX_PARAM_LENGTH, PlainRequest, requestPath } from '@/common/http/http';
 import { LaneRoute } from '@/common/http/http-lanes';
 import { assertJsonBody } from '@/common/http/json-only';
+import { assertStorable } from '@/common/http/storable-input';
 import { ConsoleAuthenticator } from '../console-access/console.authenticator';
 import type { CallSchema } from './gateway.config';
 import { SCHEMA_PATHS } from './inference-request';
@@ -99,11 +100,16 @@ export class InferenceLane {
         handle: (request, response) => this.serve(schema, undefined, request, raw, response),
       };
     }
+    // What Fastify would not route: it answers them (404 past its longest parameter, 400 for a bad %-encoding).
+    if (encodedConnection.length > MAX_PARAM_LENGTH) return undefined;
     const connection = decodeParam(encodedConnection);
-    if (connection === undefined) return undefined; // Fastify answers a bad %-encoding
+    if (connection === undefined) return undefined;
     return {
       route: `/inference/custom/:connection/${custom}`,
-      handle: (request, response) => this.serve(schema, connection, request, raw, response),
+      handle: (request, response) => {
+        request.params = { connection };
+        return this.serve(schema, connection, request, raw, response);
+      },
     };
   };
 
@@ -124,6 +130,8 @@ export class InferenceLane {
     response: ServerResponse,
   ): Promise<void> {
     try {
+      // The rule Fastify's routes apply to their parameters (app.setup.ts): a NUL would reach PostgreSQL.
+      assertStorable(request.params, 'Params');
       assertJsonBody(request);
       const principal = await this.authenticator.authenticateModelCaller(request);
       const length = request.headers['content-length'];

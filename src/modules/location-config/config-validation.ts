@@ -225,6 +225,11 @@ export function parseConfigDocument(
       config.instructions = list as string[];
     } else problems.push({ path: 'instructions', message: 'must be a list of file paths or globs' });
   }
+  if (raw.model !== undefined) {
+    const model = parseModel(raw.model);
+    if (model) config.model = model;
+    else problems.push({ path: 'model', message: 'must be "provider/model" or { id, providerID }' });
+  }
   if (raw.small_model !== undefined) {
     const model = parseModel(raw.small_model);
     if (model) config.smallModel = model;
@@ -270,5 +275,6 @@ export function mergeConfigs(base: OutpostConfig, over: OutpostConfig): OutpostC
     // Every layer's instruction files apply, as opencode concatenates them.
     instructions: [...new Set([...base.instructions, ...over.instructions])],
     ...((over.smallModel ?? base.smallModel) ? { smallModel: over.smallModel ?? base.smallModel } : {}),
+    ...((over.model ?? base.model) ? { model: over.model ?? base.model } : {}),
   };
 }

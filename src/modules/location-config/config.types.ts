@@ -50,6 +50,8 @@ export interface OutpostConfig {
   instructions: string[];
   /** The model for small side calls (session titles); the session's own model when unset. */
   smallModel?: ModelRef;
+  /** The default model (opencode's `model`, `"provider/model"`), which clients pick when none is chosen. */
+  model?: ModelRef;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { LocationsModule } from '../locations/locations.module';
 import { locationConfigConfig } from './location-config.config';
 import { LocationConfigService } from './location-config.service';
 
 @Module({
-  imports: [ConfigModule.forFeature(locationConfigConfig)],
+  imports: [ConfigModule.forFeature(locationConfigConfig), LocationsModule],
   providers: [LocationConfigService],
   exports: [LocationConfigService],
 })

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LocationCache } from '../locations/location-cache';
 import { ResolvedLocation } from '../locations/location.types';
+import { LocationsService } from '../locations/locations.service';
 import { emptyConfig, mergeConfigs, parseConfigDocument } from './config-validation';
 import { ConfigLayer, ConfigProblem, LocationConfig } from './config.types';
 import { locationConfigConfig, LocationConfigConfig } from './location-config.config';
@@ -29,11 +30,16 @@ export interface ConfigSource {
 @Injectable()
 export class LocationConfigService {
   private readonly logger = new Logger(LocationConfigService.name);
-  private readonly cache = new LocationCache<LocationConfig>((location) => this.load(location));
+  private readonly cache: LocationCache<LocationConfig>;
 
   private readonly sources: ConfigSource[] = [];
 
-  constructor(@Inject(locationConfigConfig.KEY) private readonly settings: LocationConfigConfig) {}
+  constructor(
+    @Inject(locationConfigConfig.KEY) private readonly settings: LocationConfigConfig,
+    locations: LocationsService,
+  ) {
+    this.cache = locations.cache({ build: (location) => this.load(location) });
+  }
 
   /** Adds a source of config that is not a file; `forget()` when what it gives changes. */
   addSource(source: ConfigSource): void {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { locationsConfig, LocationsConfig } from './locations.config';
+import { LocationCache, LocationCacheOptions } from './location-cache';
 import { LocationNotFoundError } from './locations.errors';
 import { ResolvedLocation } from './location.types';
 import { ProjectResolver } from './project-resolver';
@@ -44,6 +45,11 @@ export class LocationsService {
     const location: ResolvedLocation = { directory: real, project, subpath };
     this.loaded.set(real, location);
     return location;
+  }
+
+  /** A cache of what a service builds per location, its reads bounded by `OUTPOST_LOCATION_LOAD_TIMEOUT_MS`. */
+  cache<T>(options: Omit<LocationCacheOptions<T>, 'deadlineMs'>): LocationCache<T> {
+    return new LocationCache({ ...options, deadlineMs: this.config.loadTimeoutMs });
   }
 
   all(): ResolvedLocation[] {

@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AuthRegistry } from '@/common/auth';
 import { AgentsModule } from '../agents/agents.module';
+import { EventsModule } from '../events/events.module';
 import { InstanceAuthModule } from '../instance-auth/instance-auth.module';
 import { InstanceAuthenticator } from '../instance-auth/instance.authenticator';
 import { LocationsModule } from '../locations/locations.module';
@@ -47,7 +48,15 @@ export const V1_PREFIXES = [
  * instance's sessions, agent loop, events, agents and location config.
  */
 @Module({
-  imports: [InstanceAuthModule, LocationsModule, AgentsModule, RuntimeModule, SessionsModule, PromptModule],
+  imports: [
+    InstanceAuthModule,
+    LocationsModule,
+    AgentsModule,
+    RuntimeModule,
+    SessionsModule,
+    PromptModule,
+    EventsModule,
+  ],
   controllers: [V1InstanceController, V1SessionsController, V1FilesController, V1ProjectController],
   providers: [V1InstanceService, V1SessionsService, V1EventsService, V1FilesService, V1VcsService],
 })

@@ -1,8 +1,10 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { ServerResponse } from 'node:http';
 import { ascendingId } from '@/common/ids';
 import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
+import { SseStream, sseData } from '../events/sse-stream';
+import { SseStreams } from '../events/sse-streams';
 import type { AssistantMessage, SessionMessageInfo } from '../sessions/session-message.types';
 import {
   partID,
@@ -23,12 +25,8 @@ export interface V1Event {
   properties: Record<string, unknown>;
 }
 
-const HEARTBEAT_MS = 10_000;
-/** Bytes a slow client may leave unread before it is disconnected. */
-const MAX_BUFFERED = 8 * 1024 * 1024;
-
 interface Stream {
-  response: ServerResponse;
+  sse: SseStream;
   /** `/event` streams carry the events of one directory; `/global/event` streams carry all, wrapped. */
   directory?: string;
   global: boolean;
@@ -58,27 +56,22 @@ interface Announced {
  * permission requests and replies.
  */
 @Injectable()
-export class V1EventsService implements OnModuleDestroy {
+export class V1EventsService {
   private readonly streams = new Set<Stream>();
   private readonly announced = new Map<string, Announced>();
   private readonly lastUser = new Map<string, string>();
 
+  constructor(private readonly sse: SseStreams) {}
+
   open(response: ServerResponse, options: { directory?: string; global: boolean }): void {
-    response.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    response.socket?.setNoDelay(true);
-    const stream: Stream = { response, ...options };
-    const heartbeat = setInterval(() => this.write(stream, this.event('server.heartbeat', {})), HEARTBEAT_MS);
-    heartbeat.unref();
-    response.on('close', () => {
-      clearInterval(heartbeat);
-      this.streams.delete(stream);
-    });
-    this.write(stream, this.event('server.connected', {}));
+    const stream: Stream = {
+      ...options,
+      sse: this.sse.open(response, {
+        heartbeat: () => this.frame(stream, this.event('server.heartbeat', {})),
+        onClose: () => this.streams.delete(stream),
+      }),
+    };
+    stream.sse.write(this.frame(stream, this.event('server.connected', {})));
     this.streams.add(stream);
   }
 
@@ -91,24 +84,13 @@ export class V1EventsService implements OnModuleDestroy {
     const directory = event.location?.directory;
     for (const stream of this.streams) {
       if (!stream.global && stream.directory && directory && stream.directory !== directory) continue;
-      for (const out of translated) this.write(stream, out, directory);
+      for (const out of translated) stream.sse.write(this.frame(stream, out, directory));
     }
   }
 
-  onModuleDestroy(): void {
-    for (const stream of [...this.streams]) stream.response.end();
-    this.streams.clear();
-  }
-
-  private write(stream: Stream, event: V1Event, directory?: string): void {
-    const { response } = stream;
-    if (response.writableEnded) return;
-    if (response.writableLength > MAX_BUFFERED) {
-      response.destroy();
-      return;
-    }
-    const body = stream.global ? { ...(directory ? { directory } : {}), payload: event } : event;
-    response.write(`data: ${JSON.stringify(body)}\n\n`);
+  /** An event as the stream sends it: as it is on `/event`, wrapped with its directory on `/global/event`. */
+  private frame(stream: Stream, event: V1Event, directory?: string): string {
+    return sseData(stream.global ? { ...(directory ? { directory } : {}), payload: event } : event);
   }
 
   private event(type: string, properties: Record<string, unknown>): V1Event {

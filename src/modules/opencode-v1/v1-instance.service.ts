@@ -50,8 +50,10 @@ export class V1InstanceService {
 
   async config(directory?: string) {
     const registry = await this.providers.forLocation(await this.locations.resolve(directory));
+    const model = registry.first();
     return {
       $schema: 'https://opencode.ai/config.json',
+      ...(model ? { model: `${model.providerID}/${model.id}` } : {}),
       provider: v1ConfigProviders(registry.configs()),
       agent: {},
       command: {},
@@ -62,13 +64,13 @@ export class V1InstanceService {
 
   async configProviders(directory?: string) {
     const registry = await this.providers.forLocation(await this.locations.resolve(directory));
-    const { list, defaults } = v1Providers(registry.configs());
+    const { list, defaults } = v1Providers(registry.configs(), registry.first());
     return { providers: list, default: defaults };
   }
 
   async providerList(directory?: string) {
     const registry = await this.providers.forLocation(await this.locations.resolve(directory));
-    const { list, defaults } = v1Providers(registry.configs());
+    const { list, defaults } = v1Providers(registry.configs(), registry.first());
     return { all: list, default: defaults, connected: list.map((provider) => provider.id) };
   }
 

@@ -3,7 +3,7 @@
  * sessions, messages with their parts, agents, providers and models, permission requests.
  */
 import type { AgentInfo } from '../agents/agent.types';
-import type { PermissionRule } from '../location-config/config.types';
+import type { ModelRef, PermissionRule } from '../location-config/config.types';
 import type { PermissionRequest } from '../runtime/permissions/permission.types';
 import type { ModelConfig, ProviderConfig, ProviderConfigMap } from '../runtime/providers/provider-config';
 import type {
@@ -265,13 +265,15 @@ export function v1Provider(id: string, provider: ProviderConfig) {
   };
 }
 
-export function v1Providers(providers: ProviderConfigMap) {
+/** The providers and each one's default model: its first, or the config's `model` (`preferred`) for its provider. */
+export function v1Providers(providers: ProviderConfigMap, preferred?: ModelRef) {
   const list = Object.entries(providers).map(([id, provider]) => v1Provider(id, provider));
   const defaults: Record<string, string> = {};
   for (const provider of list) {
     const first = Object.keys(provider.models)[0];
     if (first) defaults[provider.id] = first;
   }
+  if (preferred) defaults[preferred.providerID] = preferred.id;
   return { list, defaults };
 }
 

@@ -7,6 +7,7 @@ import { AgentConfig } from '../location-config/config.types';
 import { LocationConfigService } from '../location-config/location-config.service';
 import { LocationCache } from '../locations/location-cache';
 import { ResolvedLocation } from '../locations/location.types';
+import { LocationsService } from '../locations/locations.service';
 import { Installation, PackageInstaller } from './package-installer';
 import { NpmClient, RegistryUnreachableError } from './npm.client';
 import { loadPlugin } from './plugin-loader';
@@ -51,14 +52,7 @@ export class PluginsService {
   private readonly logger = new Logger(PluginsService.name);
   private readonly packages = new Map<string, PackageState>();
   private readonly queues = new Map<string, Promise<unknown>>();
-  private readonly cache = new LocationCache<LoadedPlugin[]>(
-    (location) => this.load(location),
-    (location, before, after) => {
-      if (JSON.stringify(before.map(fingerprint)) !== JSON.stringify(after.map(fingerprint))) {
-        this.events.publish('plugin.updated', {}, location);
-      }
-    },
-  );
+  private readonly cache: LocationCache<LoadedPlugin[]>;
   private switched: PluginsSwitchedListener = async () => undefined;
 
   constructor(
@@ -66,7 +60,17 @@ export class PluginsService {
     private readonly installer: PackageInstaller,
     private readonly npm: NpmClient,
     private readonly events: EventsPublisher,
-  ) {}
+    locations: LocationsService,
+  ) {
+    this.cache = locations.cache({
+      build: (location) => this.load(location),
+      onRebuilt: (location, before, after) => {
+        if (JSON.stringify(before.map(fingerprint)) !== JSON.stringify(after.map(fingerprint))) {
+          this.events.publish('plugin.updated', {}, location);
+        }
+      },
+    });
+  }
 
   /** The location reload registers here, so updated plugins are reloaded where they are used. */
   onSwitched(listener: PluginsSwitchedListener): void {

@@ -11,15 +11,21 @@ import { Transaction } from '@/database/transaction';
 import { DrainsRepository } from './drains.repository';
 import { promptConfig, PromptConfig } from './prompt.config';
 
-/** One claim this process holds, with the expiry it last wrote. */
+/**
+ * One claim this process holds. `expires` is on this process's monotonic clock (`sinceStart`), taken before the
+ * statement that set the lease: the database's expiry, on its own clock, is never earlier.
+ */
 interface Lease {
   expires: number;
 }
 
+/** Milliseconds on a clock that only moves forward: a change of the wall clock cannot stretch a lease. */
+const sinceStart = () => performance.now();
+
 /**
  * This process's claims on drains. The process takes an owner id at start; a claim is the session's
- * `session_drain` row naming it, with a lease that this process extends for all its claims in one statement every
- * third of `OUTPOST_DRAIN_LEASE_MS`. Another process takes a claim over only once its lease has passed, so a claim
+ * `session_drain` row naming it, with a lease on the database's clock (as the budget holds' leases are) that this
+ * process extends for all its claims in one statement every third of `OUTPOST_DRAIN_LEASE_MS`. Another process takes a claim over only once its lease has passed, so a claim
  * that is no longer this process's row was lost (this process stalled past its lease): the drain must stop
  * without writing. `holds` answers that before a drain writes: at once while the lease is well ahead, by
  * renewing (one statement for every claim) when it is not.
@@ -59,9 +65,8 @@ export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Claims the session's drain; false when a drain (here or in another process) holds it, or it is gone. */
   async claim(sessionID: string): Promise<boolean> {
-    const now = this.clock.now();
-    const lease = { expires: now + this.leaseMs };
-    if (!(await this.drains.claim(sessionID, this.owner, now, lease.expires))) return false;
+    const lease = { expires: sinceStart() + this.leaseMs };
+    if (!(await this.drains.claim(sessionID, this.owner, this.clock.now(), this.leaseMs))) return false;
     this.leases.set(sessionID, lease);
     return true;
   }
@@ -71,9 +76,8 @@ export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShu
    * now claimed by this process.
    */
   async takeExpired(): Promise<string[]> {
-    const now = this.clock.now();
-    const expires = now + this.leaseMs;
-    const taken = await this.drains.takeExpired(this.owner, now, expires, [...this.leases.keys()]);
+    const expires = sinceStart() + this.leaseMs;
+    const taken = await this.drains.takeExpired(this.owner, this.leaseMs, [...this.leases.keys()]);
     for (const sessionID of taken) this.leases.set(sessionID, { expires });
     return taken;
   }
@@ -100,9 +104,9 @@ export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShu
   async holds(sessionID: string): Promise<boolean> {
     const lease = this.leases.get(sessionID);
     if (!lease) return false;
-    if (this.clock.now() < lease.expires - this.leaseMs / 3) return true;
+    if (sinceStart() < lease.expires - this.leaseMs / 3) return true;
     await this.renew();
-    return this.leases.get(sessionID) === lease && this.clock.now() < lease.expires;
+    return this.leases.get(sessionID) === lease && sinceStart() < lease.expires;
   }
 
   /**
@@ -123,14 +127,14 @@ export class DrainLeases implements OnApplicationBootstrap, BeforeApplicationShu
   private async renewNow(): Promise<void> {
     const held = [...this.leases];
     if (held.length === 0) return;
-    const expires = this.clock.now() + this.leaseMs;
+    const expires = sinceStart() + this.leaseMs;
     let kept: Set<string>;
     try {
       kept = new Set(
         await this.drains.renew(
           this.owner,
           held.map(([sessionID]) => sessionID),
-          expires,
+          this.leaseMs,
         ),
       );
     } catch (error) {

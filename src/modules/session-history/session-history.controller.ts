@@ -36,6 +36,7 @@ import {
   SESSION_EVENTS_RESPONSE,
 } from './response-schemas';
 import { NotSupportedError } from './session-history.errors';
+import { SessionEventStreams } from './session-event-streams';
 import { SessionHistoryService } from './session-history.service';
 
 /**
@@ -52,6 +53,7 @@ export class SessionHistoryController {
     private readonly locations: LocationsService,
     private readonly compaction: SessionCompaction,
     private readonly reverts: SessionRevert,
+    private readonly eventStreams: SessionEventStreams,
   ) {}
 
   @Get('session/:sessionID/message/:messageID')
@@ -104,7 +106,7 @@ export class SessionHistoryController {
     const after = Number(/(\d+)$/.exec(query.after ?? '')?.[1] ?? 0);
     await this.sessions.get(params.sessionID);
     reply.hijack();
-    await this.history.stream(params.sessionID, reply.raw, after);
+    await this.eventStreams.open(params.sessionID, reply.raw, after);
   }
 
   @Get('session/:sessionID/question')

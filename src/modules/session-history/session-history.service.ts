@@ -1,8 +1,5 @@
 import { lastCompaction, TranscriptMessage } from '../runtime/providers/history';
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { ServerResponse } from 'node:http';
-import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { listDirectory } from '../locations/location-files';
 import { MessageNotFoundError } from '../sessions/sessions.errors';
 import { SessionsService } from '../sessions/sessions.service';
@@ -13,14 +10,11 @@ const DEFAULT_HISTORY = 100;
 
 /**
  * Reads of a session's transcript in the forms opencode's v2 clients ask for: one message, the model's context,
- * the durable history, and a per-session event stream (the history, then the session's live events).
+ * and the durable history.
  */
 @Injectable()
 export class SessionHistoryService {
-  constructor(
-    private readonly sessions: SessionsService,
-    private readonly emitter: EventEmitter2,
-  ) {}
+  constructor(private readonly sessions: SessionsService) {}
 
   async message(sessionID: string, messageID: string): Promise<SessionMessageInfo> {
     const found = (await this.sessions.messages(sessionID)).find((m) => m.id === messageID);
@@ -39,31 +33,6 @@ export class SessionHistoryService {
     const all = await this.all(sessionID);
     const rest = all.filter((event) => event.durable.seq > after);
     return { data: rest.slice(0, limit), hasMore: rest.length > limit };
-  }
-
-  /** SSE: the durable history after `after`, then the session's live events as they are published. */
-  async stream(sessionID: string, response: ServerResponse, after = 0): Promise<void> {
-    const history = await this.all(sessionID);
-    response.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    const write = (id: string, event: string, data: unknown) =>
-      response.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    for (const event of history) if (event.durable.seq > after) write(event.id, event.type, event);
-    const listener = (event: OutpostEvent) => {
-      if ((event.data as { sessionID?: string }).sessionID !== sessionID || response.writableEnded) return;
-      write(event.id, event.type, event);
-    };
-    this.emitter.on(PUBLISHED_EVENT, listener);
-    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), 15_000);
-    heartbeat.unref();
-    response.on('close', () => {
-      clearInterval(heartbeat);
-      this.emitter.off(PUBLISHED_EVENT, listener);
-    });
   }
 
   /** The entries of a directory inside the location; a path that leads outside it is refused. */

@@ -131,6 +131,9 @@ describe(`a seeded fuzzer from both API documents (${COUNT} requests, seed ${SEE
       date: new Date().toISOString(),
       requests: requests.length,
       gateway_requests: requests.filter((r) => r.path.startsWith('/inference/')).length,
+      lane_path_parameter_requests: requests.filter(
+        (r) => r.credentials === 'inference' && r.path.startsWith('/inference/custom/'),
+      ).length,
       lone_surrogates: requests.filter((r) => /\\ud[89a-f]|%ED%[AB]/i.test(`${r.path}${r.body ?? ''}`))
         .length,
       seed: SEED,

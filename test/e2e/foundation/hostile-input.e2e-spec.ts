@@ -165,6 +165,21 @@ describe('hostile input at the edge', () => {
     expect(res.body).toMatchObject({ _tag: 'PayloadTooLargeError', limit: 65536 });
   });
 
+  it('a NUL in a path parameter is a 400 before the credentials of a large body are checked (they read it)', async () => {
+    const owner = await signupPerson(t);
+    // Past 64 KiB, the workspace config's body is read only once the caller's membership of `:org` is checked.
+    const big = JSON.stringify({ providers: {}, note: 'x'.repeat(100 * 1024) });
+    for (const org of ['%00', 'org_%00x']) {
+      const res = await fetch(`${t.url}/console/api/orgs/${org}/config`, {
+        method: 'PUT',
+        headers: { cookie: owner.cookie, origin: t.url, 'content-type': 'application/json' },
+        body: big,
+      });
+      expect({ org, status: res.status }).toEqual({ org, status: 400 });
+      expect(await res.json()).toMatchObject({ _tag: 'InvalidRequestError', field: 'org', kind: 'Params' });
+    }
+  });
+
   it('a route that takes large bodies (import) reads them only for a caller with valid credentials', async () => {
     const big = JSON.stringify({ info: { title: 'x'.repeat(200 * 1024) }, messages: [] });
     const anonymous = await t.http

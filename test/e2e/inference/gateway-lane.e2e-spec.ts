@@ -209,6 +209,30 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
     });
   });
 
+  it('a connection id PostgreSQL cannot store (a NUL) is a 400 with a key, as without one; so is a very long one', async () => {
+    for (const path of ['/chat/completions', '/v1/chat/completions', '/messages', '/v1/messages']) {
+      const keys: Array<Record<string, string>> = [{ authorization: bearer(key) }, { 'x-api-key': key }, {}];
+      for (const headers of keys) {
+        const res = await call(`/inference/custom/conn_%00x${path}`, headers);
+        expect({ path, headers: Object.keys(headers), status: res.status }).toEqual({
+          path,
+          headers: Object.keys(headers),
+          status: 400,
+        });
+        expect(await res.json()).toMatchObject({
+          error: { type: 'invalid_request_error', message: expect.stringContaining('NUL') },
+        });
+      }
+    }
+    // Longer than Fastify's maxParamLength: refused by Fastify, with a key as without one, as a bad path.
+    for (const headers of [{ authorization: bearer(key) }, {}] as Array<Record<string, string>>) {
+      const long = await call(`/inference/custom/conn_${'x'.repeat(1_001)}/chat/completions`, headers);
+      expect(long.status).toBe(400);
+      expect(await long.json()).toMatchObject({ error: { type: 'invalid_request_error' }, kind: 'Params' });
+    }
+    expect(server.output()).not.toContain('unexpected error');
+  });
+
   it('a prompt is forwarded as written, NUL characters included; a body that must be serialized again but is too deep is a 400', async () => {
     upstream.script({ text: 'seen', usage: { input: 1, output: 1 } });
     const nul = await call(

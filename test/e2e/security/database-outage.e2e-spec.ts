@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { TcpProxy } from '../../helpers/tcp-proxy';
-import { createTestDatabase } from '../../helpers/test-database';
+import { createTestDatabase, query, readInfo } from '../../helpers/test-database';
 
 /** Polls `read` until `done` says so, or the time is up; answers the last value. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
@@ -58,6 +58,53 @@ describe('when the database goes away', () => {
     } finally {
       server.child.kill('SIGKILL');
       await proxy.cut();
+      await database.drop();
+    }
+  });
+
+  it('a database that takes no connections (55000, not a code on any list) gets 503 with Retry-After, then recovers', async () => {
+    const database = await createTestDatabase();
+    const name = new URL(database.url).pathname.slice(1);
+    const { adminUrl } = readInfo();
+    const server = startServer({
+      DATABASE_URL: database.url,
+      PORT: String(await freePort()),
+      OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'outpost-no-connections-')),
+      OUTPOST_SURFACES: 'console,inference',
+      OUTPOST_SIGNUPS_PER_HOUR: '1000',
+    });
+    try {
+      await waitForHealth(server);
+      expect((await signup(server.url)).status).toBe(201);
+
+      // "database … is not currently accepting connections" to every new connection; the open ones are ended.
+      await query(adminUrl, `ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await until(
+        () =>
+          query(adminUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [
+            name,
+          ]),
+        (rows) => rows.length === 0,
+        10_000,
+      );
+      for (let i = 0; i < 5; i++) {
+        const refused = await signup(server.url);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toBe('5');
+        expect(await refused.json()).toMatchObject({ _tag: 'ServiceUnavailableError', service: 'database' });
+      }
+
+      await query(adminUrl, `ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      const back = await until(
+        () => signup(server.url),
+        (res) => res.status === 201,
+        15_000,
+      );
+      expect(back.status).toBe(201);
+      expect(server.output()).not.toContain('unexpected error');
+    } finally {
+      server.child.kill('SIGKILL');
+      await query(adminUrl, `ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
       await database.drop();
     }
   });

@@ -150,6 +150,19 @@ describe('budget holds of a killed gateway process', () => {
       writeFileSync(process.env.OUTPOST_KILL_RESULTS, JSON.stringify(figures, null, 2) + '\n');
     expect(usage.output).toBe(STREAMS * 30);
     expect(after.spent).toBe(usage.cost);
+    // The live process that released the holds logged the cut streams, each with what it had billed.
+    const logged = await query<{ outcome: string; status: number; n: number; output: number; cost: string }>(
+      database.url,
+      `SELECT outcome, status, count(*)::int AS n, sum(output_tokens)::int AS output,
+              sum(cost_micro_cents)::text AS cost
+         FROM request_log WHERE member_id = $1 GROUP BY outcome, status`,
+      [account.sa],
+    );
+    expect(logged).toEqual([
+      { outcome: 'cut', status: 200, n: STREAMS, output: STREAMS * 30, cost: usage.cost },
+    ]);
+    const left = await query(database.url, 'SELECT 1 FROM request_log_stream');
+    expect(left).toEqual([]);
 
     // The member can call again through the live process: no money is stuck.
     upstream.script({ text: 'after', usage: { input: 1, output: 1 } });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { EventStreamsService } from '@/modules/events/event-streams.service';
+import { SseStreams } from '@/modules/events/sse-streams';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
@@ -261,9 +261,8 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await page.getByRole('heading', { name: 'Gap' }).waitFor();
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
 
-    // The server drops every stream; the session runs while the page is away.
-    const streams = t.app.get(EventStreamsService) as unknown as { streams: Set<{ end(): void }> };
-    for (const stream of streams.streams) stream.end();
+    // The server drops every stream (what it does on shutdown); the session runs while the page is away.
+    t.app.get(SseStreams).onModuleDestroy();
     await ask(sessionID, 'asked while the page was away', 'Answered while away.');
 
     const transcript = page.getByRole('list', { name: 'Transcript' });

@@ -1,11 +1,7 @@
-/** The AI SDK provider packages Outpost can drive, as written in config (`package: "aisdk:<npm name>"`). */
-export const PROVIDER_PACKAGES = [
-  'aisdk:@ai-sdk/openai-compatible',
-  'aisdk:@ai-sdk/openai',
-  'aisdk:@ai-sdk/anthropic',
-] as const;
+import { fromOpencodeShape } from './opencode-provider';
+import { PROVIDER_PACKAGES, ProviderPackage } from './provider-packages';
 
-export type ProviderPackage = (typeof PROVIDER_PACKAGES)[number];
+export { PROVIDER_PACKAGES, type ProviderPackage } from './provider-packages';
 
 /** Prices in USD per million tokens. `cache_read` / `cache_write` default to `input`. */
 export interface ModelCost {
@@ -54,15 +50,18 @@ export interface ParsedProviders {
 }
 
 /**
- * Checks the config's `provider` map. A broken provider or model is left out and reported, so one bad entry
- * does not take the location down.
+ * Checks the config's `provider` map, in Outpost's shape or opencode's (`npm`, `options`: opencode-provider.ts).
+ * A broken provider or model is left out and reported, so one bad entry does not take the location down.
  */
 export function parseProviders(raw: unknown): ParsedProviders {
   const providers: ProviderConfigMap = {};
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { providers, problems };
   if (!isObject(raw)) return { providers, problems: ['provider: must be an object keyed by provider id'] };
-  for (const [id, entry] of Object.entries(raw)) {
+  for (const [id, written] of Object.entries(raw)) {
+    const { entry, notes } = fromOpencodeShape(id, written);
+    for (const note of notes) problems.push(`provider.${id}.${note}`);
+    if (entry === undefined) continue;
     const problem = providerProblem(entry);
     if (problem) {
       problems.push(`provider.${id}: ${problem}`);

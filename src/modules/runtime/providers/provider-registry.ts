@@ -27,6 +27,8 @@ export class ProviderRegistry {
   constructor(
     private readonly providers: ProviderConfigMap,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** The config's `model`: the default for a session and agent that name none. */
+    private readonly preferred?: ModelRef,
   ) {}
 
   /** The configured providers, as the location's config has them (credentials still `{env:…}` templates). */
@@ -41,8 +43,9 @@ export class ProviderRegistry {
     return !!model && (ref.variant === undefined || !!model.variants?.[ref.variant]);
   }
 
-  /** The first configured model, for a session and agent that name none. */
+  /** For a session and agent that name none: the config's `model` when it is configured, else the first one. */
   first(): ModelRef | undefined {
+    if (this.preferred && this.has(this.preferred)) return this.preferred;
     for (const [providerID, provider] of Object.entries(this.providers)) {
       const id = Object.keys(provider.models ?? {})[0];
       if (id !== undefined) return { providerID, id };

@@ -27,7 +27,7 @@ export class ProvidersService {
       const env = new Proxy({} as NodeJS.ProcessEnv, {
         get: (_target, name) => this.configs.env(String(name)),
       });
-      registry = new ProviderRegistry(providers, env);
+      registry = new ProviderRegistry(providers, env, config.merged.model);
       this.registries.set(config, registry);
     }
     return registry;
