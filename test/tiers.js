@@ -29,6 +29,7 @@ const SYSTEM = [
   'prompt/prompt-drain-owners.e2e-spec.ts',
   'prompt/prompt-embedded.e2e-spec.ts',
   'prompt/prompt-restart.e2e-spec.ts',
+  'prompt/drain-clock-skew.e2e-spec.ts',
   'security/database-outage.e2e-spec.ts',
   'security/gateway-kill.e2e-spec.ts',
   'security/usage-journal.e2e-spec.ts',
@@ -42,6 +43,7 @@ const SYSTEM = [
   // opencode's released CLI, TUI and SDK clients
   'opencode/cli-*.e2e-spec.ts',
   'opencode/console-login.e2e-spec.ts',
+  'opencode/opencode-configs.e2e-spec.ts',
   'opencode/sdk-v2*.e2e-spec.ts',
   'opencode/tui*.e2e-spec.ts',
   'opencode/v1-more-routes.e2e-spec.ts',
@@ -70,6 +72,7 @@ const EMBEDDED = [
   'security/gateway-kill.e2e-spec.ts',
   'prompt/prompt-restart.e2e-spec.ts',
   'prompt/prompt-drain-owners.e2e-spec.ts',
+  'prompt/drain-clock-skew.e2e-spec.ts',
   'inference/gateway-shutdown.e2e-spec.ts',
   // COPY: the usage and request-log journals and their batch writers
   'security/usage-journal.e2e-spec.ts',
