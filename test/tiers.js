@@ -62,11 +62,10 @@ const SYSTEM = [
  * docs/operations.md#tests).
  */
 const EMBEDDED = [
-  // migrations, the embedded server, start-up and health against the database
+  // migrations, start-up and health against the database (embedded-default and prompt-embedded start an embedded
+  // server of their own in every run: not repeated here)
   'foundation/boot.e2e-spec.ts',
-  'foundation/embedded-default.e2e-spec.ts',
   'foundation/probes.e2e-spec.ts',
-  'prompt/prompt-embedded.e2e-spec.ts',
   // restarts, outages, killed processes, leases taken over
   'security/database-outage.e2e-spec.ts',
   'security/gateway-kill.e2e-spec.ts',
