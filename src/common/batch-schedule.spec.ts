@@ -2,10 +2,8 @@ import { BatchSchedule } from './batch-schedule';
 
 const EVERY_MS = 40;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Resolves once `done` holds (checked every few ms); the test's timeout ends a wait that never does. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await sleep(5);
-}
+/** Moves the (fake) clock on by `ms`, running the timers and the promises they start on the way. */
+const pass = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 /** A schedule whose writes are counted; each takes `writeMs`, and fails while `failing` is set. */
 function counted(writeMs = 0) {
@@ -19,14 +17,19 @@ function counted(writeMs = 0) {
 }
 
 describe('BatchSchedule', () => {
+  // The schedule's timers run on Jest's clock: each test says how much time passes, whatever the machine's load.
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
   it('writes what was added once, EVERY_MS after the first addition', async () => {
     const state = counted();
     state.schedule.added(false);
     state.schedule.added(false);
-    await sleep(EVERY_MS / 4);
+    await pass(EVERY_MS / 4);
     expect(state.writes).toBe(0);
-    await until(() => state.writes > 0);
-    await sleep(EVERY_MS * 2);
+    await pass(EVERY_MS);
+    expect(state.writes).toBe(1);
+    await pass(EVERY_MS * 2);
     expect(state.writes).toBe(1);
   });
 
@@ -34,31 +37,38 @@ describe('BatchSchedule', () => {
     const state = counted();
     state.schedule.added(false);
     state.schedule.added(true);
-    await sleep(1);
+    await pass(0);
     expect(state.writes).toBe(1);
-    await sleep(EVERY_MS * 2);
+    await pass(EVERY_MS * 2);
     expect(state.writes).toBe(1);
   });
 
   it('joins the flushes asked for while one waits behind the write in flight', async () => {
     const state = counted(EVERY_MS / 2);
     const first = state.schedule.flush();
-    await sleep(1); // the first write runs
+    await pass(1); // the first write runs
     const asked = [state.schedule.flush(), state.schedule.flush(), state.schedule.flush()];
     expect(asked[1]).toBe(asked[0]);
-    await Promise.all([first, ...asked]);
+    const all = Promise.all([first, ...asked]);
+    await pass(EVERY_MS * 2);
+    await all;
     expect(state.writes).toBe(2);
   });
 
   it('tries a failed write again later, but not once stopped', async () => {
     const state = counted();
     state.failing = true;
-    await state.schedule.flush();
+    const flushed = state.schedule.flush();
+    await pass(0);
+    await flushed;
     expect(state.writes).toBe(1);
-    await until(() => state.writes >= 2); // the retry, which failed and asked for another
-    await state.schedule.stop(); // fails too: no retry after it
+    await pass(EVERY_MS); // the retry, which failed and asked for another
+    expect(state.writes).toBe(2);
+    const stopped = state.schedule.stop(); // fails too: no retry after it
+    await pass(EVERY_MS);
+    await stopped;
     const stoppedAt = state.writes;
-    await sleep(EVERY_MS * 3);
+    await pass(EVERY_MS * 3);
     expect(state.writes).toBe(stoppedAt);
   });
 
@@ -77,7 +87,9 @@ describe('BatchSchedule', () => {
       () => pending > 0,
     );
     pending = 1;
-    await schedule.stop();
+    const stopped = schedule.stop();
+    await pass(20);
+    await stopped;
     expect(writes).toBe(2);
     expect(pending).toBe(0);
   });
@@ -99,9 +111,14 @@ describe('BatchSchedule', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       schedule.added(false); // its timer's write throws, and so does the retry it schedules
-      await until(() => calls >= 3);
-      await expect(schedule.flush()).resolves.toBeUndefined();
-      await sleep(EVERY_MS * 2);
+      await pass(EVERY_MS * 3);
+      expect(calls).toBe(3);
+      const flushed = schedule.flush();
+      await pass(0);
+      await expect(flushed).resolves.toBeUndefined();
+      await pass(EVERY_MS * 2);
+      // A real turn of the event loop, in which Node reports a rejection nobody handled.
+      await new Promise((resolve) => jest.requireActual('node:timers').setImmediate(resolve));
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }

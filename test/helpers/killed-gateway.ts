@@ -85,9 +85,16 @@ async function holdWrites(url: string, table: string): Promise<() => Promise<voi
   await client.query('BEGIN');
   await client.query(`LOCK TABLE ${table} IN SHARE MODE`);
   const waiting = `FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))`;
+  // A session of the database that is neither waiting for this lock nor gone.
+  const unsettled = `FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+    AND backend_type = 'client backend' AND NOT (pg_backend_pid() = ANY (pg_blocking_pids(pid)))`;
   return async () => {
-    // What the dead node sent just before the kill reaches its session and starts waiting first.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // What the dead node sent just before the kill reaches its session and starts waiting first: each of its
+    // sessions either waits for this lock or has ended (the database read the closed connection).
+    for (let tries = 1; tries < 250; tries++) {
+      if ((await client.query(`SELECT 1 ${unsettled}`)).rowCount === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const endWaiting = async () =>
       (await client.query(`SELECT pg_terminate_backend(pid) ${waiting}`)).rowCount ?? 0;
     for (let tries = 1; (await endWaiting()) > 0; tries++) {

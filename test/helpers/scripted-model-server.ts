@@ -77,6 +77,9 @@ export class ScriptedModelServer {
     return this.turns.length;
   }
 
+  private unanswered = 0;
+  private readonly answeredWaiters: Array<() => void> = [];
+
   /** The answer once the script has run out (else a 500): for tests that send unscripted traffic. */
   fallback: ScriptedTurn | undefined;
 
@@ -84,6 +87,12 @@ export class ScriptedModelServer {
   waitForRequests(count: number): Promise<void> {
     if (this.requests.length >= count) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Resolves once every request received so far has its answer sent (or its connection closed). */
+  answeredAll(): Promise<void> {
+    if (this.unanswered === 0) return Promise.resolve();
+    return new Promise((resolve) => this.answeredWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
@@ -95,6 +104,11 @@ export class ScriptedModelServer {
 
   private async listen(): Promise<void> {
     this.server = createServer((req, res) => {
+      this.unanswered++;
+      res.on('close', () => {
+        if (--this.unanswered > 0) return;
+        for (const resolve of this.answeredWaiters.splice(0)) resolve();
+      });
       void this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: String(error) } }));

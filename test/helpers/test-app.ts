@@ -92,7 +92,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databaseUrl,
     async close() {
       await fleet?.close();
+      // As a stopping server does (main.ts, OUTPOST_SHUTDOWN_GRACE_MS): a connection still open after a grace is
+      // cut, or a client's socket that never sent a request (a dropped stream's client leaves one) holds the close.
+      const server = app.getHttpServer() as { closeAllConnections(): void };
+      const force = setTimeout(() => server.closeAllConnections(), 2_000);
       await app.close();
+      clearTimeout(force);
       if (options.embedded) await stopEmbeddedDatabase(dataDir);
       await ownDatabase?.drop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });

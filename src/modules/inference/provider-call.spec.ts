@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
+import { eventually } from '../../../test/helpers/eventually';
 import { ProviderCall, splitBaseUrl } from './provider-call';
 
 /** A provider on loopback answering every request with `answer`. */
@@ -38,8 +39,12 @@ describe('ProviderCall', () => {
   });
 
   it('skips 103 Early Hints, keeps only content type and cache control, and reads a body that came before it was asked for', async () => {
+    let sent!: () => void;
+    const bodySent = new Promise<void>((resolve) => (sent = resolve));
     const { server, origin } = await provider((res) => {
       res.writeEarlyHints({ link: '</a.css>; rel=preload' });
+      res.on('finish', sent);
+      // The answer itself comes a little after the hints.
       setTimeout(() => {
         res.writeHead(200, {
           'content-type': 'application/json',
@@ -54,21 +59,26 @@ describe('ProviderCall', () => {
     const call = start(origin);
     await call.answered;
     expect(call.statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the body arrives before anyone reads it
+    await bodySent; // the body is on its way before anyone reads it
     expect(call.headers).toEqual({ 'content-type': 'application/json', 'cache-control': 'no-store' });
     expect(await call.text()).toBe('{"ok":true}');
   });
 
   it('abort before the answer rejects the call and closes the provider connection', async () => {
-    let closed = false;
-    const { server, origin } = await provider((res) => res.on('close', () => (closed = true)));
+    let arrived!: () => void;
+    const asked = new Promise<void>((resolve) => (arrived = resolve));
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const { server, origin } = await provider((res) => {
+      res.on('close', closed);
+      arrived();
+    });
     servers.push(server);
     const call = start(origin);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await asked;
     call.abort();
     await expect(call.answered).rejects.toThrow('The client left');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(closed).toBe(true);
+    await connectionClosed; // the test's time-out fails a connection left open
   });
 
   it('a piped answer stops being read while the client does not read: the provider cannot send it all', async () => {
@@ -105,9 +115,15 @@ describe('ProviderCall', () => {
     client.end();
     const [response] = (await once(client, 'response')) as [NodeJS.ReadableStream];
     response.pause();
+    expect(
+      await eventually(
+        () => seen,
+        (bytes) => bytes > 0,
+      ),
+    ).toBeGreaterThan(0);
+    // A second to watch, not a wait for an outcome: without backpressure the gateway would read all 64 MB into its
+    // memory within it; with it, the provider stops at what the sockets' buffers hold, however long one waits.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    // Without backpressure the gateway would read all 64 MB into its memory within the second.
-    expect(seen).toBeGreaterThan(0);
     expect(sent).toBeLessThan(total / 2);
     client.destroy();
   });

@@ -1,5 +1,6 @@
 import { LocationConfigService } from '@/modules/location-config/location-config.service';
 import { CapturingLogger } from '../../helpers/capturing-logger';
+import { eventually } from '../../helpers/eventually';
 import { gitRepo } from '../../helpers/git-repo';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 
@@ -51,9 +52,17 @@ describe("a location's first load under concurrent requests", () => {
         return read(location);
       });
     }
+    // Requests as the server receives them: on a busy machine a request sent first can arrive after the reload.
+    let arrived = 0;
+    const count = (req: { url?: string }) => void (req.url?.startsWith('/api/agent/explore') && arrived++);
+    t.app.getHttpServer().on('request', count);
     try {
       const first = Array.from({ length: 8 }, () => send('GET', `/api/agent/explore?${at}`));
       await gates[0].reached.promise;
+      await eventually(
+        () => arrived,
+        (n) => n === 8,
+      );
       // The reload drops the unfinished first build and starts its own, which waits at the second gate.
       const reload = send('POST', '/api/location/reload');
       await gates[1].reached.promise;
@@ -65,6 +74,7 @@ describe("a location's first load under concurrent requests", () => {
         200, 200, 200, 200, 200, 200, 200, 200, 204,
       ]);
     } finally {
+      t.app.getHttpServer().off('request', count);
       for (const { opened } of gates) opened.open();
       spy.mockRestore();
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { signInDevice } from '../../helpers/device';
+import { eventually } from '../../helpers/eventually';
 import { startNginx } from '../../helpers/nginx';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -149,10 +150,11 @@ describe('three console and gateway nodes behind nginx', () => {
     expect(spend[0].held).toBe('0');
     expect(BigInt(spend[0].spent)).toBe(BigInt(admitted) * 3000n); // 10 x 100 + 10 x 200 each
     expect(BigInt(spend[0].spent)).toBeLessThanOrEqual(1_000_000n);
-    // The request log and the usage report see every call, whichever node answered it.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const logged = await owner.get(
-      `/console/api/orgs/${owner.org}/usage/requests?key=${budgeted.keyId}&limit=100`,
+    // The request log and the usage report see every call, whichever node answered it (each node writes its
+    // rows in its own batches).
+    const logged = await eventually(
+      () => owner.get(`/console/api/orgs/${owner.org}/usage/requests?key=${budgeted.keyId}&limit=100`),
+      (res) => res.body.data?.length >= 30,
     );
     expect(logged.body.data).toHaveLength(30);
   });

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../../helpers/eventually';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { createTestDatabase } from '../../helpers/test-database';
 
@@ -35,8 +36,12 @@ async function requestsLogged(server: ServerProcess): Promise<string[]> {
   const ok = await fetch(`${server.url}/api/session/active`, { headers: { authorization: basic } });
   const secret = await fetch(`${server.url}/api/session/active?auth_token=not-for-the-log-77`);
   expect([ok.status, secret.status]).toEqual([200, 401]);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  return server.output().split('\n');
+  // Written once each response has finished: the second request's line comes after the first's.
+  const output = await eventually(
+    () => server.output(),
+    (text) => /auth_token=\[redacted\] 401 \d+ms$/m.test(text),
+  );
+  return output.split('\n');
 }
 
 describe('the request log on a terminal (LOG_FORMAT=pretty)', () => {

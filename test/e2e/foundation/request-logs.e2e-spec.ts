@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../../helpers/eventually';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { createTestDatabase } from '../../helpers/test-database';
 
@@ -60,9 +61,12 @@ describe('request logs of a real `outpost serve` process', () => {
     });
     const pairing = await fetch(`${server.url}/auth/connect/secret-pairing-code-123`);
     expect([ok.status, query.status, denied.status, pairing.status]).toEqual([200, 200, 401, 401]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-
-    const lines = requestLines(server.output());
+    // Each line is written once its response has finished: all four, on the server's own time.
+    const ids = ['trace-ok-1', ...[query, denied, pairing].map((res) => res.headers.get('x-request-id'))];
+    const lines = await eventually(
+      () => requestLines(server.output()),
+      (found) => ids.every((id) => found.some((line) => line.reqId === id)),
+    );
     const byId = (id: string | null) => lines.find((line) => line.reqId === id);
     const first = byId('trace-ok-1');
     expect(first).toMatchObject({

@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 import { bearer, Person, signup } from '../../helpers/console';
+import { eventually } from '../../helpers/eventually';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { gatewayCatalogue } from '../../helpers/gateway-catalogue';
 import { createTestApp, TestApp } from '../../helpers/test-app';
@@ -116,11 +118,22 @@ describe('per-key controls on the gateway: allowed models, requests and tokens a
   });
 
   it('tokens a minute count what each call used, and refuse the call after the limit is passed', async () => {
-    const { key } = await createKey({ rate_limit: { tokens_per_minute: 30 } });
-    expect((await call(t, key)).status).toBe(200); // 20 tokens
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the counter is read at most once a second
-    expect((await call(t, key)).status).toBe(200); // 40 tokens now
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const { key, id } = await createKey({ rate_limit: { tokens_per_minute: 30 } });
+    // A call's tokens are counted in the shared store after its answer left; a node reads that counter at most
+    // once a second of its clock (every node follows the test's).
+    const counted = (tokens: number) =>
+      eventually(
+        () => t.app.get(RateLimiter).count(`key-tpm:${id}`, 60_000, true),
+        (count) => count >= tokens,
+      );
+    expect((await call(t, key)).status).toBe(200);
+    expect(await counted(20)).toBe(20);
+    t.clock.advance(1_100);
+    second.clock.advance(1_100);
+    expect((await call(t, key)).status).toBe(200);
+    expect(await counted(40)).toBe(40);
+    t.clock.advance(1_100);
+    second.clock.advance(1_100);
     const refused = await call(t, key);
     expect(refused.status).toBe(429);
     expect(refused.body.error.message).toBe("This key's limit of 30 tokens a minute is reached");

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { eventually } from '../../helpers/eventually';
 import { startGatewayServer } from '../../helpers/gateway-server';
 import { ServerProcess } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -125,13 +126,17 @@ describe('model calls answered before Fastify, in a real `outpost serve`', () =>
     });
     expect([ok.status, denied.status]).toEqual([200, 401]);
     await ok.text();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine)
-      .filter((line) => line.msg === 'request completed');
+    // The server writes a request's line once the response has finished, on its own time.
+    const completed = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as LogLine)
+        .filter((line) => line.msg === 'request completed');
+    const lines = await eventually(completed, (found) =>
+      ['lane-log-ok', 'lane-log-denied'].every((id) => found.some((line) => line.reqId === id)),
+    );
     expect(lines.filter((line) => line.reqId === 'lane-log-ok')).toEqual([
       expect.objectContaining({
         level: 30,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { decodeRow } from '@/modules/budgets/request-log-row';
 import { addMember, bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
+import { eventually } from '../../helpers/eventually';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
@@ -47,13 +48,12 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
       .post('/inference/openai/v1/chat/completions')
       .set('authorization', bearer(key))
       .send({ model: 'small', messages: [{ role: 'user', content: 'x' }], max_tokens: 10, ...body });
-  const rows = async (who: Person, search = '') => {
-    for (let i = 0; ; i++) {
-      const res = await who.get(`/console/api/orgs/${owner.org}/usage/requests${search}`);
-      if (res.status !== 200 || i > 40 || res.body.data.length > 0) return res;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  /** The log as `who` reads it once it holds `count` rows: rows are written in batches, after the answer. */
+  const rows = (who: Person, search = '', count = 1) =>
+    eventually(
+      () => who.get(`/console/api/orgs/${owner.org}/usage/requests${search}`),
+      (res) => res.status !== 200 || res.body.data.length >= count,
+    );
 
   it('has one row per call, refusals included, newest first, with what it used, cost and took', async () => {
     const { key, sa, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
@@ -64,8 +64,7 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
       .set('x-org-id', owner.org);
     expect(budget.status).toBe(204);
     expect((await call(key, {})).status).toBe(402);
-    await new Promise((resolve) => setTimeout(resolve, 400)); // one batch
-    const res = await rows(owner, `?key=${keyId}`);
+    const res = await rows(owner, `?key=${keyId}`, 3);
     expect(res.status).toBe(200);
     expect(
       res.body.data.map((row: { status: number; outcome: string }) => [row.status, row.outcome]),
@@ -96,7 +95,7 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
   it('pages with a cursor and exports CSV; a bad filter is a 400 naming it', async () => {
     const { key, keyId } = await serviceAccountKey(owner, owner.org, 'inference');
     for (let i = 0; i < 5; i++) expect((await call(key, {})).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await rows(owner, `?key=${keyId}`, 5);
     const seen: string[] = [];
     let cursor = '';
     for (let page = 0; page < 5; page++) {
@@ -128,7 +127,6 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
       permission: 'inference',
     });
     expect((await call(personal.body.key, {})).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 400));
     const own = await rows(member);
     expect(own.status).toBe(200);
     expect(own.body.data.length).toBeGreaterThan(0);
@@ -142,8 +140,7 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
     const odd = 'a\tb\nc\\N\r\u0000d';
     expect((await call(key, { model: odd })).status).toBe(404);
     expect((await call(key, {})).status).toBe(200); // the batch after it is written too
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const res = await rows(owner, `?key=${keyId}`);
+    const res = await rows(owner, `?key=${keyId}`, 2);
     expect(res.body.data.map((row: { model: string; status: number }) => [row.model, row.status])).toEqual([
       ['small', 200],
       ['a\tb\nc\\N\r\uFFFDd', 404],
@@ -187,11 +184,10 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
     } finally {
       await outside.end();
     }
-    let logged: Array<{ id: string }> = [];
-    for (let i = 0; i < 40 && logged.length < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      logged = await query(t.databaseUrl!, 'SELECT id FROM request_log WHERE key_id = $1', [keyId]);
-    }
+    const logged = await eventually(
+      () => query<{ id: string }>(t.databaseUrl!, 'SELECT id FROM request_log WHERE key_id = $1', [keyId]),
+      (found) => found.length >= 2,
+    );
     expect(logged).toHaveLength(2);
     expect(new Set(logged.map((row) => row.id)).size).toBe(2);
   });
@@ -209,11 +205,10 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
     // Another server starting on the database prunes at once (and every hour after).
     const other = await createTestApp({ env, databaseUrl: t.databaseUrl });
     try {
-      let left = -1;
-      for (let i = 0; i < 40 && left !== before; i++) {
-        [{ n: left }] = await query(t.databaseUrl!, 'SELECT count(*)::int AS n FROM request_log');
-        if (left !== before) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const [{ n: left }] = await eventually(
+        () => query(t.databaseUrl!, 'SELECT count(*)::int AS n FROM request_log'),
+        ([{ n }]) => n === before,
+      );
       expect(left).toBe(before);
     } finally {
       await other.close();

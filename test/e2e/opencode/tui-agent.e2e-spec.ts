@@ -41,6 +41,7 @@ describe("the released TUI's @file and !cmd against Outpost's agent", () => {
     tui.type('@greet');
     await tui.waitFor('src/greet.ts');
     tui.type('\t');
+    // Paces the keys (the TUI gives no sign that it took the pick); what follows waits for the screen.
     await new Promise((resolve) => setTimeout(resolve, 500));
     tui.type(' what does it do?');
     await tui.waitFor('what does it do?');
@@ -56,6 +57,7 @@ describe("the released TUI's @file and !cmd against Outpost's agent", () => {
     tui = new Tui(['attach', t.url, '--dir', project], opencodeEnv(), project);
     await tui.waitFor('Ask anything');
     tui.type('!');
+    // Paces the keys (the TUI gives no sign that it entered shell mode); what follows waits for the screen.
     await new Promise((resolve) => setTimeout(resolve, 500));
     tui.type('echo shell-says-$((40+2))');
     await tui.waitFor('echo shell-says-');

@@ -47,6 +47,7 @@ describe('opencode attach (the released 1.18.33 TUI) against Outpost, in a pseud
     tui.type('\x18l');
     keep('tui-sessions', await tui.waitFor('Earlier work on the parser'));
     tui.type('\x1b');
+    // Paces the keys (the TUI gives no sign that it closed the list); what follows waits for the screen.
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     model.script({ text: ['Streamed ', 'answer ', 'from the scripted model.'] });
@@ -57,7 +58,7 @@ describe('opencode attach (the released 1.18.33 TUI) against Outpost, in a pseud
     keep('tui-answer', screen);
     expect(screen).toContain('Tell me something');
     expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('Tell me something');
-    // The TUI stays up after the turn.
+    // The TUI stays up after the turn (a second watched: an exit within it fails the test).
     expect(await Promise.race([tui.exited, new Promise((r) => setTimeout(() => r('running'), 1_000))])).toBe(
       'running',
     );

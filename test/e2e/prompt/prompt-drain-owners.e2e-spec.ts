@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DrainRecovery } from '@/modules/prompt/drain-recovery';
+import { DrainSignal, DrainSignals } from '@/modules/prompt/drain-signals';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { openSse, SseClient } from '../../helpers/sse';
@@ -17,8 +19,13 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves when `app` hears `signal` for the session from another process (over NOTIFY). */
+function heard(app: TestApp, sessionID: string, signal: DrainSignal): Promise<void> {
+  return new Promise((resolve) =>
+    app.app.get(DrainSignals).onSignal((id, received) => {
+      if (id === sessionID && received === signal) resolve();
+    }),
+  );
 }
 
 /** The session's `session_drain` row, read straight from the database (undefined when no drain holds it). */
@@ -116,7 +123,7 @@ describe('drains owned by one process among several on a database', () => {
         expect(row.owner).toBe(claimed.owner);
         return row.leaseExpires >= claimed.leaseExpires + 3_000;
       });
-      await sleep(1_000);
+      await second.app.get(DrainRecovery).sweep();
 
       answer.open();
       const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
@@ -259,7 +266,7 @@ describe('drains owned by one process among several on a database', () => {
 
       // The paused process resumes with its answer complete: it finds its claim gone and stops.
       answer.open();
-      await sleep(100);
+      await server.answeredAll();
       paused.child.kill('SIGCONT');
       await pollUntil('the resumed process to drop the drain', async () => {
         const active = await paused!.call('/api/session/active');
@@ -355,10 +362,11 @@ describe('drains owned by one process among several on a database', () => {
       expect((await a.prompt(sessionID, { text: 'go' })).status).toBe(200);
       await server.waitForRequests(base + 1);
 
+      const woken = heard(first, sessionID, 'wake');
       expect((await b.post(`/api/session/${sessionID}/move`, { directory: target })).status).toBe(204);
       // Not yet: the step under way runs where it started.
       expect((await b.session(sessionID)).location.directory).toBe(project);
-      await sleep(300);
+      await woken;
       toolCall.open();
       await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
 
@@ -416,10 +424,11 @@ describe('drains owned by one process among several on a database', () => {
       await server.waitForRequests(base + 1);
 
       // Admitted by the second process while the first one's model step is under way.
+      const woken = heard(first, sessionID, 'wake');
       expect((await b.prompt(sessionID, { text: 'also this' })).status).toBe(200);
       expect(await b.get('/api/session/active').then((res) => res.body.data)).toEqual({});
-      // The signal travels by NOTIFY on the first process's own connection: give it a moment to arrive.
-      await sleep(300);
+      // The signal travels by NOTIFY on the first process's own connection: the step ends once it arrived.
+      await woken;
       toolCall.open();
       const idle = await logA.next('session.idle', (d: Data) => d.sessionID === sessionID);
       expect(idle.data.outcome).toBe('succeeded');

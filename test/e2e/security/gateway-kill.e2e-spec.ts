@@ -102,9 +102,18 @@ describe('budget holds of a killed gateway process', () => {
       ),
     );
     expect(received).toBe(STREAMS);
-    // What the streams produced is recorded within a second or two while they run.
+    // What the streams produced is recorded while they run (every second, written in the next batch): all of it
+    // before the kill.
     const billed = await waitFor(spend, (row) => BigInt(row.spent) > 0n, 5_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const outputBilled = async () =>
+      (
+        await query<{ output: number | null }>(
+          database.url,
+          'SELECT sum(output_tokens)::int AS output FROM usage WHERE member_id = $1',
+          [account.sa],
+        )
+      )[0].output;
+    await waitFor(outputBilled, (output) => output === STREAMS * 30, 10_000);
     const beforeKill = await spend();
     expect(BigInt(beforeKill.held)).toBeGreaterThan(0n);
     expect(BigInt(billed.spent)).toBeGreaterThan(0n);

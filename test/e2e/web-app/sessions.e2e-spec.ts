@@ -332,6 +332,16 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await pollUntil('the run', async () => log.of(sessionID, ['session.execution.started']).length > 0);
 
     const slow = await context.newPage();
+    // What the page's event stream delivered, in order, read below instead of guessing when it arrived.
+    await slow.addInitScript(`
+      window.outpostEventsSeen = [];
+      window.EventSource = class extends window.EventSource {
+        constructor(url, init) {
+          super(url, init);
+          this.addEventListener('message', (message) => window.outpostEventsSeen.push(JSON.parse(message.data)));
+        }
+      };
+    `);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let fetched = 0;
@@ -346,9 +356,11 @@ describe('the web app: working with sessions (list, search, filter, scroll; rena
     await pollUntil('both loads answered by the server', async () => fetched >= 2);
     expect((await a.post(`/api/session/${sessionID}/interrupt`)).status).toBeLessThan(300);
     await log.idle(sessionID, from);
-    // The idle event reached this test's stream; the page's stream gets it in the same moment. Then the
-    // answers fetched while the session was running are let through.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once the page's stream has delivered the idle event, the answers fetched while the session was running are
+    // let through.
+    await slow.waitForFunction(
+      `window.outpostEventsSeen.some((e) => e.type === 'session.idle' && e.data?.sessionID === ${JSON.stringify(sessionID)})`,
+    );
     release();
     await slow.getByRole('heading', { name: 'Stopped while loading' }).waitFor();
     await expect(slow.getByTestId('session-state').textContent()).resolves.toBe('Idle');

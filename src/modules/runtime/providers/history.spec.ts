@@ -4,8 +4,8 @@ import { ModelStep } from '@/modules/runtime/providers/model-step';
 import { ProviderRegistry } from '@/modules/runtime/providers/provider-registry';
 import { StepEvent } from '@/modules/runtime/providers/step.types';
 import { BUILTIN_TOOLS, toolSpec } from '@/modules/runtime/tools/builtin-tools';
-import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { TestClock } from '../../helpers/test-clock';
+import { ScriptedModelServer } from '../../../../test/helpers/scripted-model-server';
+import { TestClock } from '../../../../test/helpers/test-clock';
 
 const FAST = { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 };
 

@@ -9,8 +9,8 @@ import { ModelStep } from '@/modules/runtime/providers/model-step';
 import { ProviderConfigMap } from '@/modules/runtime/providers/provider-config';
 import { ProviderRegistry } from '@/modules/runtime/providers/provider-registry';
 import { RetryPolicy } from '@/modules/runtime/providers/step.types';
-import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { TestClock } from '../../helpers/test-clock';
+import { ScriptedModelServer } from './scripted-model-server';
+import { TestClock } from './test-clock';
 
 /** A user message in the provider's prompt shape. */
 export function user(text: string): PromptMessage {

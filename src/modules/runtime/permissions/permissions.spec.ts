@@ -5,7 +5,7 @@ import { decide, evaluate, isToolDisabled } from '@/modules/runtime/permissions/
 import { PermissionRequestsService } from '@/modules/runtime/permissions/permission-requests.service';
 import { PermissionRuleset } from '@/modules/runtime/permissions/permission.types';
 import { wildcardMatch } from '@/common/text/wildcard';
-import { TestClock } from '../../helpers/test-clock';
+import { TestClock } from '../../../../test/helpers/test-clock';
 
 /** The reference's default base of every agent (`Agent.empty` plus the built-in read rules). */
 const AGENT: PermissionRuleset = [

@@ -10,7 +10,7 @@ import { PermissionRequestsService } from '@/modules/runtime/permissions/permiss
 import { PermissionRequest, PermissionRuleset } from '@/modules/runtime/permissions/permission.types';
 import { BUILTIN_TOOLS } from '@/modules/runtime/tools/builtin-tools';
 import { commandPattern, ToolCallRequest, ToolRunner } from '@/modules/runtime/tools/tool-runner';
-import { TestClock } from '../../helpers/test-clock';
+import { TestClock } from '../../../../test/helpers/test-clock';
 
 const AGENT: PermissionRuleset = [
   { action: '*', resource: '*', effect: 'allow' },

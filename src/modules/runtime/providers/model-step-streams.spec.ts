@@ -6,9 +6,15 @@ import { microCentsToDollars } from '@/common/money';
 import { cost } from '@/modules/runtime/providers/cost';
 import { PromptMessage } from '@/modules/runtime/providers/history';
 import { StepEvent, ToolSpec } from '@/modules/runtime/providers/step.types';
-import { FAST, PROTOCOLS, quietNestLogger, useScriptedProviders, user } from './model-step-fixture';
+import {
+  FAST,
+  PROTOCOLS,
+  quietNestLogger,
+  useScriptedProviders,
+  user,
+} from '../../../../test/helpers/model-step-fixture';
 // Set by useScriptedProviders() before each test.
-import { registry, server, step } from './model-step-fixture';
+import { registry, server, step } from '../../../../test/helpers/model-step-fixture';
 
 const READ_TOOL: ToolSpec = {
   name: 'read',

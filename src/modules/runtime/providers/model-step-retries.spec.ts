@@ -6,11 +6,17 @@
 import { ModelStep } from '@/modules/runtime/providers/model-step';
 import { ProviderRegistry } from '@/modules/runtime/providers/provider-registry';
 import { StepRetry } from '@/modules/runtime/providers/step.types';
-import { freePort } from '../../helpers/processes';
-import { TestClock } from '../../helpers/test-clock';
-import { FAST, PROTOCOLS, quietNestLogger, useScriptedProviders, user } from './model-step-fixture';
+import { freePort } from '../../../../test/helpers/processes';
+import { TestClock } from '../../../../test/helpers/test-clock';
+import {
+  FAST,
+  PROTOCOLS,
+  quietNestLogger,
+  useScriptedProviders,
+  user,
+} from '../../../../test/helpers/model-step-fixture';
 // Set by useScriptedProviders() before each test.
-import { clock, registry, server, step } from './model-step-fixture';
+import { clock, registry, server, step } from '../../../../test/helpers/model-step-fixture';
 
 describe('ModelStep against the scripted model server', () => {
   quietNestLogger();
