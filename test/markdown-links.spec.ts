@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-const root = join(__dirname, '..', '..', '..');
+const root = join(__dirname, '..');
 
 /** Every Markdown file of the project but what packages bring (node_modules) and build output. */
 function markdownFiles(dir: string): string[] {
