@@ -9,3 +9,13 @@ export function withDeadline<T>(work: Promise<T>, ms: number, expired: () => Err
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
+
+/** Resolves once `work` settles (either way) or `ms` have passed, whichever comes first; never rejects. */
+export async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.then(noop, noop), late]);
+  clearTimeout(timer);
+}
+
+const noop = () => undefined;

@@ -6,7 +6,6 @@ import {
   Logger,
   NotFoundException,
 } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { AuthenticatedRequest, AuthRegistry } from '../auth';
 import { HttpReply, HttpRequest, PlainRequest, requestPath } from '../http/http';
@@ -14,6 +13,7 @@ import { loggableError, redactUrl } from '../http/redact';
 import { writeWhole } from '../http/response-head';
 import {
   DeadlineExceededError,
+  errorRef,
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
@@ -60,7 +60,7 @@ export function toTagged(exception: unknown, request: PlainRequest): TaggedError
     logger.warn(`database unavailable: ${request.method} ${redactUrl(request.url)} answered 503`);
     return new DatabaseUnavailableError();
   }
-  const ref = `err_${randomBytes(6).toString('hex')}`;
+  const ref = errorRef();
   logger.error(
     {
       ref,

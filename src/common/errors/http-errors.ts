@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { TaggedError } from './tagged-error';
 
 /** Where a validation failure was found, in the v1 kinds opencode clients know. */
@@ -47,6 +48,11 @@ export class TooManyRequestsError extends TaggedError {
     super(message, { retryAfter: retryAfterSeconds });
     this.headers['Retry-After'] = String(retryAfterSeconds);
   }
+}
+
+/** The reference an unexpected failure's log line and its answer share (`err_<12 hex digits>`). */
+export function errorRef(): string {
+  return `err_${randomBytes(6).toString('hex')}`;
 }
 
 export class UnknownError extends TaggedError {

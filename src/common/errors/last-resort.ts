@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { loggableError } from '../http/redact';
+import { errorRef } from './http-errors';
 
 /**
  * The process's last resort for a promise rejected with no handler (a plugin's, a library's, a path we missed):
@@ -9,7 +9,7 @@ import { loggableError } from '../http/redact';
  */
 export function keepServingOnUnhandledRejection(log: Logger): (reason: unknown) => void {
   const listener = (reason: unknown) => {
-    const ref = `err_${randomBytes(6).toString('hex')}`;
+    const ref = errorRef();
     log.error({ ref, err: loggableError(reason) }, `unhandled rejection ${ref}; the server keeps serving`);
   };
   process.on('unhandledRejection', listener);

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
+import { waitAtMost } from '@/common/deadline';
 import { PlainRequest } from '@/common/http/http';
 import { writeHead, writeWhole } from '@/common/http/response-head';
 import { ConsolePrincipal } from '../console-access/console-principal';
@@ -319,7 +320,7 @@ export class GatewayService {
         caller.left ? 'client_left' : 'failed',
       );
       if (caller.left) return;
-      if (admitted.meter.budgeted) await this.settledWithin(SETTLE_WAIT_MS);
+      if (admitted.meter.budgeted) await waitAtMost(this.ledger.flush(), SETTLE_WAIT_MS);
       if (response.headersSent) {
         response.destroy();
         return;
@@ -348,7 +349,7 @@ export class GatewayService {
     await Promise.all([
       this.ledger.journaled(),
       this.requestLog.journaled(),
-      meter.budgeted ? this.settledWithin(SETTLE_WAIT_MS) : undefined,
+      meter.budgeted ? waitAtMost(this.ledger.flush(), SETTLE_WAIT_MS) : undefined,
     ]);
   }
 
@@ -376,16 +377,6 @@ export class GatewayService {
       }
       return part;
     });
-  }
-
-  /** The ledger's write of what is settled now, waited for `ms` at most (past that the journal holds it). */
-  private async settledWithin(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.ledger.flush(),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-    ]);
-    clearTimeout(timer);
   }
 
   /**

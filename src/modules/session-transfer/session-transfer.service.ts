@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { Clock } from '@/common/clock';
-import { InvalidRequestError, UnknownError } from '@/common/errors';
+import { errorRef, InvalidRequestError, UnknownError } from '@/common/errors';
 import { LocationsService } from '../locations/locations.service';
 import { usdToMicroCents } from '@/common/money';
 import { SessionMessageInfo } from '../sessions/session-message.types';
@@ -104,7 +103,7 @@ export class SessionTransferService {
       checkMessage(message, 'message');
     } catch (error) {
       if (!(error instanceof SchemaFailure)) throw error;
-      const ref = `err_${randomBytes(6).toString('hex')}`;
+      const ref = errorRef();
       this.logger.error(
         { ref, sessionID, messageID: message.id, field: error.field, reason: error.reason },
         `undecodable message ${message.id} in ${sessionID} (${ref})`,

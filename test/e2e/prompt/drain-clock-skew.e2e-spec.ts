@@ -1,11 +1,7 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
+import { existsSync } from 'node:fs';
+import { instanceProcess } from '../../helpers/instance-process';
 import { pollUntil, scriptedProject } from '../../helpers/prompt';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { openSse, SseClient } from '../../helpers/sse';
-import { basic } from '../../helpers/test-app';
 import { createTestDatabase, query } from '../../helpers/test-database';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,31 +15,6 @@ const SIXTY_SECONDS_AHEAD = {
 };
 const LEASE = { OUTPOST_DRAIN_LEASE_MS: '3000' };
 
-async function serverProcess(databaseUrl: string, env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-skew-'));
-  const server: ServerProcess = startServer({
-    DATABASE_URL: databaseUrl,
-    OUTPOST_PASSWORD: 'test-password',
-    OUTPOST_DATA_DIR: dataDir,
-    OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
-    LOG_LEVEL: 'warn',
-    PORT: String(await freePort()),
-    ...LEASE,
-    ...env,
-  });
-  await waitForHealth(server);
-  const call = async (path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: basic(), 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Data };
-  };
-  const stream: SseClient = await openSse(`${server.url}/api/event`, { authorization: basic() });
-  return { ...server, call, stream };
-}
-
 describe('drain leases on the database clock', () => {
   let model: ScriptedModelServer;
 
@@ -55,8 +26,8 @@ describe('drain leases on the database clock', () => {
 
   it('a process whose clock is 60 s ahead leaves a live drain of another process alone; the drain finishes where it runs', async () => {
     const database = await createTestDatabase();
-    const running = await serverProcess(database.url);
-    const ahead = await serverProcess(database.url, SIXTY_SECONDS_AHEAD);
+    const running = await instanceProcess(database.url, LEASE);
+    const ahead = await instanceProcess(database.url, { ...LEASE, ...SIXTY_SECONDS_AHEAD });
     try {
       // The process's own clock, as its answers' Date header shows it.
       const clockOfAhead = Date.parse((await fetch(`${ahead.url}/health`)).headers.get('date')!);

@@ -1,11 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DrainRecovery } from '@/modules/prompt/drain-recovery';
 import { DrainSignal, DrainSignals } from '@/modules/prompt/drain-signals';
-import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
-import { openSse, SseClient } from '../../helpers/sse';
+import { SseClient } from '../../helpers/sse';
+import { instanceProcess, InstanceProcess } from '../../helpers/instance-process';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { createTestDatabase, query } from '../../helpers/test-database';
 import { api, EventLog, outline, pollUntil, scriptedProject } from '../../helpers/prompt';
@@ -41,34 +38,7 @@ async function drainRow(
   return row && { owner: row.owner, leaseExpires: Number(row.lease_expires) };
 }
 
-/** A server process on the database, with HTTP helpers and its event stream. */
-async function serverProcess(databaseUrl: string, env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-drains-'));
-  const server: ServerProcess = startServer({
-    DATABASE_URL: databaseUrl,
-    OUTPOST_PASSWORD: 'test-password',
-    OUTPOST_DATA_DIR: dataDir,
-    OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
-    LOG_LEVEL: 'warn',
-    PORT: String(await freePort()),
-    ...env,
-  });
-  await waitForHealth(server);
-  const call = (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
-    fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: basic(), 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (res) => {
-      const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Data };
-    });
-  const stream: SseClient = await openSse(`${server.url}/api/event`, { authorization: basic() });
-  await stream.until((events) => events.some((e) => e.type === 'server.connected'));
-  return { ...server, call, stream };
-}
-
-type Proc = Awaited<ReturnType<typeof serverProcess>>;
+type Proc = InstanceProcess;
 
 function eventsOf(stream: SseClient, sessionID: string, type: string): Data[] {
   return stream.events
@@ -154,8 +124,8 @@ describe('drains owned by one process among several on a database', () => {
       // Started together, they share one secret key the way a fleet does (the database refuses a second one).
       const secret = { OUTPOST_SECRET_KEY: 'drain-owners-test-secret-0123456789abcdef' };
       [p, q] = await Promise.all([
-        serverProcess(database.url!, secret),
-        serverProcess(database.url!, secret),
+        instanceProcess(database.url!, secret),
+        instanceProcess(database.url!, secret),
       ]);
       const created = await p.call('/api/session', {
         location: { directory: project },
@@ -222,7 +192,7 @@ describe('drains owned by one process among several on a database', () => {
     let paused: Proc | undefined;
     let other: TestApp | undefined;
     try {
-      paused = await serverProcess(database.url!, lease);
+      paused = await instanceProcess(database.url!, lease);
       other = await createTestApp({ databaseUrl: database.url, env: lease });
       const b = api(other);
       const logB = new EventLog(other);
