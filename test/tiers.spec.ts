@@ -26,7 +26,7 @@ const matching = (globs: string[]) => {
  * client in a process of its own, opencode, chromium, nginx, the fleet's node processes, or the fuzzer.
  */
 const STARTS_A_PROCESS =
-  /\b(startServer|startGatewayServer|killedGateway|runCli|runLogin|launchBrowser|startNginx|opencodeEnv|fuzzRequests)\(|\b(execFile|execFileSync|spawn|spawnSync)\(\s*process\.execPath|promisify\(execFile\)|process\.env\.OUTPOST_TEST_FLEET = /;
+  /\b(startServer|startGatewayServer|instanceProcess|killedGateway|runCli|runLogin|launchBrowser|startNginx|opencodeEnv|fuzzRequests)\(|\b(execFile|execFileSync|spawn|spawnSync)\(\s*process\.execPath|promisify\(execFile\)|process\.env\.OUTPOST_TEST_FLEET = /;
 
 describe('the test tiers (test/tiers.js)', () => {
   it('name no file that is gone: every glob matches a test', () => {
