@@ -33,6 +33,7 @@ const SYSTEM = [
   'prompt/drain-clock-skew.e2e-spec.ts',
   'security/database-outage.e2e-spec.ts',
   'security/gateway-kill.e2e-spec.ts',
+  'security/gateway-kill-answered.e2e-spec.ts',
   'security/usage-journal.e2e-spec.ts',
   'fleet/*.e2e-spec.ts',
   // the `outpost` CLI, and scripts or clients run as processes of their own
