@@ -93,7 +93,10 @@ export async function configureApp(app: INestApplication, logger?: Logger): Prom
   HttpLanes.of(server)?.configure(server, log, config.trustProxy);
   errorFormatsOf.set(server, app.get(ErrorFormats));
   server.setReplySerializer(serializeReply);
-  registerBodyParsers(server, app.get(AuthRegistry), config.bodyLimitBytes);
+  registerBodyParsers(server, app.get(AuthRegistry), {
+    default: config.bodyLimitBytes,
+    streamed: config.importBodyLimitBytes,
+  });
   // Query strings and path parameters meet the same rule as bodies, before a body parser checks the credentials of a
   // large body (which read the parameters: a workspace's `:org`).
   server.addHook('preParsing', async (request) => {

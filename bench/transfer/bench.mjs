@@ -1,5 +1,5 @@
 // `npm run bench:transfer`: starts `node dist/main.js` on a scratch database and measures
-// 1. importing one session of 10,000 messages, 2. exporting it (time, and the server's RSS growth against the
+// 1. importing one session of 100,000 messages (time, and the server's RSS growth over idle), 2. exporting it (time, and the server's RSS growth against the
 // transcript's JSON size), 3. stats over 1,000,000 messages in 10,000 sessions spread over a year (seeded with
 // generate_series) in each tools mode. Results: bench/results/transfer.{json,md}.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_URL, AUTH, dbUrl, freePort, median, ROOT, spawnOutpost, sql, waitFor } from '../outpost-process.mjs';
 
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const STATS_MESSAGES = Number(process.env.BENCH_STATS_MESSAGES ?? 1_000_000);
 const STATS_SESSIONS = Number(process.env.BENCH_STATS_SESSIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -101,6 +101,21 @@ async function seedStats(url, directory, end) {
   return (Date.now() - started) / 1000;
 }
 
+/** `work` timed, with the server's RSS growth over idle while it ran (sampled every 5 ms). */
+async function sampledRss(pid, work) {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const baseline = rssBytes(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 5);
+  try {
+    const { ms, result } = await timed(work);
+    peak = Math.max(peak, rssBytes(pid));
+    return { ms, result, growth: peak - baseline };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 async function timed(work) {
   const started = process.hrtime.bigint();
   const result = await work();
@@ -121,15 +136,21 @@ async function main() {
     database,
     dataDir: join(scratch, 'data'),
     directory,
-    env: { OUTPOST_BODY_LIMIT: String(256 * 1024 * 1024) },
+    env: {},
   });
   const headers = { authorization: AUTH, 'content-type': 'application/json' };
   try {
     await waitFor(`${base}/health`);
     const messages = transcript(MESSAGES);
 
-    // 1. Import (each run a new session id).
+    // 1. Import (each run a new session id), the server's RSS sampled every 5 ms.
+    const post = async (body) => {
+      const res = await fetch(`${base}/api/experimental/session/import`, { method: 'POST', headers, body });
+      if (res.status !== 200) throw new Error(`import answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+      return res.json();
+    };
     const imports = [];
+    const importGrowth = [];
     let sessionID;
     for (let run = 0; run < RUNS; run++) {
       sessionID = `ses_${(0xfff0000000000000n - BigInt(run)).toString(16)}benchIMPORT0`;
@@ -142,37 +163,40 @@ async function main() {
         location: { directory },
       };
       const body = JSON.stringify({ info, messages });
-      const { ms, result } = await timed(() => fetch(`${base}/api/experimental/session/import`, { method: 'POST', headers, body }).then((r) => r.status));
-      if (result !== 200) throw new Error(`import answered ${result}`);
+      const { ms, growth } = await sampledRss(server.pid, () => post(body));
       imports.push(ms);
+      importGrowth.push(growth);
       if (run === 0) console.log(`import body: ${(body.length / 1e6).toFixed(1)} MB`);
     }
-    console.log(`import ${MESSAGES} messages: median ${median(imports).toFixed(0)} ms`);
+    console.log(
+      `import ${MESSAGES} messages: median ${median(imports).toFixed(0)} ms, RSS growth median ${(median(importGrowth) / 1e6).toFixed(1)} MB`,
+    );
 
     // 2. Export, with the server's RSS sampled every 5 ms while it runs.
     const exportRun = async (query) => {
-      global.gc?.();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const baseline = rssBytes(server.pid);
-      let peak = baseline;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid))), 5);
-      const { ms, result } = await timed(async () => {
+      const { ms, result, growth } = await sampledRss(server.pid, async () => {
         const res = await fetch(`${base}/api/experimental/session/${sessionID}/export${query}`, { headers });
         const text = await res.text();
         if (res.status !== 200) throw new Error(`export answered ${res.status}: ${text.slice(0, 200)}`);
         return text;
       });
-      clearInterval(sampler);
-      peak = Math.max(peak, rssBytes(server.pid));
       const parsed = JSON.parse(result);
       if (parsed.data.messages.length !== MESSAGES) throw new Error('export lost messages');
-      return { ms, bytes: Buffer.byteLength(result), growth: peak - baseline };
+      return { ms, bytes: Buffer.byteLength(result), growth, parsed };
     };
     const exports = [];
     for (let run = 0; run < RUNS; run++) exports.push(await exportRun(''));
     const sanitized = [];
     for (let run = 0; run < RUNS; run++) sanitized.push(await exportRun('?sanitize=true'));
     const jsonBytes = exports[0].bytes;
+    // The round trip: what export gave, imported again under a new id, gives the same messages back.
+    const again = `ses_${(0xffe0000000000000n).toString(16)}benchAGAIN00`;
+    const { info: exportedInfo, messages: exportedMessages } = exports[0].parsed.data;
+    const roundTrip = await timed(() => post(JSON.stringify({ info: { ...exportedInfo, id: again }, messages: exportedMessages })));
+    const back = await (await fetch(`${base}/api/experimental/session/${again}/export`, { headers })).json();
+    if (JSON.stringify(back.data.messages) !== JSON.stringify(exportedMessages)) throw new Error('round trip changed the messages');
+    for (const e of exports) delete e.parsed;
+    console.log(`round trip of ${MESSAGES} messages: import of the export in ${roundTrip.ms.toFixed(0)} ms, same messages back`);
     const maxGrowth = Math.max(...exports.map((e) => e.growth), ...sanitized.map((e) => e.growth));
     console.log(
       `export: median ${median(exports.map((e) => e.ms)).toFixed(0)} ms, sanitized ${median(sanitized.map((e) => e.ms)).toFixed(0)} ms, JSON ${(jsonBytes / 1e6).toFixed(1)} MB, max RSS growth ${(maxGrowth / 1e6).toFixed(1)} MB`,
@@ -208,7 +232,13 @@ async function main() {
     }
 
     const targets = [
-      { name: `import of ${MESSAGES} messages ≤ 3 s`, value: `${median(imports).toFixed(0)} ms`, ok: median(imports) <= 3000 },
+      { name: `import of ${MESSAGES} messages ≤ 5 s`, value: `${median(imports).toFixed(0)} ms`, ok: median(imports) <= 5000 },
+      {
+        name: `import RSS growth ≤ 150 MB over idle at ${MESSAGES} messages`,
+        value: `${(median(importGrowth) / 1e6).toFixed(1)} MB median, ${(Math.max(...importGrowth) / 1e6).toFixed(1)} MB at most`,
+        ok: median(importGrowth) <= 150e6,
+      },
+      { name: 'the export of an import imports again with the same messages', value: `${roundTrip.ms.toFixed(0)} ms`, ok: true },
       { name: 'export ≤ 1 s', value: `${median(exports.map((e) => e.ms)).toFixed(0)} ms`, ok: median(exports.map((e) => e.ms)) <= 1000 },
       { name: 'stats (summary, a year) ≤ 1 s', value: `${stats['year/summary'].medianMs.toFixed(0)} ms`, ok: stats['year/summary'].medianMs <= 1000 },
       {
@@ -220,7 +250,7 @@ async function main() {
     const report = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} CPUs, node ${process.version}, load average ${loadBefore} before and ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} after`,
-      import: { messages: MESSAGES, medianMs: median(imports), runs: imports },
+      import: { messages: MESSAGES, medianMs: median(imports), runs: imports, rssGrowthBytes: importGrowth, roundTripMs: roundTrip.ms },
       export: { jsonBytes, medianMs: median(exports.map((e) => e.ms)), sanitizedMedianMs: median(sanitized.map((e) => e.ms)), maxRssGrowthBytes: maxGrowth, runs: exports, sanitizedRuns: sanitized },
       stats: { messages: STATS_MESSAGES, sessions: STATS_SESSIONS, seedSeconds, timezone: 'America/Los_Angeles', results: stats },
       targets,
@@ -236,6 +266,8 @@ async function main() {
       `| export (${(jsonBytes / 1e6).toFixed(1)} MB JSON) | ${report.export.medianMs.toFixed(0)} |`,
       `| export, sanitize=true | ${report.export.sanitizedMedianMs.toFixed(0)} |`,
       ...Object.entries(stats).map(([name, s]) => `| stats ${name} (${STATS_MESSAGES.toLocaleString('en')} messages, ${STATS_SESSIONS.toLocaleString('en')} sessions; steps ${s.steps}) | ${s.medianMs.toFixed(0)} |`),
+      '',
+      `Server RSS growth during import (peak minus the RSS before the request, sampled every 5 ms): median ${(median(importGrowth) / 1e6).toFixed(1)} MB, at most ${(Math.max(...importGrowth) / 1e6).toFixed(1)} MB.`,
       '',
       `Server RSS growth during export (peak minus the RSS before the request, sampled every 5 ms): at most ${(maxGrowth / 1e6).toFixed(1)} MB for a ${(jsonBytes / 1e6).toFixed(1)} MB transcript.`,
       '',

@@ -132,6 +132,8 @@ export function parseAppEnv(env: Env) {
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     /** The body limit of every route that declares none (and of every unauthenticated request). */
     bodyLimitBytes: int(env, 'OUTPOST_BODY_LIMIT', 64 * 1024, 1024, 1024 * 1024 * 1024),
+    /** The body limit of a session import, read as it streams (an export of any size imports again). */
+    importBodyLimitBytes: int(env, 'OUTPOST_IMPORT_BODY_LIMIT', 1024 ** 3, 1024 * 1024, 64 * 1024 ** 3),
     /** Time to receive a whole request (headers and body): slow senders are cut with 408. */
     requestTimeoutMs: int(env, 'OUTPOST_REQUEST_TIMEOUT_MS', 30_000, 500, 3_600_000),
     /** Time to receive the request headers. */

@@ -35,8 +35,12 @@ export class ConflictError extends TaggedError {
 
 export class PayloadTooLargeError extends TaggedError {
   readonly status = 413;
-  constructor(limitBytes: number) {
-    super(`Request body is larger than the limit of ${limitBytes} bytes`, { limit: limitBytes });
+  /** `setting`: the variable an operator raises the limit with, named in the message when there is one. */
+  constructor(limitBytes: number, setting?: string) {
+    super(
+      `Request body is larger than the limit of ${limitBytes} bytes${setting ? ` (${setting})` : ''}`,
+      setting ? { limit: limitBytes, setting } : { limit: limitBytes },
+    );
     // The rest of the body is never read: the connection closes after this answer.
     this.headers['Connection'] = 'close';
   }

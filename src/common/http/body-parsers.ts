@@ -17,6 +17,38 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
  */
 export const BodyLimit = (bytes: number) => RouteConfig({ bodyLimit: bytes });
 
+/**
+ * A route that reads its JSON body as it streams (`request.body` is the body's chunks, see `StreamedBody`): held to
+ * the operator's `OUTPOST_IMPORT_BODY_LIMIT`, its callers authenticated before a byte past the default is read.
+ */
+export const StreamsBody = () => RouteConfig({ streamsBody: true });
+
+/** The body of a `StreamsBody` route: its chunks as they arrive, cut with a 413 past the limit. */
+export type StreamedBody = AsyncIterable<Buffer>;
+
+export interface BodyLimits {
+  /** Of every route that declares none, and of every unauthenticated request (OUTPOST_BODY_LIMIT). */
+  default: number;
+  /** Of the routes that stream their body (OUTPOST_IMPORT_BODY_LIMIT). */
+  streamed: number;
+}
+
+const STREAMED_LIMIT_SETTING = 'OUTPOST_IMPORT_BODY_LIMIT';
+
+function streamsBody(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as { streamsBody?: boolean } | undefined)?.streamsBody === true;
+}
+
+/** The body's chunks, counted: past `limit` the reading stops with a 413 naming the setting. */
+async function* counted(payload: IncomingMessage, limit: number): StreamedBody {
+  let size = 0;
+  for await (const chunk of payload as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new PayloadTooLargeError(limit, STREAMED_LIMIT_SETTING);
+    yield chunk;
+  }
+}
+
 function routeLimit(request: FastifyRequest, defaultLimit: number): number {
   const declared = (request.routeOptions.config as { bodyLimit?: number } | undefined)?.bodyLimit;
   return typeof declared === 'number' ? declared : defaultLimit;
@@ -47,7 +79,8 @@ export function readBody(
   });
 }
 
-export function parseJson(text: string): unknown {
+/** `path`: where the text sits in the body (`messages.3`), for the field a failure names. */
+export function parseJson(text: string, path = ''): unknown {
   if (text === '') return {}; // clients that send `Content-Type: application/json` without a body
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new InvalidRequestError(`Body nests deeper than ${MAX_JSON_DEPTH} levels`, undefined, 'Body');
@@ -58,7 +91,7 @@ export function parseJson(text: string): unknown {
   } catch (error) {
     throw new InvalidRequestError(`Malformed JSON body: ${(error as Error).message}`, undefined, 'Body');
   }
-  assertStorable(value, 'Body');
+  assertStorable(value, 'Body', path);
   return value;
 }
 
@@ -75,18 +108,23 @@ function parseFormBody(text: string): unknown {
 export function registerBodyParsers(
   server: FastifyInstance,
   registry: AuthRegistry,
-  defaultLimit = DEFAULT_BODY_LIMIT,
+  limits: BodyLimits = { default: DEFAULT_BODY_LIMIT, streamed: DEFAULT_BODY_LIMIT },
 ): void {
+  const defaultLimit = limits.default;
   const reader =
     (parse: (text: string) => unknown) => async (request: FastifyRequest, payload: IncomingMessage) => {
-      const limit = routeLimit(request, defaultLimit);
+      const streamed = parse === parseJson && streamsBody(request);
+      const limit = streamed ? limits.streamed : routeLimit(request, defaultLimit);
       const length = request.headers['content-length'];
       const declared = length === undefined ? undefined : Number(length);
       if (limit > defaultLimit && (declared === undefined || declared > defaultLimit)) {
         // A large body is read only for a caller with valid credentials.
         await registry.find(requestPath(request))?.authenticate(request as AuthenticatedRequest);
       }
-      return parse(await readBody(payload, limit, declared));
+      if (!streamed) return parse(await readBody(payload, limit, declared));
+      if (declared !== undefined && declared > limit)
+        throw new PayloadTooLargeError(limit, STREAMED_LIMIT_SETTING);
+      return counted(payload, limit);
     };
   server.removeContentTypeParser(['application/json', 'text/plain']);
   server.addContentTypeParser('application/json', reader(parseJson));

@@ -48,8 +48,8 @@ export function findUnstorable(value: unknown, path = ''): string | undefined {
 }
 
 /** The one edge rule for every part of every request: an unstorable character is a 400 naming the field. */
-export function assertStorable(value: unknown, kind: RequestPart): void {
-  const field = findUnstorable(value);
+export function assertStorable(value: unknown, kind: RequestPart, path = ''): void {
+  const field = findUnstorable(value, path);
   if (field !== undefined) {
     throw new InvalidRequestError(
       `${field}: must not contain a NUL character or a lone UTF-16 surrogate`,

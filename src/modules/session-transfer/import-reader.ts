@@ -1,6 +1,9 @@
 import { InvalidRequestError } from '@/common/errors';
 
-/** What the body of an import holds, as it is read: a member of the top-level object, or one of `messages`. */
+/**
+ * What the body of an import holds, as it is read: a member of the top-level object, or an element of `messages`
+ * (whose member comes first, as `[]`, when it is an array).
+ */
 export type ImportPart =
   { kind: 'member'; key: string; text: string } | { kind: 'message'; index: number; text: string };
 
@@ -53,6 +56,8 @@ export class ImportReader {
   private escaped = false;
   /** A number, `true`, `false` or `null`: it ends at the next delimiter. */
   private scalar = false;
+  /** The `[` of `messages` was just read. */
+  private opened = false;
   /** The next backslash in the chunk at or after the scan (-1: none; -2: not looked for yet). */
   private backslashAt = -2;
 
@@ -65,6 +70,11 @@ export class ImportReader {
       if (!this.reads) {
         const byte = chunk[at];
         if (!isSpace(byte) && this.structure(byte)) this.begin(byte, at);
+        if (this.opened) {
+          // `messages` is an array: said at once, its elements follow one by one.
+          found.push({ kind: 'member', key: 'messages', text: '[]' });
+          this.opened = false;
+        }
         at++;
         continue;
       }
@@ -108,6 +118,7 @@ export class ImportReader {
       case 'value':
         if (this.key === 'messages' && byte === OPEN_ARRAY) {
           this.state = 'first-element';
+          this.opened = true;
           return false;
         }
         this.reads = 'member';

@@ -12,19 +12,19 @@ import {
   SessionOutcome,
   Tokens,
 } from '../sessions/session.types';
-import { AppendMessageInput, TranscriptPage } from '../sessions/session-inputs';
+import { StreamedBody } from '@/common/http/body-parsers';
+import { RequestValidationPipe } from '@/common/http/validation.pipe';
+import { ResolvedLocation } from '../locations/location.types';
+import { AppendMessageInput, IMPORT_CHUNK, TranscriptPage } from '../sessions/session-inputs';
+import { ImportedSession } from '../sessions/sessions.repository';
+import { ImportSessionDto } from './dto/import-session.dto';
+import { importParts, parsePart } from './import-parts';
 import { SessionsService } from '../sessions/sessions.service';
 import { isSettled, sanitizeMessage, sanitizeSession } from './sanitize';
 import { checkMessage, checkSessionInfo, SchemaFailure } from './transfer-schema';
 
 /** What one query of an export reads at most: messages, and bytes of stored data. */
 export const EXPORT_PAGE = { messages: 1000, bytes: 1024 * 1024 };
-
-export interface ImportInput {
-  info: Record<string, unknown>;
-  messages: unknown[];
-  location?: { directory?: string | null } | null;
-}
 
 /** An export ready to write: the session, then its settled messages page by page (each decoded as read). */
 export interface SessionExport {
@@ -51,6 +51,34 @@ interface ImportedInfo {
 
 function invalid(failure: SchemaFailure): InvalidRequestError {
   return new InvalidRequestError(failure.message, failure.field, 'Body');
+}
+
+/** A member's value: `messages` as `[]` when it is an array (its elements come as parts of their own). */
+function memberValue(key: string, text: string): unknown {
+  return key === 'messages' && text === '[]' ? [] : parsePart(text, key);
+}
+
+const headPipe = new RequestValidationPipe();
+
+/**
+ * The body but its messages checked as the DTO says (`info` an object, `location` a LocationRef, no other member),
+ * then `info` as `Session.Info`.
+ */
+async function checkedHead(head: Record<string, unknown>): Promise<ImportedInfo> {
+  await headPipe.transform(head, { type: 'body', metatype: ImportSessionDto });
+  try {
+    checkSessionInfo(head.info, 'info');
+  } catch (error) {
+    if (error instanceof SchemaFailure) throw invalid(error);
+    throw error;
+  }
+  return head.info as ImportedInfo;
+}
+
+/** A member of the body not seen before (JSON would keep the last of two; an import refuses them). */
+function newMember(head: Record<string, unknown>, key: string): string {
+  if (key in head) throw new InvalidRequestError(`${key}: appears twice in the body`, key, 'Body');
+  return key;
 }
 
 /** Sessions in and out as `SessionTransfer.Data` (reference §7.10). */
@@ -112,63 +140,114 @@ export class SessionTransferService {
     }
   }
 
-  /** Checks everything, then stores the session and its settled messages in one transaction. */
-  async import(input: ImportInput): Promise<SessionInfo> {
-    const info = this.checked(input);
-    const messages = (input.messages as SessionMessageInfo[]).filter(isSettled);
-    const location = await this.locations.resolve(input.location?.directory ?? info.location?.directory);
-    const now = this.clock.now();
-    return this.sessions.importSession(
-      {
-        id: info.id,
-        parentId: info.parentID ?? null,
-        fork: info.fork ?? null,
-        projectId: location.project.id,
-        directory: location.directory,
-        subpath: location.subpath,
-        agent: info.agent ?? null,
-        model: info.model ?? null,
-        title: info.title ?? `New session - ${new Date(info.time.created).toISOString()}`,
-        metadata: info.metadata ?? null,
-        permissions: info.permissions ?? null,
-        cost: Number(usdToMicroCents(info.cost)),
-        tokens: {
-          input: info.tokens.input,
-          output: info.tokens.output,
-          reasoning: info.tokens.reasoning,
-          cacheRead: info.tokens.cache.read,
-          cacheWrite: info.tokens.cache.write,
-        },
-        outcome: info.outcome ?? null,
-        time: {
-          created: info.time.created,
-          updated: now,
-          idle: info.time.idle ?? null,
-          viewed: info.time.viewed ?? null,
-          archived: info.time.archived ?? null,
-        },
-      },
-      messages as AppendMessageInput[],
-    );
+  /**
+   * Reads the body as it arrives (`importParts`) and stores the session and its settled messages in one transaction,
+   * IMPORT_CHUNK messages at a time: memory holds a batch, whatever the body's size. `info` (and `location` when it
+   * comes first, as exports have it) is checked before the first message is stored; messages that come before
+   * `info` wait in memory for it, and a `location` after the messages moves the session before the commit. A part
+   * that fails its check rolls everything back: a 400 naming it (`messages.12.type`).
+   */
+  async import(body: StreamedBody | undefined): Promise<SessionInfo> {
+    if (!body) throw new InvalidRequestError('Body must be a JSON object', undefined, 'Body');
+    const parts = importParts(body)[Symbol.asyncIterator]();
+    const head: Record<string, unknown> = {};
+    const seen = new Map<string, number>();
+    const early: SessionMessageInfo[] = [];
+    for (;;) {
+      const next = await parts.next();
+      if (next.done) break;
+      const part = next.value;
+      if (part.kind === 'message') early.push(this.checkedMessage(part.text, part.index, seen));
+      else head[newMember(head, part.key)] = memberValue(part.key, part.text);
+      if ('info' in head && 'messages' in head) break;
+    }
+    const info = await checkedHead(head);
+    let late: unknown;
+    const batches = async function* (this: SessionTransferService): AsyncGenerator<AppendMessageInput[]> {
+      let batch = early.filter(isSettled);
+      early.length = 0;
+      for (;;) {
+        if (batch.length >= IMPORT_CHUNK) {
+          yield batch;
+          batch = [];
+        }
+        const next = await parts.next();
+        if (next.done) break;
+        const part = next.value;
+        if (part.kind === 'message') {
+          const message = this.checkedMessage(part.text, part.index, seen);
+          if (isSettled(message)) batch.push(message);
+          continue;
+        }
+        const key = newMember(head, part.key);
+        head[key] = memberValue(key, part.text);
+        await checkedHead({ ...head, info: head.info, messages: [] });
+        if (key === 'location') late = head.location;
+      }
+      if (batch.length > 0) yield batch;
+    }.call(this);
+    const where = (location: unknown) =>
+      this.locations.resolve(
+        (location as { directory?: string | null } | null | undefined)?.directory ?? info.location?.directory,
+      );
+    const location = await where(head.location);
+    const moved = async () => {
+      if (late === undefined) return undefined;
+      const to = await where(late);
+      return { projectId: to.project.id, directory: to.directory, subpath: to.subpath };
+    };
+    return this.sessions.importSession(this.imported(info, location), batches, moved);
   }
 
-  private checked(input: ImportInput): ImportedInfo {
-    const seen = new Map<string, number>();
+  /** The session row of an import, from its checked `info`, where it goes. */
+  private imported(info: ImportedInfo, location: ResolvedLocation): ImportedSession {
+    return {
+      id: info.id,
+      parentId: info.parentID ?? null,
+      fork: info.fork ?? null,
+      projectId: location.project.id,
+      directory: location.directory,
+      subpath: location.subpath,
+      agent: info.agent ?? null,
+      model: info.model ?? null,
+      title: info.title ?? `New session - ${new Date(info.time.created).toISOString()}`,
+      metadata: info.metadata ?? null,
+      permissions: info.permissions ?? null,
+      cost: Number(usdToMicroCents(info.cost)),
+      tokens: {
+        input: info.tokens.input,
+        output: info.tokens.output,
+        reasoning: info.tokens.reasoning,
+        cacheRead: info.tokens.cache.read,
+        cacheWrite: info.tokens.cache.write,
+      },
+      outcome: info.outcome ?? null,
+      time: {
+        created: info.time.created,
+        updated: this.clock.now(),
+        idle: info.time.idle ?? null,
+        viewed: info.time.viewed ?? null,
+        archived: info.time.archived ?? null,
+      },
+    };
+  }
+
+  /** A message of the body, checked (its id not one an earlier message had). */
+  private checkedMessage(text: string, index: number, seen: Map<string, number>): SessionMessageInfo {
+    const field = `messages.${index}`;
+    const message = parsePart(text, field);
     try {
-      checkSessionInfo(input.info, 'info');
-      input.messages.forEach((message, index) => {
-        checkMessage(message, `messages.${index}`);
-        const id = (message as SessionMessageInfo).id;
-        const first = seen.get(id);
-        if (first !== undefined)
-          throw new SchemaFailure(`messages.${index}.id`, `repeats the id of messages.${first}`);
-        seen.set(id, index);
-      });
+      checkMessage(message, field);
     } catch (error) {
       if (error instanceof SchemaFailure) throw invalid(error);
       throw error;
     }
-    return input.info as unknown as ImportedInfo;
+    const id = (message as SessionMessageInfo).id;
+    const first = seen.get(id);
+    if (first !== undefined)
+      throw invalid(new SchemaFailure(`${field}.id`, `repeats the id of messages.${first}`));
+    seen.set(id, index);
+    return message as SessionMessageInfo;
   }
 
   /**

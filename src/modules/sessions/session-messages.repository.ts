@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { copyText } from '@/database/copy-text';
 import type { SessionRow } from './sessions.repository';
+
+const COPY_MESSAGES = `COPY session_message (session_id, id, type, data, time_created, time_completed, tokens_input,
+  tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, cost) FROM STDIN`;
 
 export interface NewMessage {
   sessionId: string;
@@ -227,6 +234,39 @@ export class SessionMessagesRepository {
         column((m) => m.cost ?? null),
       ],
     );
+  }
+
+  /**
+   * Inserts messages with COPY in the transaction of `manager` (an import's batches): about half the database's
+   * time of the same rows through `unnest` (bench/transfer).
+   */
+  async insertMessagesCopy(messages: NewMessage[], manager: EntityManager): Promise<void> {
+    if (messages.length === 0) return;
+    const client = (await (manager.queryRunner as PostgresQueryRunner).connect()) as PoolClient;
+    const lines = messages.map((m) =>
+      [
+        m.sessionId,
+        m.id,
+        m.type,
+        JSON.stringify(m.data),
+        m.timeCreated,
+        m.timeCompleted,
+        m.tokens?.input,
+        m.tokens?.output,
+        m.tokens?.reasoning,
+        m.tokens?.cacheRead,
+        m.tokens?.cacheWrite,
+        m.cost,
+      ]
+        .map(copyText)
+        .join('\t'),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const copy = client.query(copyFrom(COPY_MESSAGES));
+      copy.on('error', reject);
+      copy.on('finish', resolve);
+      copy.end(`${lines.join('\n')}\n`);
+    });
   }
 
   async messageExists(

@@ -17,7 +17,6 @@ import { SessionMessagesRepository } from './session-messages.repository';
 import { ImportedSession, SessionChanges, SessionRow, SessionsRepository } from './sessions.repository';
 import {
   DEFAULT_AGENT,
-  IMPORT_CHUNK,
   modelRef,
   isForeignKeyViolation,
   storedParts,
@@ -245,25 +244,33 @@ export class SessionsService {
   }
 
   /**
-   * Stores an imported session and its messages in one transaction (messages in chunks), then publishes
-   * `session.created`. A taken id (also one taken by a concurrent import) → ConflictError; a missing
+   * Stores an imported session and its messages in one transaction (the messages in the batches they come in, then
+   * the move `moved` answers, if any), then publishes `session.created`. A taken id (also one taken by a concurrent import) → ConflictError; a missing
    * parent → SessionNotFoundError.
    */
-  async importSession(session: ImportedSession, messages: AppendMessageInput[]): Promise<SessionInfo> {
+  async importSession(
+    session: ImportedSession,
+    batches: AsyncIterable<AppendMessageInput[]>,
+    moved: () => Promise<SessionChanges | undefined>,
+  ): Promise<SessionInfo> {
     const row = await this.sessions.transaction(async (manager) => {
       const created = await this.sessions.insertImported(session, manager).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) throw new SessionNotFoundError(session.parentId!);
         throw error;
       });
       if (!created) throw new ConflictError(`Session already exists: ${session.id}`, session.id);
-      for (let start = 0; start < messages.length; start += IMPORT_CHUNK) {
-        const chunk = messages.slice(start, start + IMPORT_CHUNK);
-        await this.transcript.insertMessages(
-          chunk.map((message) => storedMessage(session.id, message, this.clock.now())),
-          manager,
-        );
+      // One batch written while the next is read and checked: the database and the parsing overlap.
+      let writing: Promise<void> = Promise.resolve();
+      for await (const batch of batches) {
+        const rows = batch.map((message) => storedMessage(session.id, message, this.clock.now()));
+        await writing;
+        writing = this.transcript.insertMessagesCopy(rows, manager);
+        writing.catch(() => undefined); // awaited with the next batch or after the last; a failed read ends first
       }
-      return created;
+      await writing;
+      const changes = await moved();
+      if (!changes) return created;
+      return (await this.sessions.update(session.id, changes, session.time.updated, manager))!;
     });
     return this.published('session.created', row);
   }
