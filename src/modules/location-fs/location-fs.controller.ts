@@ -4,30 +4,20 @@ import { HttpReply } from '@/common/http/http';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { findFiles, readLocationFile } from '../locations/location-files';
-import { LOCATION_SCHEMA } from '../locations/location-schema';
+import { locationListSchema } from '../locations/location-schema';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
 import { FsFindQueryDto, FsListQueryDto } from './dto/fs-query.dto';
 import { LocationFsService } from './location-fs.service';
 
-const FS_LIST_RESPONSE = {
+const FS_LIST_RESPONSE = locationListSchema({
   type: 'object',
-  required: ['location', 'data'],
+  required: ['path', 'type'],
   properties: {
-    location: LOCATION_SCHEMA,
-    data: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['path', 'type'],
-        properties: {
-          path: { type: 'string', description: 'Relative to the location, `/`-separated' },
-          type: { type: 'string', enum: ['file', 'directory'] },
-        },
-      },
-    },
+    path: { type: 'string', description: 'Relative to the location, `/`-separated' },
+    type: { type: 'string', enum: ['file', 'directory'] },
   },
-};
+});
 
 /** opencode's v2 `fs.*` operations: a location's directories listed, its files found and read. */
 @ApiTags('session')

@@ -1,5 +1,5 @@
 /** The OpenAPI schema of the `location` every location-scoped answer carries (`publicInfo`). */
-export const LOCATION_SCHEMA = {
+const LOCATION_SCHEMA = {
   type: 'object',
   required: ['directory', 'project'],
   properties: {
@@ -11,3 +11,15 @@ export const LOCATION_SCHEMA = {
     },
   },
 };
+
+/** The OpenAPI schema of a location-scoped list: `{ location, data: [item…] }`. */
+export function locationListSchema(item: object, description?: string) {
+  return {
+    type: 'object',
+    required: ['location', 'data'],
+    properties: {
+      location: LOCATION_SCHEMA,
+      data: { type: 'array', ...(description ? { description } : {}), items: item },
+    },
+  };
+}

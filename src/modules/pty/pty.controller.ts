@@ -3,35 +3,27 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { NotSupportedError } from '@/common/errors';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
-import { LOCATION_SCHEMA } from '../locations/location-schema';
+import { locationListSchema } from '../locations/location-schema';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
 
-const PTY_LIST_RESPONSE = {
-  type: 'object',
-  required: ['location', 'data'],
-  properties: {
-    location: LOCATION_SCHEMA,
-    data: {
-      type: 'array',
-      description: 'Outpost runs no pseudo-terminals: always empty',
-      items: {
-        type: 'object',
-        required: ['id', 'title', 'command', 'args', 'cwd', 'status', 'pid'],
-        properties: {
-          id: { type: 'string' },
-          title: { type: 'string' },
-          command: { type: 'string' },
-          args: { type: 'array', items: { type: 'string' } },
-          cwd: { type: 'string' },
-          status: { type: 'string', enum: ['running', 'exited'] },
-          pid: { type: 'integer' },
-          exitCode: { type: 'integer' },
-        },
-      },
+const PTY_LIST_RESPONSE = locationListSchema(
+  {
+    type: 'object',
+    required: ['id', 'title', 'command', 'args', 'cwd', 'status', 'pid'],
+    properties: {
+      id: { type: 'string' },
+      title: { type: 'string' },
+      command: { type: 'string' },
+      args: { type: 'array', items: { type: 'string' } },
+      cwd: { type: 'string' },
+      status: { type: 'string', enum: ['running', 'exited'] },
+      pid: { type: 'integer' },
+      exitCode: { type: 'integer' },
     },
   },
-};
+  'Outpost runs no pseudo-terminals: always empty',
+);
 
 /** opencode's v2 pseudo-terminal routes: Outpost runs none, and says so (an empty list, 501 to start one). */
 @ApiTags('session')
