@@ -2,9 +2,43 @@
  * The dependency rules of docs/ARCHITECTURE.md, checked by `npm run check` (and so by CI). A rule's `pathNot` lists
  * today's known exceptions, each a debt named in docs/ARCHITECTURE.md; a new one fails the check.
  */
-const INSTANCE =
-  '(instance-auth|pairing|locations|location-config|location-reload|agents|plugins|runtime|sessions|prompt|session-history|session-transfer|session-stats|events|server|location-catalog|opencode-v1|console-link)';
-const CONSOLE = '(identity|workspaces|keys|audit|device|console-web|workspace-config|budgets|connections)';
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+/**
+ * The module folders are read from src/modules, so a new module is held to the rules the day it is added: a folder
+ * named in neither list below is an instance module (the console and the gateway may not import it) until it is
+ * listed as a console or shared one. A name below that is no folder fails the check.
+ */
+const MODULES = readdirSync(join(__dirname, 'src', 'modules'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+/** The console surface's modules and what they build on. */
+const CONSOLE_MODULES = [
+  'console-access',
+  'identity',
+  'workspaces',
+  'keys',
+  'audit',
+  'device',
+  'console-web',
+  'workspace-config',
+  'budgets',
+  'connections',
+];
+/** The gateway's own module: it imports console modules only. */
+const GATEWAY_MODULES = ['inference'];
+/** Modules of every surface (Swagger, health, the home page, metrics): any may import them. */
+const SHARED_MODULES = ['docs', 'health', 'home', 'metrics'];
+const unknown = [...CONSOLE_MODULES, ...GATEWAY_MODULES, ...SHARED_MODULES].filter(
+  (name) => !MODULES.includes(name),
+);
+if (unknown.length) throw new Error(`.dependency-cruiser.cjs names no module folder: ${unknown.join(', ')}`);
+const INSTANCE_MODULES = MODULES.filter(
+  (name) => ![...CONSOLE_MODULES, ...GATEWAY_MODULES, ...SHARED_MODULES].includes(name),
+);
+const INSTANCE = `(${INSTANCE_MODULES.join('|')})`;
+const CONSOLE = `(${CONSOLE_MODULES.join('|')})`;
 
 module.exports = {
   forbidden: [

@@ -1,3 +1,4 @@
+// @ts-check
 /* `npm start` builds only when a source file is newer than the last build (dist/.build-stamp). */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -5,8 +6,22 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'web', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', '.swcrc'];
+const inputs = [
+  'src',
+  'web',
+  'scripts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'nest-cli.json',
+  '.swcrc',
+];
 
+/**
+ * @param {string} path
+ * @returns {number}
+ */
 function newest(path) {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);

@@ -1,3 +1,4 @@
+// @ts-check
 /* Builds Outpost's web pages: every web/<entry>/main.tsx becomes dist/web/<entry>/main.js; web/shared/style.css and
  * favicon.svg are copied to dist/web. One bundle per entry, no request to any other origin at run time. */
 import { build } from 'esbuild';

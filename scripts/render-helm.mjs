@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Renders deploy/helm/outpost without a helm binary (none can be installed on this project's machines), then
 // checks every object against Kubernetes' schemas (kubernetes-models) and against what Outpost needs of them.
 //
@@ -25,6 +26,7 @@ import { TemplateError } from './helm/template-parse.mjs';
 
 export { checkManifests, mergeValues, renderChart, TemplateError };
 
+/** @param {string[]} argv */
 async function main(argv) {
   const here = dirname(fileURLToPath(import.meta.url));
   let chartDir = resolve(here, '..', 'deploy', 'helm', 'outpost');
@@ -33,7 +35,9 @@ async function main(argv) {
   let json = false;
   let release = 'outpost';
   let namespace = 'default';
+  /** @type {string | null} */
   let manifests = null;
+  /** @type {string[]} */
   const external = [];
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];

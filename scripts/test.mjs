@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * `npm test`, which is what CI runs: the tiers in order (test/tiers.js says what each holds), unit first so that a
  * broken parser fails in a minute, then the runs on the embedded PostgreSQL and through the fleet. Prints each run's
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '..');
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 
+/** @type {Record<string, string[]>} */
 const RUNS = {
   unit: ['--config', 'test/jest.config.js', '--selectProjects', 'unit'],
   integration: ['--config', 'test/jest.config.js', '--selectProjects', 'integration'],
@@ -24,12 +26,19 @@ const names = asked.length ? asked : Object.keys(RUNS);
 
 const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
 
+/** @param {number} ms */
 function minutes(ms) {
   const s = Math.round(ms / 1000);
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-/** One Jest run; its stdout passes through and is read for the summary reporter's line. */
+/** @typedef {{ name: string, code: number | null, ms: number, passed: number, failed: number, skipped: number }} RunResult */
+
+/**
+ * One Jest run; its stdout passes through and is read for the summary reporter's line.
+ * @param {string} name
+ * @returns {Promise<RunResult>}
+ */
 function run(name) {
   const started = Date.now();
   process.stdout.write(`\n== ${name}: jest ${RUNS[name].join(' ')}\n`);
@@ -61,6 +70,7 @@ if (names.some((name) => name !== 'unit')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+/** @type {RunResult[]} */
 const results = [];
 for (const name of names) {
   const result = await run(name);
@@ -76,6 +86,7 @@ for (const r of results) {
     `   ${r.name.padEnd(12)} ${minutes(r.ms).padStart(7)}  ${r.passed} passed, ${r.failed} failed${skipped}\n`,
   );
 }
+/** @param {'passed' | 'failed' | 'skipped'} key */
 const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
 const skipped = total('skipped');
 process.stdout.write(

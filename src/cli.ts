@@ -1,6 +1,7 @@
 /* The `outpost` command. Sub-commands are small modules, loaded only when used. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { commandLineOrExit } from './common/cli/command-line';
 
 const USAGE = `usage: outpost <command> [options]
 
@@ -26,19 +27,19 @@ With no DATABASE_URL it starts (or joins) the embedded PostgreSQL in $OUTPOST_DA
 Stops cleanly on SIGTERM or Ctrl+C.
 `;
 
-export const commands: Record<string, () => Promise<void>> = {
-  serve: async () => (await import('./main')).serve(),
-  pair: async () => (await import('./modules/pairing/pair.command')).pair(),
-  console: async () =>
-    (await import('./modules/identity/create-user.command')).consoleCommand(process.argv.slice(3)),
-  login: async () =>
-    (await import('./modules/console-link/login.command')).loginCommand('login', process.argv.slice(3)),
-  logout: async () =>
-    (await import('./modules/console-link/login.command')).loginCommand('logout', process.argv.slice(3)),
+export const commands: Record<string, (args: string[]) => Promise<void>> = {
+  serve: async (args) => serve(args),
+  pair: async (args) => (await import('./modules/pairing/pair.command')).pair(args),
+  console: async (args) => (await import('./modules/identity/create-user.command')).consoleCommand(args),
+  login: async (args) => (await import('./modules/console-link/login.command')).loginCommand('login', args),
+  logout: async (args) => (await import('./modules/console-link/login.command')).loginCommand('logout', args),
 };
 
-/** Help of a command that has no reader of its own arguments. */
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_USAGE };
+async function serve(args: string[]): Promise<void> {
+  const { values } = commandLineOrExit('serve', SERVE_USAGE, args, { help: { type: 'boolean', short: 'h' } });
+  if (values.help) process.stdout.write(SERVE_USAGE);
+  else await (await import('./main')).serve();
+}
 
 function version(): string {
   const manifest = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
@@ -62,16 +63,7 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`outpost: unknown command "${name}"\n\n${USAGE}`);
     process.exit(2);
   }
-  const wantsHelp = rest.includes('--help') || rest.includes('-h');
-  if (wantsHelp && COMMAND_HELP[name]) {
-    process.stdout.write(COMMAND_HELP[name]);
-    return;
-  }
-  if (name === 'serve' && rest.length > 0) {
-    process.stderr.write(`outpost: serve takes no arguments (got ${rest.join(' ')})\n\n${SERVE_USAGE}`);
-    process.exit(2);
-  }
-  await command();
+  await command(rest);
 }
 
 void main(process.argv.slice(2));

@@ -26,6 +26,11 @@ import { ConnectionsModule } from './modules/connections/connections.module';
 import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
 import { OpencodeV1Module } from './modules/opencode-v1/opencode-v1.module';
 import { SessionHistoryModule } from './modules/session-history/session-history.module';
+import { SessionCompactionModule } from './modules/session-compaction/session-compaction.module';
+import { SessionRevertModule } from './modules/session-revert/session-revert.module';
+import { LocationFsModule } from './modules/location-fs/location-fs.module';
+import { SavedPermissionsModule } from './modules/saved-permissions/saved-permissions.module';
+import { PtyModule } from './modules/pty/pty.module';
 import { ProviderSetupModule } from './modules/provider-setup/provider-setup.module';
 
 /**
@@ -50,6 +55,11 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     LocationCatalogModule,
     OpencodeV1Module,
     SessionHistoryModule,
+    SessionCompactionModule,
+    SessionRevertModule,
+    SavedPermissionsModule,
+    LocationFsModule,
+    PtyModule,
     ProviderSetupModule,
   ],
   console: [

@@ -1,7 +1,20 @@
+// @ts-check
 // What every rendered object must satisfy: Kubernetes' schemas (kubernetes-models) and Outpost's rules.
 
-/** The schema validator of each kind the chart may render, from kubernetes-models. */
+/**
+ * A Kubernetes object as rendered: YAML read as JSON, of any kind, so its fields are read as they come.
+ * @typedef {Record<string, any>} Manifest
+ */
+/** @typedef {{ source: string, object: Manifest }} RenderedObject */
+
+/**
+ * The schema validator of each kind the chart may render, from kubernetes-models.
+ * @param {string} apiVersion
+ * @param {string} kind
+ * @returns {Promise<(new (object: Manifest) => { validate(): void }) | null>}
+ */
 async function modelFor(apiVersion, kind) {
+  /** @type {Record<string, [string, string]>} */
   const models = {
     'v1/Secret': ['kubernetes-models/v1', 'Secret'],
     'v1/Service': ['kubernetes-models/v1', 'Service'],
@@ -18,6 +31,10 @@ async function modelFor(apiVersion, kind) {
   return module[found[1]];
 }
 
+/**
+ * @param {Record<string, string> | undefined} selector
+ * @param {Record<string, string> | undefined} labels
+ */
 const selects = (selector, labels) =>
   Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value) &&
   Object.keys(selector ?? {}).length > 0;
@@ -26,8 +43,15 @@ const selects = (selector, labels) =>
  * Problems of the rendered objects: Kubernetes' schema of each kind, then what Outpost needs (probes on its health
  * routes, Secret references that resolve (or name one of `external`, the Secrets made outside the chart), HPAs and PDBs that reach Deployments' pods, an Ingress that streams).
  */
+/**
+ * @param {RenderedObject[]} objects
+ * @param {{ external?: string[] }} [options]
+ * @returns {Promise<string[]>}
+ */
 export async function checkManifests(objects, { external = [] } = {}) {
+  /** @type {string[]} */
   const problems = [];
+  /** @param {string} kind */
   const byKind = (kind) => objects.map((o) => o.object).filter((o) => o.kind === kind);
   const names = new Set();
   for (const { source, object } of objects) {
@@ -42,7 +66,7 @@ export async function checkManifests(objects, { external = [] } = {}) {
     try {
       new Model(object).validate();
     } catch (error) {
-      problems.push(`${id} (${source}) against Kubernetes' schema: ${error.message}`);
+      problems.push(`${id} (${source}) against Kubernetes' schema: ${/** @type {Error} */ (error).message}`);
     }
   }
 
@@ -55,7 +79,8 @@ export async function checkManifests(objects, { external = [] } = {}) {
       problems.push(`${id}: its selector does not select its own pods`);
     const containers = pod?.spec?.containers ?? [];
     for (const container of containers) {
-      const port = (name) => container.ports?.find((p) => p.name === name);
+      const port = (/** @type {string} */ name) =>
+        container.ports?.find((/** @type {Manifest} */ p) => p.name === name);
       for (const [probe, path] of [
         ['livenessProbe', '/health/live'],
         ['readinessProbe', '/health/ready'],
@@ -66,7 +91,7 @@ export async function checkManifests(objects, { external = [] } = {}) {
         else if (typeof get.port === 'string' && !port(get.port))
           problems.push(`${id}: ${probe} names port ${get.port}, which the container does not have`);
       }
-      const env = new Map((container.env ?? []).map((e) => [e.name, e]));
+      const env = new Map((container.env ?? []).map((/** @type {Manifest} */ e) => [e.name, e]));
       for (const variable of env.values()) {
         const ref = variable.valueFrom?.secretKeyRef;
         if (!ref) continue;
@@ -84,8 +109,10 @@ export async function checkManifests(objects, { external = [] } = {}) {
       }
       for (const mount of container.volumeMounts ?? [])
         if (
-          !pod.spec.volumes?.some((v) => v.name === mount.name) &&
-          !workload.spec.volumeClaimTemplates?.some((c) => c.metadata?.name === mount.name)
+          !pod.spec.volumes?.some((/** @type {Manifest} */ v) => v.name === mount.name) &&
+          !workload.spec.volumeClaimTemplates?.some(
+            (/** @type {Manifest} */ c) => c.metadata?.name === mount.name,
+          )
         )
           problems.push(`${id}: mounts volume ${mount.name}, which the pod does not have`);
       const surfaces = env.get('OUTPOST_SURFACES')?.value ?? '';
@@ -128,10 +155,15 @@ export async function checkManifests(objects, { external = [] } = {}) {
       problems.push(
         `HorizontalPodAutoscaler/${hpa.metadata.name}: targets ${ref.kind}/${ref.name}, not a rendered Deployment`,
       );
-    const cpu = hpa.spec.metrics?.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
+    const cpu = hpa.spec.metrics?.find(
+      (/** @type {Manifest} */ m) => m.type === 'Resource' && m.resource?.name === 'cpu',
+    );
     if (cpu?.resource?.target?.type !== 'Utilization')
       problems.push(`HorizontalPodAutoscaler/${hpa.metadata.name}: no CPU utilisation target`);
-    if (target && !target.spec.template.spec.containers.every((c) => c.resources?.requests?.cpu))
+    if (
+      target &&
+      !target.spec.template.spec.containers.every((/** @type {Manifest} */ c) => c.resources?.requests?.cpu)
+    )
       problems.push(
         `HorizontalPodAutoscaler/${hpa.metadata.name}: its Deployment's containers request no CPU`,
       );
@@ -152,37 +184,47 @@ export async function checkManifests(objects, { external = [] } = {}) {
   for (const ingress of byKind('Ingress')) {
     const id = `Ingress/${ingress.metadata.name}`;
     const annotations = ingress.metadata.annotations ?? {};
-    const nginx = (key) => annotations[`nginx.ingress.kubernetes.io/${key}`];
+    const nginx = (/** @type {string} */ key) => annotations[`nginx.ingress.kubernetes.io/${key}`];
     if (nginx('proxy-buffering') !== 'off') problems.push(`${id}: proxy-buffering must be "off" (SSE)`);
     if (nginx('proxy-request-buffering') !== 'off')
       problems.push(`${id}: proxy-request-buffering must be "off"`);
     for (const key of ['proxy-read-timeout', 'proxy-send-timeout'])
       if (!(Number(nginx(key)) >= 300)) problems.push(`${id}: ${key} must be at least 300 s for streams`);
-    const paths = (ingress.spec.rules ?? []).flatMap((rule) => rule.http?.paths ?? []);
+    const paths = (ingress.spec.rules ?? []).flatMap(
+      (/** @type {Manifest} */ rule) => rule.http?.paths ?? [],
+    );
     for (const path of paths) {
       const backend = path.backend?.service;
       const service = services.find((s) => s.metadata.name === backend?.name);
       if (!service)
         problems.push(`${id}: ${path.path} goes to Service ${backend?.name}, which is not rendered`);
-      else if (backend.port?.name && !service.spec.ports.some((p) => p.name === backend.port.name))
+      else if (
+        backend.port?.name &&
+        !service.spec.ports.some((/** @type {Manifest} */ p) => p.name === backend.port.name)
+      )
         problems.push(
           `${id}: ${path.path} names port ${backend.port.name} that Service ${service.metadata.name} lacks`,
         );
     }
     // Where ingress-nginx sends a request: the longest Prefix path that is a whole-segment prefix of it.
-    const route = (url) =>
+    const route = (/** @type {string} */ url) =>
       paths
-        .filter((p) => p.pathType === 'Prefix' || p.pathType === 'ImplementationSpecific')
-        .filter((p) => p.path === '/' || url === p.path || url.startsWith(`${p.path.replace(/\/$/, '')}/`))
-        .sort((a, b) => b.path.length - a.path.length)[0];
-    const surfacesBehind = (serviceName) => {
+        .filter(
+          (/** @type {Manifest} */ p) => p.pathType === 'Prefix' || p.pathType === 'ImplementationSpecific',
+        )
+        .filter(
+          (/** @type {Manifest} */ p) =>
+            p.path === '/' || url === p.path || url.startsWith(`${p.path.replace(/\/$/, '')}/`),
+        )
+        .sort((/** @type {Manifest} */ a, /** @type {Manifest} */ b) => b.path.length - a.path.length)[0];
+    const surfacesBehind = (/** @type {string} */ serviceName) => {
       const service = services.find((s) => s.metadata.name === serviceName);
       const pods = workloads.filter(
         (w) => service && selects(service.spec.selector, w.spec.template.metadata.labels),
       );
       return pods.flatMap((w) =>
-        w.spec.template.spec.containers.flatMap((c) =>
-          (c.env?.find((e) => e.name === 'OUTPOST_SURFACES')?.value ?? '').split(','),
+        w.spec.template.spec.containers.flatMap((/** @type {Manifest} */ c) =>
+          (c.env?.find((/** @type {Manifest} */ e) => e.name === 'OUTPOST_SURFACES')?.value ?? '').split(','),
         ),
       );
     };

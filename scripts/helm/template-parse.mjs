@@ -1,12 +1,34 @@
+// @ts-check
 // The Go text/template subset of scripts/render-helm.mjs: lexing and parsing (see that file's header).
 export class TemplateError extends Error {}
+
+/** @typedef {{ type: 'text', text: string } | { type: 'action', body: string, line: number }} LexItem */
+/**
+ * @typedef {{ t: 'value', v: unknown }
+ *   | { t: 'var', name: string, path: string[] }
+ *   | { t: 'field', path: string[] }
+ *   | { t: 'word', v: string }
+ *   | { t: ':=' | '=' | '|' | '(' | ')' | ',' }} Token
+ */
+/** @typedef {Token | { t: 'pipe', pipe: Commands }} Operand */
+/** @typedef {{ commands: Operand[][] }} Commands */
+/** @typedef {Commands & { decl: { vars: string[], op: string | null } }} Pipeline */
+/** @typedef {{ type: 'if' | 'with' | 'range', pipe: Pipeline, body: TemplateNode[], elseBody: TemplateNode[], where: string }} Block */
+/** @typedef {{ type: 'text', text: string } | { type: 'action', pipe: Pipeline, where: string } | Block} TemplateNode */
+/** @typedef {Map<string, { nodes: TemplateNode[], file: string }>} Defines */
 
 // ---------------------------------------------------------------- lexing and parsing
 
 const UNSUPPORTED = new Set(['template', 'block', 'break', 'continue']);
 
-/** Splits a template into text and actions, applying `{{-` / `-}}` trimming and dropping comments. */
+/**
+ * Splits a template into text and actions, applying `{{-` / `-}}` trimming and dropping comments.
+ * @param {string} source
+ * @param {string} file
+ * @returns {LexItem[]}
+ */
 function lex(source, file) {
+  /** @type {LexItem[]} */
   const items = [];
   let pos = 0;
   let line = 1;
@@ -26,6 +48,7 @@ function lex(source, file) {
     line += (source.slice(pos, open).match(/\n/g) ?? []).length;
     // Find the closing delimiter outside string literals.
     let i = start;
+    /** @type {string | null} */
     let quote = null;
     while (i < source.length) {
       const c = source[i];
@@ -55,7 +78,13 @@ function lex(source, file) {
 }
 
 /** Tokens of one action: strings, numbers, fields, variables, words, parens, `|`, `:=`, `=`, `,`. */
+/**
+ * @param {string} body
+ * @param {string} where
+ * @returns {Token[]}
+ */
 function tokenize(body, where) {
+  /** @type {Token[]} */
   const tokens = [];
   let i = 0;
   while (i < body.length) {
@@ -88,7 +117,7 @@ function tokenize(body, where) {
       else tokens.push({ t: 'word', v: word });
       i += word.length;
     } else if ((m = /^(:=|=|\||\(|\)|,)/.exec(rest))) {
-      tokens.push({ t: m[0] });
+      tokens.push({ t: /** @type {':=' | '=' | '|' | '(' | ')' | ','} */ (m[0]) });
       i += m[0].length;
     } else throw new TemplateError(`${where}: cannot read "${rest.slice(0, 20)}"`);
   }
@@ -96,14 +125,22 @@ function tokenize(body, where) {
 }
 
 /** pipeline := [decl] command ('|' command)*; command := operand+; operand := value | field | var | word | '(' pipeline ')' */
+/**
+ * @param {Token[]} tokens
+ * @param {string} where
+ * @param {boolean} allowDecl
+ * @returns {Pipeline}
+ */
 function parsePipeline(tokens, where, allowDecl) {
   let pos = 0;
+  /** @type {Pipeline['decl']} */
   const decl = { vars: [], op: null };
   const declMatch = () => {
     let j = 0;
+    /** @type {string[]} */
     const vars = [];
-    while (tokens[j]?.t === 'var' && tokens[j].path.length === 0) {
-      vars.push(tokens[j].name);
+    for (let tok = tokens[j]; tok?.t === 'var' && tok.path.length === 0; tok = tokens[j]) {
+      vars.push(tok.name);
       j++;
       if (tokens[j]?.t === ',') j++;
       else break;
@@ -119,8 +156,14 @@ function parsePipeline(tokens, where, allowDecl) {
     decl.op = found.op;
     pos = found.next;
   }
+  /**
+   * @param {boolean} stopAtParen
+   * @returns {Commands}
+   */
   const parse = (stopAtParen) => {
+    /** @type {Operand[][]} */
     const commands = [];
+    /** @type {Operand[]} */
     let args = [];
     while (pos < tokens.length) {
       const tok = tokens[pos];
@@ -153,10 +196,21 @@ function parsePipeline(tokens, where, allowDecl) {
 }
 
 /** Builds the tree: a list of nodes, with `define`s collected into `defines`. */
+/**
+ * @param {string} source
+ * @param {string} file
+ * @param {Defines} defines
+ * @returns {TemplateNode[]}
+ */
 export function parseTemplate(source, file, defines) {
   const items = lex(source, file);
   let i = 0;
+  /**
+   * @param {string[]} closers
+   * @returns {{ nodes: TemplateNode[], closer?: undefined } | { nodes: TemplateNode[], closer: string, rest: string, where: string }}
+   */
   const parseList = (closers) => {
+    /** @type {TemplateNode[]} */
     const nodes = [];
     while (i < items.length) {
       const item = items[i];
@@ -191,9 +245,16 @@ export function parseTemplate(source, file, defines) {
     if (closers.length) throw new TemplateError(`${file}: missing {{ end }}`);
     return { nodes };
   };
+  /**
+   * @param {Block['type']} kind
+   * @param {string} rest
+   * @param {string} where
+   * @returns {Block}
+   */
   const parseBlock = (kind, rest, where) => {
     const pipe = parsePipeline(tokenize(rest, where), where, kind === 'range');
     const body = parseList(['end', 'else']);
+    /** @type {Block} */
     const node = { type: kind, pipe, body: body.nodes, elseBody: [], where };
     if (body.closer === 'else') {
       if (body.rest.startsWith('if ') && kind === 'if') {

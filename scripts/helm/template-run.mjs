@@ -1,14 +1,31 @@
+// @ts-check
 // Evaluating parsed templates with Helm's functions and values, and rendering a chart (scripts/render-helm.mjs).
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { parseTemplate, TemplateError } from './template-parse.mjs';
 
+/** @typedef {import('./template-parse.mjs').TemplateNode} TemplateNode */
+/** @typedef {import('./template-parse.mjs').Pipeline} Pipeline */
+/** @typedef {import('./template-parse.mjs').Operand} Operand */
+/** @typedef {import('./template-parse.mjs').Token} Token */
+/** @typedef {import('./template-parse.mjs').Defines} Defines */
+/**
+ * What a template computes with: the chart's values (YAML, of any shape), strings, numbers, lists and maps.
+ * @typedef {any} Value
+ */
+/** @typedef {Record<string, Value>} ValueMap */
+
+/**
+ * @param {Value} v
+ * @returns {v is ValueMap}
+ */
 const isMap = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Go's notion of truth in templates: nil, false, 0 and empty strings, lists and maps are false. */
+/** @param {Value} v */
 function truth(v) {
   if (v === null || v === undefined) return false;
   if (typeof v === 'boolean') return v;
@@ -19,6 +36,7 @@ function truth(v) {
 }
 
 /** How Go's fmt prints a float64 with %v (Helm's values are float64): exponent form from 1e+06 on. */
+/** @param {number} n */
 function goNumber(n) {
   if (!Number.isFinite(n)) throw new TemplateError(`cannot print ${n}`);
   if (n === 0) return '0';
@@ -32,6 +50,11 @@ function goNumber(n) {
 }
 
 /** What `{{ x }}` prints; maps and lists would print as Go's map[...] syntax, which no manifest wants. */
+/**
+ * @param {Value} v
+ * @param {string} where
+ * @returns {string}
+ */
 function printValue(v, where) {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
@@ -40,22 +63,32 @@ function printValue(v, where) {
   throw new TemplateError(`${where}: printing a ${Array.isArray(v) ? 'list' : 'map'} (use toYaml)`);
 }
 
+/** @param {string} s */
 function goQuote(s) {
   const quoted = JSON.stringify(s);
   if (/\\u00[0-1]/.test(quoted)) throw new TemplateError(`quote: control characters in ${quoted}`);
   return quoted;
 }
 
+/** @param {Value} v */
 const toYaml = (v) =>
   v === undefined
     ? 'null'
     : YAML.stringify(v, { sortMapEntries: true, lineWidth: 0, version: '1.1' }).replace(/\n$/, '');
 
+/**
+ * @param {number} n
+ * @param {Value} s
+ */
 const indent = (n, s) => {
   const pad = ' '.repeat(n);
   return pad + String(s).replaceAll('\n', `\n${pad}`);
 };
 
+/**
+ * @param {string} format
+ * @param {Value[]} args
+ */
 function printf(format, ...args) {
   let k = 0;
   return format.replace(/%([svdq%])/g, (all, verb) => {
@@ -71,6 +104,10 @@ function printf(format, ...args) {
 }
 
 /** Go's eq and ne refuse to compare a string with a number (Helm: "incompatible types for comparison"). */
+/**
+ * @param {Value} a
+ * @param {Value} b
+ */
 function comparable(a, b) {
   if (a !== null && a !== undefined && b !== null && b !== undefined && typeof a !== typeof b)
     throw new TemplateError(
@@ -80,11 +117,13 @@ function comparable(a, b) {
   return a ?? null;
 }
 
+/** @param {Value} v */
 function empty(v) {
   return !truth(v);
 }
 
 /** Helm's and Sprig's functions, as far as the chart uses them. `self` is the renderer (for include). */
+/** @type {Record<string, (self: Renderer, ...args: Value[]) => Value>} */
 const FUNCTIONS = {
   include: (self, name, data) => self.include(name, data),
   toYaml: (_, v) => toYaml(v),
@@ -112,6 +151,7 @@ const FUNCTIONS = {
       .digest('hex'),
   dict: (_, ...pairs) => {
     if (pairs.length % 2) throw new TemplateError('dict needs key and value pairs');
+    /** @type {ValueMap} */
     const out = {};
     for (let k = 0; k < pairs.length; k += 2) out[String(pairs[k])] = pairs[k + 1];
     return out;
@@ -133,16 +173,32 @@ const FUNCTIONS = {
   },
 };
 
+/** The variables of a template's block (`$x := …`), each block's seen inside the blocks it holds. */
 class Scope {
+  /**
+   * @param {Scope | null} parent
+   * @param {ValueMap} [vars]
+   */
   constructor(parent, vars = {}) {
     this.parent = parent;
     this.vars = new Map(Object.entries(vars));
   }
+  /**
+   * @param {string} name
+   * @param {string} where
+   * @returns {Value}
+   */
   get(name, where) {
     if (this.vars.has(name)) return this.vars.get(name);
     if (this.parent) return this.parent.get(name, where);
     throw new TemplateError(`${where}: undefined variable ${name}`);
   }
+  /**
+   * @param {string} name
+   * @param {Value} value
+   * @param {string} where
+   * @returns {void}
+   */
   set(name, value, where) {
     if (this.vars.has(name)) this.vars.set(name, value);
     else if (this.parent) this.parent.set(name, value, where);
@@ -151,11 +207,17 @@ class Scope {
 }
 
 class Renderer {
+  /** @param {Defines} defines */
   constructor(defines) {
     this.defines = defines;
     this.depth = 0;
   }
 
+  /**
+   * @param {string} name
+   * @param {Value} data
+   * @returns {string}
+   */
   include(name, data) {
     const define = this.defines.get(name);
     if (!define) throw new TemplateError(`include: no template named "${name}"`);
@@ -167,12 +229,24 @@ class Renderer {
     }
   }
 
+  /**
+   * @param {TemplateNode[]} nodes
+   * @param {Value} dot
+   * @param {Scope} scope
+   * @returns {string}
+   */
   run(nodes, dot, scope) {
     let out = '';
     for (const node of nodes) out += this.node(node, dot, scope);
     return out;
   }
 
+  /**
+   * @param {TemplateNode} node
+   * @param {Value} dot
+   * @param {Scope} scope
+   * @returns {string}
+   */
   node(node, dot, scope) {
     switch (node.type) {
       case 'text':
@@ -196,6 +270,7 @@ class Renderer {
         const outer = new Scope(scope);
         const { vars } = node.pipe.decl;
         const value = this.pipeline({ ...node.pipe, decl: { vars: [], op: null } }, dot, outer, node.where);
+        /** @type {Array<[string | number, Value]>} */
         let entries;
         if (value === null || value === undefined) entries = [];
         else if (Array.isArray(value)) entries = value.map((v, k) => [k, v]);
@@ -215,11 +290,19 @@ class Renderer {
         return out;
       }
       default:
-        throw new TemplateError(`unknown node ${node.type}`);
+        throw new TemplateError(`unknown node ${/** @type {{ type: string }} */ (node).type}`);
     }
   }
 
+  /**
+   * @param {Pipeline} pipe
+   * @param {Value} dot
+   * @param {Scope} scope
+   * @param {string} where
+   * @returns {Value}
+   */
   pipeline(pipe, dot, scope, where) {
+    /** @type {Value} */
     let value;
     let piped = false;
     for (const command of pipe.commands) {
@@ -232,6 +315,14 @@ class Renderer {
     return value;
   }
 
+  /**
+   * @param {Operand[]} args
+   * @param {Value} dot
+   * @param {Scope} scope
+   * @param {string} where
+   * @param {Value[]} pipedIn
+   * @returns {Value}
+   */
   command(args, dot, scope, where, pipedIn) {
     const [head, ...rest] = args;
     if (head.t === 'word') {
@@ -251,6 +342,13 @@ class Renderer {
     return this.operand(head, dot, scope, where);
   }
 
+  /**
+   * @param {Operand} arg
+   * @param {Value} dot
+   * @param {Scope} scope
+   * @param {string} where
+   * @returns {Value}
+   */
   operand(arg, dot, scope, where) {
     switch (arg.t) {
       case 'value':
@@ -265,18 +363,26 @@ class Renderer {
         if (FUNCTIONS[arg.v]) return this.command([arg], dot, scope, where, []);
         throw new TemplateError(`${where}: function "${arg.v}" is not supported by this renderer`);
       default:
-        throw new TemplateError(`${where}: unexpected ${arg.t}`);
+        throw new TemplateError(`${where}: unexpected ${/** @type {{ t: string }} */ (arg).t}`);
     }
   }
 }
 
+/** @param {Operand} tok */
 function describe(tok) {
   if (tok.t === 'field') return `.${tok.path.join('.')}`;
   if (tok.t === 'var') return [tok.name, ...tok.path].join('.');
-  return JSON.stringify(tok.v ?? tok.t);
+  return JSON.stringify(('v' in tok ? tok.v : undefined) ?? tok.t);
 }
 
 /** `.a.b.c`: a missing key is nil (Helm prints nothing); a field of nil is an error, as in Helm. */
+/**
+ * @param {Value} value
+ * @param {string[]} path
+ * @param {string} where
+ * @param {string} start
+ * @returns {Value}
+ */
 function walk(value, path, where, start) {
   let current = value;
   let walked = start;
@@ -294,6 +400,11 @@ function walk(value, path, where, start) {
 // ---------------------------------------------------------------- the chart
 
 /** Helm's coalescing: maps merge key by key, anything else replaces, null deletes. */
+/**
+ * @param {ValueMap} base
+ * @param {ValueMap | null | undefined} override
+ * @returns {ValueMap}
+ */
 export function mergeValues(base, override) {
   const out = { ...base };
   for (const [key, value] of Object.entries(override ?? {})) {
@@ -304,11 +415,19 @@ export function mergeValues(base, override) {
   return out;
 }
 
+/** @param {string} s */
 const capitalise = (s) => s[0].toUpperCase() + s.slice(1);
 
 /**
  * Renders the chart as `helm template <release> <chart> -n <namespace>` would: every template but the `_*` ones and
  * NOTES.txt, split into documents, parsed. Throws TemplateError on a template or values problem.
+ */
+/** @typedef {{ source: string, object: ValueMap, text: string }} RenderedObject */
+
+/**
+ * @param {string} chartDir
+ * @param {{ values?: ValueMap, release?: string, namespace?: string }} [options]
+ * @returns {{ objects: RenderedObject[], notes: string, values: ValueMap }}
  */
 export function renderChart(chartDir, { values = {}, release = 'outpost', namespace = 'default' } = {}) {
   const chart = YAML.parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8'));
@@ -322,7 +441,7 @@ export function renderChart(chartDir, { values = {}, release = 'outpost', namesp
     const validate = ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')));
     if (!validate(merged))
       throw new TemplateError(
-        `values don't meet the schema:\n${validate.errors.map((e) => `- ${e.instancePath || '/'} ${e.message}`).join('\n')}`,
+        `values don't meet the schema:\n${(validate.errors ?? []).map((e) => `- ${e.instancePath || '/'} ${e.message}`).join('\n')}`,
       );
   }
   const top = {
@@ -339,12 +458,14 @@ export function renderChart(chartDir, { values = {}, release = 'outpost', namesp
   };
   const templatesDir = join(chartDir, 'templates');
   const files = readdirSync(templatesDir).sort();
+  /** @type {Defines} */
   const defines = new Map();
   const parsed = files.map((file) => ({
     file,
     nodes: parseTemplate(readFileSync(join(templatesDir, file), 'utf8'), `templates/${file}`, defines),
   }));
   const renderer = new Renderer(defines);
+  /** @type {RenderedObject[]} */
   const objects = [];
   let notes = '';
   for (const { file, nodes } of parsed) {

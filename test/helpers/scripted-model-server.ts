@@ -10,13 +10,7 @@ import { chatCompletion, openAIError, streamOpenAI } from './scripted-openai';
 import { responseObject, streamResponses } from './scripted-responses';
 import { pieces, released, ScriptedAnswer, ScriptedError, ScriptedTurn } from './scripted-turns';
 
-export type {
-  ScriptedAnswer,
-  ScriptedError,
-  ScriptedToolCall,
-  ScriptedTurn,
-  ScriptedUsage,
-} from './scripted-turns';
+export type { ScriptedTurn } from './scripted-turns';
 
 type Protocol = 'openai' | 'responses' | 'anthropic' | OtherEndpoint;
 

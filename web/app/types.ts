@@ -22,4 +22,4 @@ export type {
   ToolState,
   Json,
 } from '../../src/modules/sessions/session-message.types';
-export type { OutpostEvent, EventCatalog, EventType } from '../../src/common/events/event-catalog';
+export type { OutpostEvent, EventCatalog } from '../../src/common/events/event-catalog';

@@ -54,6 +54,14 @@ export class TooManyRequestsError extends TaggedError {
   }
 }
 
+/** An operation opencode's clients know that Outpost does not carry out (pseudo-terminals, sharing). */
+export class NotSupportedError extends TaggedError {
+  readonly status = 501;
+  constructor(operation: string, reason: string) {
+    super(`${operation} is not supported by Outpost: ${reason}`, { operation });
+  }
+}
+
 /** The reference an unexpected failure's log line and its answer share (`err_<12 hex digits>`). */
 export function errorRef(): string {
   return `err_${randomBytes(6).toString('hex')}`;

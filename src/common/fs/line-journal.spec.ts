@@ -95,4 +95,19 @@ describe('LineJournal', () => {
     other.remove();
     expect(existsSync(join(dir, `node_live.${process.pid}.0.jsonl`))).toBe(true);
   });
+
+  it('named for its lines (.copy), it still reads the .jsonl segments an earlier version left', async () => {
+    writeFileSync(join(dir, `node_old.${DEAD_PID}.0.jsonl`), 'old\n');
+    writeFileSync(join(dir, `node_new.${DEAD_PID}.0.copy`), 'new\n');
+    const journal = new LineJournal(dir, 'node_c', failed, 'copy');
+    journal.append('mine');
+    await journal.written();
+    expect(existsSync(join(dir, `node_c.${process.pid}.0.copy`))).toBe(true);
+    const leftovers = journal.leftovers().sort((a, b) => a.nodeId.localeCompare(b.nodeId));
+    expect(leftovers.map(({ nodeId, lines }) => ({ nodeId, lines }))).toEqual([
+      { nodeId: 'node_new', lines: ['new'] },
+      { nodeId: 'node_old', lines: ['old'] },
+    ]);
+    journal.remove();
+  });
 });

@@ -4,8 +4,13 @@ import { join } from 'node:path';
 /** The journals open in this process, by `<dir>/<node id>.<pid>` (in-process test apps share one pid). */
 const LIVE_HERE = new Set<string>();
 
-/** A journal file's name: `<node id>.<pid>.<segment>.jsonl` (an earlier version's `<node id>.<pid>.jsonl` too). */
-const JOURNAL_FILE = /^([\w-]+)\.(\d+)(?:\.(\d+))?\.jsonl$/;
+/**
+ * A journal file's name: `<node id>.<pid>.<segment>.<extension>` (an earlier version's `<node id>.<pid>.<extension>`
+ * too). A journal also reads the `.jsonl` files earlier versions named every journal, so an upgrade loses none.
+ */
+function journalFile(extension: string): RegExp {
+  return new RegExp(`^([\\w-]+)\\.(\\d+)(?:\\.(\\d+))?\\.(?:${extension}|jsonl)$`);
+}
 
 /** A journal another process left: its writer's id, its files and their lines (the last may be cut short by the kill). */
 export interface LeftoverLines {
@@ -18,13 +23,15 @@ export interface LeftoverLines {
  * A process's journal of lines on its own disk, the part UsageJournal and the request log share: the lines
  * appended in one turn of the event loop go out in one write at its end (no fsync: the kernel keeps them when the
  * process is killed; `written` resolves then, so an answer can wait for that turn without a write per line).
- * It is kept in segments, `<dir>/<node id>.<pid>.<n>.jsonl`: when its owner takes a batch to the database it
+ * It is kept in segments, `<dir>/<node id>.<pid>.<n>.<extension>` (`jsonl` for JSON lines, `copy` for lines of
+ * COPY's text format): when its owner takes a batch to the database it
  * `cut`s the journal (later lines go to the next segment), and once that batch is in, `release` deletes the
  * segments cut so far, while the lines appended meanwhile stay journaled. The next process on the same directory
  * finds what dead processes left (`leftovers`).
  */
 export class LineJournal {
   private readonly base: string;
+  private readonly fileName: RegExp;
   private segment = 0;
   /** Segments cut and not yet released. */
   private readonly sealed: number[] = [];
@@ -37,8 +44,10 @@ export class LineJournal {
     private readonly dir: string,
     readonly nodeId: string,
     private readonly failed: (error: Error) => void,
+    private readonly extension = 'jsonl',
   ) {
     this.base = join(dir, `${nodeId}.${process.pid}`);
+    this.fileName = journalFile(extension);
     LIVE_HERE.add(this.base);
   }
 
@@ -103,7 +112,7 @@ export class LineJournal {
     }
     const journals = new Map<string, { nodeId: string; files: Array<{ path: string; segment: number }> }>();
     for (const name of names) {
-      const match = JOURNAL_FILE.exec(name);
+      const match = this.fileName.exec(name);
       if (!match || match[1] === this.nodeId) continue;
       const writer = `${match[1]}.${match[2]}`;
       if (!journals.has(writer) && alive(join(this.dir, writer), Number(match[2]))) continue;
@@ -146,7 +155,7 @@ export class LineJournal {
   }
 
   private segmentPath(segment: number): string {
-    return `${this.base}.${segment}.jsonl`;
+    return `${this.base}.${segment}.${this.extension}`;
   }
 
   private file(): number {

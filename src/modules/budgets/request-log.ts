@@ -28,8 +28,8 @@ export type { RequestLogFilter } from './request-log.repository';
 /**
  * The gateway's per-request log, written like usage: in batches of one statement (COPY, request-log-row.ts) within
  * `FLUSH_EVERY_MS`, so the hot path only pushes a line; what is pending is written when the server stops.
- * Each row is also appended to the node's journal (`<data>/request-log-journal/<node id>.<pid>.<n>.jsonl`, a
- * LineJournal: one write per turn of the event loop) before the caller has the answer's end (the gateway waits
+ * Each row is also appended to the node's journal (`<data>/request-log-journal/<node id>.<pid>.<n>.copy`, lines of
+ * COPY's text format; a LineJournal: one write per turn of the event loop) before the caller has the answer's end (the gateway waits
  * for `journaled`), so a process killed with SIGKILL loses none: the next process on its data directory writes
  * what it left, each row once (rows are inserted by id, an id already there skipped).
  * A stream in flight also has a row in `request_log_stream` (written with the next batch, its billed cost brought up
@@ -65,8 +65,11 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(appConfig.KEY) app: AppConfig,
   ) {
     this.nodeId = lease.nodeId;
-    this.journal = new LineJournal(join(app.dataDir, 'request-log-journal'), lease.nodeId, (error) =>
-      this.logger.warn(`request log journal not written: ${error.message}`),
+    this.journal = new LineJournal(
+      join(app.dataDir, 'request-log-journal'),
+      lease.nodeId,
+      (error) => this.logger.warn(`request log journal not written: ${error.message}`),
+      'copy',
     );
   }
 

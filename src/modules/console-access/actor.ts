@@ -12,5 +12,3 @@ export function actorOf(principal: ConsolePrincipal): Actor {
     ? { type: 'service_account', id: principal.serviceAccountId, sourceAddress: principal.ip }
     : { type: 'user', id: principal.userId, sourceAddress: principal.ip };
 }
-
-export const SYSTEM_ACTOR: Actor = { type: 'system', id: null, sourceAddress: null };

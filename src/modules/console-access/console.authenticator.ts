@@ -6,7 +6,7 @@ import { consoleAccessConfig, ConsoleAccessConfig } from './console-access.confi
 import { isSameOriginChange } from './same-origin';
 import { readSessionCookie } from './session-cookie';
 import { TOKEN_PREFIXES } from './token-format';
-import { BearerLookup, BearerStrategy, bearerStrategy, runStrategy } from './bearer-strategy';
+import { BearerLookup, bearerToken } from './bearer-token';
 import { ALLOW_INFERENCE_KEYS, ORG_ROLE, PERSON_ONLY, SIGNED_IN_ONLY } from './console-access.decorators';
 import {
   ConsoleForbiddenError,
@@ -48,13 +48,13 @@ export function requestedOrg(request: PlainRequest): string | null {
 }
 
 /**
- * The one authenticator of `/console/api/`: a bearer token is handed to the passport strategy of its prefix
- * (`oc_sk_` keys, `oc_ut_` user tokens, and whatever `registerBearer` adds, e.g. `oc_at_` device tokens);
- * without one, the sign-in cookie. Then the route's rules decide, in the order of the spec's statuses.
+ * The one authenticator of `/console/api/` and of the gateway's model calls (both paths: the Nest guard and the raw
+ * lane): a bearer token goes to the lookup of its prefix (`oc_sk_` keys, `oc_ut_` user tokens, and whatever
+ * `registerBearer` adds, e.g. `oc_at_` device tokens); without one, the sign-in cookie. Then the route's rules decide, in the order of the spec's statuses.
  */
 @Injectable()
 export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
-  private readonly bearers: Array<{ prefix: string; strategy: BearerStrategy }> = [];
+  private readonly bearers: Array<{ prefix: string; lookup: BearerLookup }> = [];
   private readonly cachedPrefixes: string[] = [];
 
   constructor(
@@ -84,7 +84,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
    * returns a `ResolvedCredential` (with `boundWorkspaceId` when the token is bound to a workspace).
    */
   registerBearer(prefix: string, lookup: BearerLookup): void {
-    this.bearers.push({ prefix, strategy: bearerStrategy(lookup) });
+    this.bearers.push({ prefix, lookup });
   }
 
   async authenticate(request: AuthenticatedRequest, context?: ExecutionContext): Promise<ConsolePrincipal> {
@@ -133,7 +133,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
   private async resolveBearer(request: PlainRequest): Promise<ResolvedCredential | undefined> {
     const authorization = header(request, 'authorization');
     if (authorization === undefined) return undefined;
-    const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+    const token = bearerToken(request, authorization);
     const bearer = token ? this.bearers.find((entry) => token.startsWith(entry.prefix)) : undefined;
     if (!token || !bearer) throw new ConsoleUnauthorizedError();
     // Only the routes registered with cacheOn (the gateway's) are served from the cache; the console API reads the
@@ -143,7 +143,7 @@ export class ConsoleAuthenticator implements Authenticator, OnModuleInit {
     const cached = cacheable ? this.cache.get(cacheKey) : undefined;
     if (cached) return cached;
     const generation = this.cache.begin();
-    const credential = await runStrategy(bearer.strategy, request);
+    const credential = await bearer.lookup(token, request);
     if (!credential) throw new ConsoleUnauthorizedError();
     if (cacheable) this.cache.set(cacheKey, credential, generation);
     return credential;

@@ -1,5 +1,6 @@
 /* `outpost login <console url>`, `outpost login --status` and `outpost logout`: link this instance to a console. */
 import qrcode from 'qrcode-terminal';
+import { commandLineOrExit } from '@/common/cli/command-line';
 import { OutboundHttp } from '@/common/net/outbound-http';
 import { parseAppEnv } from '@/config/env';
 import { ConsoleAnswerError } from './console-answers';
@@ -55,7 +56,14 @@ async function logout(http: OutboundHttp, dataDir: string): Promise<void> {
 }
 
 export async function loginCommand(name: 'login' | 'logout', argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  const { values, positionals } = commandLineOrExit(
+    name,
+    USAGE,
+    argv,
+    { status: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    name === 'login' ? 1 : 0,
+  );
+  if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
@@ -65,8 +73,8 @@ export async function loginCommand(name: 'login' | 'logout', argv: string[]): Pr
   try {
     http = OutboundHttp.fromEnv(process.env);
     if (name === 'logout') await logout(http, dataDir);
-    else if (argv.includes('--status')) status(dataDir);
-    else await login(http, consoleOrigin(argv[0]), dataDir);
+    else if (values.status) status(dataDir);
+    else await login(http, consoleOrigin(positionals[0]), dataDir);
   } catch (error) {
     const known =
       error instanceof DeviceLoginError ||

@@ -4,6 +4,7 @@ import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { isEmail } from 'class-validator';
+import { commandLineOrExit } from '@/common/cli/command-line';
 import { CommonModule } from '@/common/common.module';
 import { appConfig, databaseConfig } from '@/config/app.config';
 import { validateEnv } from '@/config/validate-env';
@@ -48,33 +49,29 @@ async function readStdin(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
-function parseArgs(args: string[]): { email: string; name?: string } {
-  let email: string | undefined;
-  let name: string | undefined;
-  let passwordStdin = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--email') email = args[++i];
-    else if (arg.startsWith('--email=')) email = arg.slice(8);
-    else if (arg === '--name') name = args[++i];
-    else if (arg.startsWith('--name=')) name = arg.slice(7);
-    else if (arg === '--password-stdin') passwordStdin = true;
-    else fail(`outpost: unknown option ${arg}\n${USAGE}`);
-  }
-  if (!email || !passwordStdin) fail(USAGE);
-  if (!isEmail(email)) fail(`outpost: not an email address: ${email}`);
-  return { email, name };
-}
-
 /** `outpost console <sub-command>`. */
 export async function consoleCommand(args: string[]): Promise<void> {
-  const [sub, ...rest] = args;
-  if (sub === undefined || args.includes('--help') || args.includes('-h')) {
+  const { values, positionals } = commandLineOrExit(
+    'console',
+    USAGE,
+    args,
+    {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    1,
+  );
+  const [sub] = positionals;
+  if (sub === undefined || values.help) {
     process.stdout.write(USAGE);
     return;
   }
   if (sub !== 'create-user') fail(`outpost: unknown console command "${sub}"\n${USAGE}`);
-  const { email, name } = parseArgs(rest);
+  const { email, name } = values;
+  if (!email || !values['password-stdin']) fail(USAGE);
+  if (!isEmail(email)) fail(`outpost: not an email address: ${email}`);
   const password = await readStdin();
   if (password.length < MIN_PASSWORD_LENGTH) {
     fail(`outpost: the password must have at least ${MIN_PASSWORD_LENGTH} characters`);

@@ -7,7 +7,6 @@ import { AuthController } from './auth.controller';
 import { ConsoleSessionEntity } from './console-session.entity';
 import { identityConfig } from './identity.config';
 import { IdentityService } from './identity.service';
-import { LoginThrottleEntity } from './login-throttle.entity';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
@@ -21,7 +20,7 @@ import { UsersRepository } from './users.repository';
   imports: [
     ConfigModule.forFeature(identityConfig),
     ConfigModule.forFeature(consoleAccessConfig),
-    TypeOrmModule.forFeature([UserEntity, ConsoleSessionEntity, LoginThrottleEntity]),
+    TypeOrmModule.forFeature([UserEntity, ConsoleSessionEntity]),
     WorkspacesModule,
   ],
   controllers: [AuthController, UserController],

@@ -2,8 +2,6 @@
  * List prices of well-known models in USD per million tokens, a vendored snapshot (2026-11-01) of the
  * providers' public price pages. The operator's catalogue overrides any of them per model.
  */
-export const DEFAULT_PRICES_DATE = '2026-11-01';
-
 export interface Prices {
   input: number;
   output: number;

@@ -8,14 +8,6 @@ export function partID(messageID: string, slot: number | 'start' | 'finish'): st
   return `prt_${messageID.slice(4)}${String(n).padStart(4, '0')}`;
 }
 
-/** Which content part a part id names (undefined for step parts and foreign ids). */
-export function contentIndex(messageID: string, id: string): number | undefined {
-  const prefix = `prt_${messageID.slice(4)}`;
-  if (!id.startsWith(prefix)) return undefined;
-  const n = Number(id.slice(prefix.length));
-  return Number.isInteger(n) && n > 0 && n < 9999 ? n - 1 : undefined;
-}
-
 export const v1Tokens = (tokens?: Tokens) => {
   const t = tokens ?? { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
   return { total: t.input + t.output + t.reasoning, ...t };

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { SessionCompaction } from '../prompt/compaction/session-compaction';
 import { SessionRevert } from '../prompt/revert/session-revert';
 import { BUILTIN_TOOLS } from '../runtime/tools/builtin-tools';
-import { NotSupportedError } from '../session-history/session-history.errors';
+import { NotSupportedError } from '@/common/errors';
 import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './dto/v1-file.dto';
 import { V1CommandDto, V1ForkDto, V1LogDto, V1RevertDto, V1SummarizeDto } from './dto/v1-misc.dto';
 import { V1QueryDto } from './dto/v1-query.dto';

@@ -16,8 +16,7 @@ import type { SessionInfo } from '../sessions/session.types';
 import { partID, v1MessageInfo, v1Tokens } from './v1-message-info';
 import { v1CompactionMessages, v1ShellMessages } from './v1-turn-shapes';
 
-export { contentIndex, partID, v1AssistantInfo, v1MessageInfo } from './v1-message-info';
-export type { V1Context } from './v1-message-info';
+export { partID, v1MessageInfo } from './v1-message-info';
 
 export const V1_VERSION = '1.18.33';
 
@@ -68,8 +67,6 @@ export function v1Session(info: SessionInfo) {
     },
   };
 }
-
-export type V1Session = ReturnType<typeof v1Session>;
 
 const base = (message: SessionMessageInfo, sessionID: string, slot: Parameters<typeof partID>[1]) => ({
   id: partID(message.id, slot),

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import qrcode from 'qrcode-terminal';
+import { commandLineOrExit } from '@/common/cli/command-line';
 import { parseAppEnv } from '@/config/env';
 import { parseInstanceAuthEnv } from '../instance-auth/instance-auth.config';
 import type { PairingCodeDto } from './dto/pairing-code.dto';
@@ -15,11 +16,10 @@ file the server keeps in OUTPOST_DATA_DIR.
 
 class PairCommandError extends Error {}
 
-function serverUrl(argv: string[], env: NodeJS.ProcessEnv): string {
-  const flag = argv.indexOf('--url');
-  if (flag >= 0) {
-    if (!argv[flag + 1]) throw new PairCommandError('--url needs a value');
-    return argv[flag + 1].replace(/\/+$/, '');
+function serverUrl(url: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (url !== undefined) {
+    if (!url) throw new PairCommandError('--url needs a value');
+    return url.replace(/\/+$/, '');
   }
   if (env.OUTPOST_URL) return env.OUTPOST_URL.replace(/\/+$/, '');
   const { host, port } = parseAppEnv(env);
@@ -63,13 +63,17 @@ function isLoopback(url: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '[::1]';
 }
 
-export async function pair(argv = process.argv.slice(3)): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+export async function pair(argv: string[]): Promise<void> {
+  const { values } = commandLineOrExit('pair', USAGE, argv, {
+    url: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
   try {
-    const base = serverUrl(argv, process.env);
+    const base = serverUrl(values.url, process.env);
     const headers = { authorization: credentials(process.env) };
     const code = await call<PairingCodeDto>(`${base}/api/pair`, { method: 'POST', headers });
     const info = await call<{ urls: string[] }>(`${base}/api/info`, { headers }).catch(() => ({ urls: [] }));

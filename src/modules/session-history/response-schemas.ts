@@ -53,19 +53,6 @@ const durableEvent = {
   },
 };
 
-const location = {
-  type: 'object',
-  required: ['directory', 'project'],
-  properties: {
-    directory: { type: 'string' },
-    project: {
-      type: 'object',
-      required: ['id', 'directory', 'canonical'],
-      properties: { id: { type: 'string' }, directory: { type: 'string' }, canonical: { type: 'string' } },
-    },
-  },
-};
-
 export const MESSAGE_RESPONSE = { type: 'object', required: ['data'], properties: { data: message } };
 
 export const CONTEXT_RESPONSE = {
@@ -78,26 +65,6 @@ export const HISTORY_RESPONSE = {
   type: 'object',
   required: ['data', 'hasMore'],
   properties: { data: { type: 'array', items: durableEvent }, hasMore: { type: 'boolean' } },
-};
-
-export const SAVED_PERMISSIONS_RESPONSE = {
-  type: 'object',
-  required: ['data'],
-  properties: {
-    data: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'projectID', 'action', 'resource'],
-        properties: {
-          id: { type: 'string' },
-          projectID: { type: 'string' },
-          action: { type: 'string' },
-          resource: { type: 'string' },
-        },
-      },
-    },
-  },
 };
 
 export const QUESTIONS_RESPONSE = {
@@ -113,51 +80,6 @@ export const QUESTIONS_RESPONSE = {
           id: { type: 'string' },
           sessionID: { type: 'string' },
           questions: { type: 'array', items: { type: 'object', additionalProperties: true } },
-        },
-      },
-    },
-  },
-};
-
-export const FS_LIST_RESPONSE = {
-  type: 'object',
-  required: ['location', 'data'],
-  properties: {
-    location,
-    data: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['path', 'type'],
-        properties: {
-          path: { type: 'string', description: 'Relative to the location, `/`-separated' },
-          type: { type: 'string', enum: ['file', 'directory'] },
-        },
-      },
-    },
-  },
-};
-
-export const PTY_LIST_RESPONSE = {
-  type: 'object',
-  required: ['location', 'data'],
-  properties: {
-    location,
-    data: {
-      type: 'array',
-      description: 'Outpost runs no pseudo-terminals: always empty',
-      items: {
-        type: 'object',
-        required: ['id', 'title', 'command', 'args', 'cwd', 'status', 'pid'],
-        properties: {
-          id: { type: 'string' },
-          title: { type: 'string' },
-          command: { type: 'string' },
-          args: { type: 'array', items: { type: 'string' } },
-          cwd: { type: 'string' },
-          status: { type: 'string', enum: ['running', 'exited'] },
-          pid: { type: 'integer' },
-          exitCode: { type: 'integer' },
         },
       },
     },

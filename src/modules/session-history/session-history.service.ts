@@ -1,6 +1,5 @@
 import { lastCompaction, TranscriptMessage } from '../runtime/providers/history';
 import { Injectable } from '@nestjs/common';
-import { listDirectory } from '../locations/location-files';
 import { MessageNotFoundError } from '../sessions/sessions.errors';
 import { SessionsService } from '../sessions/sessions.service';
 import { SessionMessageInfo } from '../sessions/session-message.types';
@@ -33,14 +32,6 @@ export class SessionHistoryService {
     const all = await this.all(sessionID);
     const rest = all.filter((event) => event.durable.seq > after);
     return { data: rest.slice(0, limit), hasMore: rest.length > limit };
-  }
-
-  /** The entries of a directory inside the location; a path that leads outside it is refused. */
-  async list(directory: string, path?: string) {
-    const entries = await listDirectory(directory, path);
-    return entries
-      .map((entry) => ({ path: entry.path, type: entry.type }))
-      .sort((a, b) => a.path.localeCompare(b.path));
   }
 
   private async all(sessionID: string): Promise<DurableEvent[]> {

@@ -8,7 +8,6 @@ import { decodeCursor, encodeCursor, SessionFilters, SessionListQuery, SortOrder
 import { SessionsRepository } from './sessions.repository';
 
 export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 1000;
 /** How long a `directory` filter's real path is reused before the file system is asked again. */
 const REAL_PATH_TTL_MS = 5_000;
 const REAL_PATHS_KEPT = 1_000;

@@ -7,11 +7,14 @@ import { createTestApp, TestApp } from '../../helpers/test-app';
 const BIN = join(__dirname, '..', '..', '..', 'bin', 'outpost.js');
 
 /** Runs `outpost pair` (built by `npm test`'s pretest) without blocking the in-process server. */
-function outpostPair(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function outpostPair(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, 'pair'],
+      [BIN, 'pair', ...args],
       { env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -53,5 +56,23 @@ describe('outpost pair (CLI)', () => {
     const run = await outpostPair({ PORT: String(await freePort()), OUTPOST_PASSWORD: 'x' });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^outpost pair: no server answers at http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('asks the server of --url, given as --url=<url> or --url <url>, over the environment', async () => {
+    const elsewhere = { PORT: String(await freePort()), OUTPOST_DATA_DIR: t.dataDir };
+    for (const args of [[`--url=${t.url}`], ['--url', t.url]]) {
+      const run = await outpostPair(elsewhere, args);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/\/auth\/connect\/[A-Za-z0-9_-]+/);
+    }
+  });
+
+  it('refuses an option it does not know, naming it, with its usage', async () => {
+    const run = await outpostPair({ OUTPOST_DATA_DIR: t.dataDir }, ['--ulr=http://127.0.0.1:1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^outpost pair: Unknown option '--ulr'/);
+    expect(run.stderr).toContain('usage: outpost pair [--url <server url>]');
+    expect(run.stdout).toBe('');
   });
 });

@@ -143,7 +143,7 @@ describe('pairing: server.pair and server.connect', () => {
     expect(statuses.filter((status) => status === 401)).toHaveLength(49);
     // Those 49 failures count against 127.0.0.1 in the shared limiter (every process on this database sees
     // them); the next tests start from a clean window.
-    await query(t.databaseUrl!, `DELETE FROM login_throttle WHERE key LIKE 'instance-login:%'`);
+    await query(t.databaseUrl!, `DELETE FROM rate_limit_window WHERE key LIKE 'instance-login:%'`);
   });
 
   it('redeems a code at a second server process on the same database', async () => {

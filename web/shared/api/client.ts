@@ -17,6 +17,3 @@ export function consoleClient(baseUrl = location.origin) {
 export function instanceClient(baseUrl = location.origin) {
   return createClient<InstancePaths>({ baseUrl, credentials: 'same-origin' });
 }
-
-export type ConsoleClient = ReturnType<typeof consoleClient>;
-export type InstanceClient = ReturnType<typeof instanceClient>;

@@ -2,7 +2,6 @@ import { ToolError } from './tool.errors';
 import { Tool } from './tool.types';
 import { Todo, TODO_PRIORITIES, TODO_STATUSES } from './task-todo.types';
 
-export { TODO_PRIORITIES, TODO_STATUSES } from './task-todo.types';
 export type { Todo } from './task-todo.types';
 
 export interface TodoWriteInput {
