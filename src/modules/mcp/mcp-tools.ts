@@ -48,7 +48,7 @@ export function resultText(result: CallToolResult): string {
   for (const item of result.content ?? []) {
     if (item.type === 'text') parts.push(item.text);
     else if (item.type === 'image' || item.type === 'audio') {
-      const size = Math.floor((item.data.length * 3) / 4);
+      const size = Buffer.from(item.data, 'base64').length;
       parts.push(`[The tool returned ${item.type === 'image' ? 'an image' : 'audio'} (${item.mimeType}, ${size} bytes), not shown]`);
     } else if (item.type === 'resource') {
       const resource = item.resource;
