@@ -8,8 +8,7 @@ const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio
 const { z } = require('zod');
 
 /** A 1×1 transparent PNG. */
-const PIXEL =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 function mcpTestServer() {
   const server = new McpServer({ name: 'outpost-test', version: '1.0.0' });
@@ -37,7 +36,9 @@ function mcpTestServer() {
   server.registerPrompt(
     'greet',
     { description: 'Greet someone', argsSchema: { name: z.string() } },
-    ({ name }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${name}.` } }] }),
+    ({ name }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Say hello to ${name}.` } }],
+    }),
   );
   return server;
 }

@@ -33,7 +33,8 @@ export class McpConnection {
     private readonly directory: string,
     private readonly fetch: FetchLike,
   ) {
-    this.status = config.enabled === false ? { status: 'disabled' } : { status: 'failed', error: 'not started' };
+    this.status =
+      config.enabled === false ? { status: 'disabled' } : { status: 'failed', error: 'not started' };
   }
 
   get connectTimeout(): number {

@@ -49,10 +49,14 @@ export function resultText(result: CallToolResult): string {
     if (item.type === 'text') parts.push(item.text);
     else if (item.type === 'image' || item.type === 'audio') {
       const size = Buffer.from(item.data, 'base64').length;
-      parts.push(`[The tool returned ${item.type === 'image' ? 'an image' : 'audio'} (${item.mimeType}, ${size} bytes), not shown]`);
+      parts.push(
+        `[The tool returned ${item.type === 'image' ? 'an image' : 'audio'} (${item.mimeType}, ${size} bytes), not shown]`,
+      );
     } else if (item.type === 'resource') {
       const resource = item.resource;
-      parts.push('text' in resource ? resource.text : `[Resource ${resource.uri} (${resource.mimeType ?? 'binary'})]`);
+      parts.push(
+        'text' in resource ? resource.text : `[Resource ${resource.uri} (${resource.mimeType ?? 'binary'})]`,
+      );
     } else if (item.type === 'resource_link') parts.push(`[Resource ${item.uri}]`);
   }
   if (parts.length === 0 && result.structuredContent) parts.push(JSON.stringify(result.structuredContent));

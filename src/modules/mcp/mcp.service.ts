@@ -92,7 +92,8 @@ export class McpService implements OnModuleInit, OnApplicationShutdown {
     const problems: Array<{ path: string; message: string }> = [];
     const config = parseMcpServer(raw, 'config', problems);
     const problem = problems[0] ?? (config && { path: 'config', message: mcpServerProblem(config) });
-    if (!config || problem?.message) throw new InvalidRequestError(`${problem!.path} ${problem!.message}`, problem!.path);
+    if (!config || problem?.message)
+      throw new InvalidRequestError(`${problem!.path} ${problem!.message}`, problem!.path);
     const servers = await this.servers(location);
     await servers.connections.get(name)?.close();
     const connection = this.connection(location, name, config);

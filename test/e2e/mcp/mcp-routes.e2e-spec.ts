@@ -105,7 +105,10 @@ describe('the v1 MCP routes: status, add, connect, disconnect, and the OAuth rou
       await t.http.delete(at('/mcp/tools/auth')).set('authorization', basic()),
     ]) {
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ name: 'McpUnsupportedOAuthError', data: { error: expect.stringContaining('OAuth') } });
+      expect(res.body).toMatchObject({
+        name: 'McpUnsupportedOAuthError',
+        data: { error: expect.stringContaining('OAuth') },
+      });
     }
   });
 

@@ -19,10 +19,7 @@ async function callThroughModel(
 ): Promise<{ results: string[]; offered: Json[] }> {
   const sessionID = await a.createSession(directory);
   const before = server.requests.length;
-  server.script(
-    { toolCalls: calls.map((call, i) => ({ id: `call_${i}`, ...call })) },
-    { text: 'Done.' },
-  );
+  server.script({ toolCalls: calls.map((call, i) => ({ id: `call_${i}`, ...call })) }, { text: 'Done.' });
   const res = await a.prompt(sessionID, { text: 'use the tools' });
   expect(res.status).toBe(200);
   await log.idle(sessionID);
@@ -101,7 +98,10 @@ describe('permission rules apply to MCP tools by name: "<server>_*": "ask" asks'
     const config = { mcp: { tools: LOCAL }, permission: { 'tools_*': 'ask' } };
     const directory = projectDir({ 'opencode.json': providerConfig(server, config) });
     const sessionID = await a.createSession(directory);
-    server.script({ toolCalls: [{ id: 'call_0', name: 'tools_echo', input: { text: 'hi' } }] }, { text: 'ok' });
+    server.script(
+      { toolCalls: [{ id: 'call_0', name: 'tools_echo', input: { text: 'hi' } }] },
+      { text: 'ok' },
+    );
     await a.prompt(sessionID, { text: 'echo' });
     const asked = await log.asked(sessionID);
     expect(asked.data).toMatchObject({ permission: 'tools_echo', patterns: ['*'] });
@@ -153,6 +153,8 @@ describe('a remote MCP server (Streamable HTTP) is reached through the outbound 
     const mcp = { remote: { type: 'remote', url: remote.url, headers: { 'x-test-token': 'wrong' } } };
     const directory = projectDir({ 'opencode.json': providerConfig(server, { mcp }) });
     const res = await a.get(`/mcp?directory=${encodeURIComponent(directory)}`);
-    expect(res.body).toEqual({ remote: { status: 'failed', error: expect.stringContaining('wrong or missing header') } });
+    expect(res.body).toEqual({
+      remote: { status: 'failed', error: expect.stringContaining('wrong or missing header') },
+    });
   });
 });
