@@ -1,6 +1,6 @@
 /**
  * A small MCP server for the tests, made with the official SDK: tools `echo`, `add`, `pixel` (an image), `broken`
- * (answers `isError`) and the prompt `greet`. Run as a program (`node test/helpers/mcp-server.js`), it serves
+ * (answers `isError`), `pid`, `crash` (ends the process) and the prompt `greet`. Run as a program (`node test/helpers/mcp-server.js`), it serves
  * on stdio; `mcpTestServer()` gives the same server for a test's own transport (Streamable HTTP in-process).
  */
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
@@ -33,6 +33,13 @@ function mcpTestServer() {
     content: [{ type: 'text', text: 'the broken tool broke' }],
     isError: true,
   }));
+  server.registerTool('pid', { description: 'The process id of the server' }, async () => ({
+    content: [{ type: 'text', text: String(process.pid) }],
+  }));
+  server.registerTool('crash', { description: 'Ends the server process' }, async () => {
+    process.stderr.write('crashing on purpose\n');
+    process.exit(7);
+  });
   server.registerPrompt(
     'greet',
     { description: 'Greet someone', argsSchema: { name: z.string() } },

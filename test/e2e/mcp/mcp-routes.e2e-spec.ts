@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { eventually } from '../../helpers/eventually';
 import { MCP_TEST_SERVER } from '../../helpers/mcp-server';
 import { RemoteMcp, startRemoteMcp } from '../../helpers/mcp-remote';
 import { projectDir } from '../../helpers/project-dir';
@@ -133,10 +134,40 @@ describe('the v1 MCP routes: status, add, connect, disconnect, and the OAuth rou
     expect(JSON.stringify(user?.content)).toContain('Say hello to Ada.');
   });
 
-  it('a location reload restarts the servers from the config as it is then', async () => {
+  it('a server that crashes is failed with the reason, and connect starts it again', async () => {
+    const sessionID = await a.createSession(directory);
+    server.script({ toolCalls: [{ name: 'tools_crash', input: {} }] }, { text: 'It crashed.' });
+    await a.prompt(sessionID, { text: 'crash it' });
+    await log.idle(sessionID);
+    const status = await eventually(
+      async () => (await a.get(at('/mcp'))).body.tools,
+      (s) => s.status === 'failed',
+    );
+    expect(status).toEqual({ status: 'failed', error: expect.stringContaining('crashing on purpose') });
+    expect((await a.post(at('/mcp/tools/connect'))).body).toBe(true);
+    expect((await a.get(at('/mcp'))).body.tools).toEqual({ status: 'connected' });
+  });
+
+  it('a location reload stops the server processes and starts them from the config as it is then', async () => {
+    const sessionID = await a.createSession(directory);
+    server.script({ toolCalls: [{ id: 'call_pid', name: 'tools_pid', input: {} }] }, { text: 'ok' });
+    await a.prompt(sessionID, { text: 'pid?' });
+    await log.idle(sessionID);
+    const tool = (server.requests.at(-1)!.body.messages as Json[]).find((m) => m.tool_call_id === 'call_pid');
+    const pid = Number(tool?.content);
+    expect(pid).toBeGreaterThan(0);
     const config = providerConfig(server, { mcp: { tools: { ...LOCAL, enabled: false } } });
     writeFileSync(join(directory, 'opencode.json'), config);
     expect((await a.post('/api/location/reload')).status).toBe(204);
     expect((await a.get(at('/mcp'))).body).toEqual({ tools: { status: 'disabled' } });
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(await eventually(alive, (running) => !running)).toBe(false);
   });
 });
