@@ -6,6 +6,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { withDeadline } from '@/common/deadline';
 import { refusedAddress } from '@/common/net/outbound-http';
 import { mcpServerProblem, McpServerConfig } from '../location-config/mcp-config';
+import { resolveEnv } from './mcp-env';
 import { localTransport, RemoteKind, remoteTransport } from './mcp-transport';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, McpStatus } from './mcp.types';
 
@@ -50,6 +51,7 @@ export class McpConnection {
     const problem = mcpServerProblem(this.config);
     if (problem) return (this.status = { status: 'failed', error: problem });
     this.closing = false;
+    this.stderr = '';
     try {
       const timeout = this.connectTimeout;
       const expired = () => new McpTimeoutError(`did not answer within ${timeout} ms`);
@@ -88,29 +90,29 @@ export class McpConnection {
   }
 
   private async connect(): Promise<void> {
-    if (this.config.type === 'local') {
-      const transport = localTransport(this.config, this.directory);
+    const config = resolveEnv(this.config, process.env);
+    if (config.type === 'local') {
+      const transport = localTransport(config, this.directory);
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
       });
       await this.open(transport);
     } else {
-      await this.openRemote();
+      await this.openRemote(config);
     }
     await this.list();
   }
 
   /** Streamable HTTP, else SSE (older servers); a refusal by the guard or a demand for OAuth is not retried. */
-  private async openRemote(): Promise<void> {
+  private async openRemote(config: McpServerConfig): Promise<void> {
     const kinds: RemoteKind[] = ['streamable-http', 'sse'];
     let first: unknown;
     for (const kind of kinds) {
       try {
-        return await this.open(remoteTransport(this.config, kind, this.fetch));
+        return await this.open(remoteTransport(config, kind, this.fetch));
       } catch (error) {
-        if (refusedAddress(error) || error instanceof UnauthorizedError || error instanceof McpTimeoutError) {
+        if (refusedAddress(error) || error instanceof UnauthorizedError || error instanceof McpTimeoutError)
           throw error;
-        }
         first ??= error;
       }
     }
@@ -127,7 +129,13 @@ export class McpConnection {
       const why = this.stderr.trim() ? `: ${lastLine(this.stderr)}` : '';
       this.status = { status: 'failed', error: `the server closed the connection${why}` };
     };
-    await client.connect(transport, { timeout: this.connectTimeout });
+    try {
+      await client.connect(transport, { timeout: this.connectTimeout });
+    } catch (error) {
+      // A transport that failed to start may still hold a stream or a retry timer (SSE's EventSource).
+      await transport.close().catch(() => undefined);
+      throw error;
+    }
     if (this.closing) {
       // Stopped (a reload, a disconnect) while it was connecting.
       await client.close().catch(() => undefined);

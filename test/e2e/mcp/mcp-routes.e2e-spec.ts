@@ -16,6 +16,7 @@ const FAILING = {
   missing: { type: 'local', command: ['outpost-no-such-command-for-mcp'] },
   silent: { type: 'local', command: ['node', '-e', 'setInterval(() => {}, 1000)'], timeout: 300 },
   incomplete: { type: 'local' },
+  unset: { ...LOCAL, environment: { TOKEN: '{env:OUTPOST_TEST_MCP_UNSET}' } },
   off: { ...LOCAL, enabled: false },
 };
 
@@ -32,7 +33,7 @@ describe('MCP servers that fail are reported as failed with the reason, and neve
   });
   afterAll(() => stopScripted({ t, server }));
 
-  it('GET /mcp: failed (exited, not found, timed out, incomplete) and disabled', async () => {
+  it('GET /mcp: failed (exited, not found, timed out, incomplete, a variable unset) and disabled', async () => {
     const res = await a.get(`/mcp?directory=${encodeURIComponent(directory)}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -40,6 +41,7 @@ describe('MCP servers that fail are reported as failed with the reason, and neve
       missing: { status: 'failed', error: 'command not found: outpost-no-such-command-for-mcp' },
       silent: { status: 'failed', error: 'did not answer within 300 ms' },
       incomplete: { status: 'failed', error: 'a local server needs a "command"' },
+      unset: { status: 'failed', error: 'the environment variable OUTPOST_TEST_MCP_UNSET is not set' },
       off: { status: 'disabled' },
     });
   });

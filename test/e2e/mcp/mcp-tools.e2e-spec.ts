@@ -140,8 +140,10 @@ describe('a remote MCP server (Streamable HTTP) is reached through the outbound 
     await remote.close();
   });
 
-  it('calls remote_echo and the result reaches the model', async () => {
-    const mcp = { remote: { type: 'remote', url: remote.url, headers: { 'x-test-token': 's3cret' } } };
+  it('calls remote_echo (its header from {env:…}) and the result reaches the model', async () => {
+    process.env.MCP_TEST_TOKEN = 's3cret';
+    const headers = { 'x-test-token': '{env:MCP_TEST_TOKEN}' };
+    const mcp = { remote: { type: 'remote', url: remote.url, headers } };
     const directory = projectDir({ 'opencode.json': providerConfig(server, { mcp }) });
     const { results } = await callThroughModel(a, log, server, directory, [
       { name: 'remote_echo', input: { text: 'over http' } },
