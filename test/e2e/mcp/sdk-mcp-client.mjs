@@ -2,19 +2,11 @@
 // mcp.connect, mcp.auth.start, mcp.auth.remove): node sdk-mcp-client.mjs <baseUrl> <password> <directory> <config>.
 // Prints what each returned as JSON.
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
+import { result } from '../../helpers/sdk-result.mjs';
 
 const [baseUrl, password, directory, config] = process.argv.slice(2);
 const headers = { authorization: `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}` };
 const client = createOpencodeClient({ baseUrl, directory, headers });
-
-const result = async (call) => {
-  try {
-    const { data, error, response } = await call;
-    return { status: response.status, data, error };
-  } catch (error) {
-    return { thrown: String(error) };
-  }
-};
 
 const out = {
   status: await result(client.mcp.status()),
