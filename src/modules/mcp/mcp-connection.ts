@@ -7,6 +7,8 @@ import { withDeadline } from '@/common/deadline';
 import { refusedAddress } from '@/common/net/outbound-http';
 import { mcpServerProblem, McpServerConfig } from '../location-config/mcp-config';
 import { resolveEnv } from './mcp-env';
+import { McpOAuthProvider } from './mcp-oauth-provider';
+import { McpOAuthStore } from './mcp-oauth.store';
 import { localTransport, RemoteKind, remoteTransport } from './mcp-transport';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, McpStatus } from './mcp.types';
 
@@ -32,7 +34,9 @@ export class McpConnection {
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly directory: string,
-    private readonly fetch: FetchLike,
+    readonly fetch: FetchLike,
+    /** Where OAuth tokens are kept; a remote server without `"oauth": false` uses them. */
+    private readonly oauth?: McpOAuthStore,
   ) {
     this.status =
       config.enabled === false ? { status: 'disabled' } : { status: 'failed', error: 'not started' };
@@ -103,13 +107,20 @@ export class McpConnection {
     await this.list();
   }
 
+  /** The OAuth client of a remote server (its tokens in the data folder), unless its config says `"oauth": false`. */
+  oauthProvider(url: string): McpOAuthProvider | undefined {
+    if (!this.oauth || this.config.oauth === false) return undefined;
+    return new McpOAuthProvider(url, this.config, this.oauth);
+  }
+
   /** Streamable HTTP, else SSE (older servers); a refusal by the guard or a demand for OAuth is not retried. */
   private async openRemote(config: McpServerConfig): Promise<void> {
     const kinds: RemoteKind[] = ['streamable-http', 'sse'];
+    const auth = this.oauthProvider(config.url!);
     let first: unknown;
     for (const kind of kinds) {
       try {
-        return await this.open(remoteTransport(config, kind, this.fetch));
+        return await this.open(remoteTransport(config, kind, this.fetch, auth));
       } catch (error) {
         if (refusedAddress(error) || error instanceof UnauthorizedError || error instanceof McpTimeoutError)
           throw error;

@@ -1,6 +1,7 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../location-config/mcp-config';
 import { childEnv } from '../runtime/tools/bash.tool';
@@ -18,11 +19,23 @@ export function localTransport(server: McpServerConfig, directory: string): Stdi
   return new StdioClientTransport({ command, args, env, cwd: directory, stderr: 'pipe' });
 }
 
-/** A remote server's transport of one kind, every request sent through `fetch` (the outbound guard). */
-export function remoteTransport(server: McpServerConfig, kind: RemoteKind, fetch: FetchLike): Transport {
+/**
+ * A remote server's transport of one kind, every request sent through `fetch` (the outbound guard), OAuth's
+ * tokens sent (and refreshed) by `authProvider` when the server has OAuth.
+ */
+export function remoteTransport(
+  server: McpServerConfig,
+  kind: RemoteKind,
+  fetch: FetchLike,
+  authProvider?: OAuthClientProvider,
+): Transport {
   const url = new URL(server.url!);
-  const requestInit = server.headers ? { headers: server.headers } : undefined;
+  const options = {
+    fetch,
+    authProvider,
+    ...(server.headers ? { requestInit: { headers: server.headers } } : {}),
+  };
   return kind === 'streamable-http'
-    ? new StreamableHTTPClientTransport(url, { requestInit, fetch })
-    : new SSEClientTransport(url, { requestInit, fetch });
+    ? new StreamableHTTPClientTransport(url, options)
+    : new SSEClientTransport(url, options);
 }

@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { InvalidRequestError } from '@/common/errors';
 import { OutboundHttp } from '@/common/net/outbound-http';
+import { appConfig, AppConfig } from '@/config/app.config';
 import { LocationConfigService } from '../location-config/location-config.service';
 import { mcpServerProblem, McpServerConfig, parseMcpServer } from '../location-config/mcp-config';
 import { LocationReloadService } from '../location-reload/location-reload.service';
@@ -9,6 +10,8 @@ import { ResolvedLocation } from '../locations/location.types';
 import { AnyTool } from '../runtime/tools/tool.types';
 import { McpConnection } from './mcp-connection';
 import { McpServerNotFoundError } from './mcp.errors';
+import { finishOAuth, removeOAuth, startOAuth } from './mcp-oauth-flow';
+import { McpOAuthStore } from './mcp-oauth.store';
 import { mcpTool, promptCommandName, promptText } from './mcp-tools';
 import { McpStatus } from './mcp.types';
 
@@ -39,13 +42,16 @@ export class McpService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(McpService.name);
   private readonly byDirectory = new Map<string, Promise<LocationServers>>();
   private readonly fetch: FetchLike;
+  private readonly oauth: McpOAuthStore;
 
   constructor(
     private readonly configs: LocationConfigService,
     private readonly reloads: LocationReloadService,
     outbound: OutboundHttp,
+    @Inject(appConfig.KEY) app: AppConfig,
   ) {
     this.fetch = ((url, init) => outbound.fetch(url, init as never)) as FetchLike;
+    this.oauth = new McpOAuthStore(app.dataDir);
   }
 
   onModuleInit(): void {
@@ -116,6 +122,27 @@ export class McpService implements OnModuleInit, OnApplicationShutdown {
     connection.status = { status: 'disabled' };
   }
 
+  /** `POST /mcp/{name}/auth`: starts the server's OAuth flow; the URL the person opens. */
+  async startAuth(location: ResolvedLocation, name: string) {
+    return startOAuth(await this.find(location, name));
+  }
+
+  /** `POST /mcp/{name}/auth/callback`: finishes the flow with the code, then connects the server again. */
+  async finishAuth(location: ResolvedLocation, name: string, code: string): Promise<McpStatus> {
+    const connection = await this.find(location, name);
+    await finishOAuth(connection, code);
+    await connection.close();
+    return connection.start();
+  }
+
+  /** `DELETE /mcp/{name}/auth`: forgets the server's tokens and registered client, and disconnects it. */
+  async removeAuth(location: ResolvedLocation, name: string): Promise<void> {
+    const connection = await this.find(location, name);
+    removeOAuth(connection);
+    await connection.close();
+    connection.status = { status: 'needs_auth' };
+  }
+
   /** The server by name (404 when the location has none of that name). */
   async find(location: ResolvedLocation, name: string): Promise<McpConnection> {
     const servers = await this.servers(location);
@@ -155,7 +182,7 @@ export class McpService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private connection(location: ResolvedLocation, name: string, config: McpServerConfig): McpConnection {
-    return new McpConnection(name, config, location.directory, this.fetch);
+    return new McpConnection(name, config, location.directory, this.fetch, this.oauth);
   }
 
   /** Stops every server of a directory; the next use starts them from the config as it is then. */

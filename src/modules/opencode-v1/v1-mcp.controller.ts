@@ -3,16 +3,14 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { LocationsService } from '../locations/locations.service';
 import { McpUnsupportedOAuthError } from '../mcp/mcp.errors';
 import { McpService } from '../mcp/mcp.service';
-import { McpStatus } from '../mcp/mcp.types';
-import { V1McpAddDto } from './dto/v1-mcp.dto';
+import { V1McpAddDto, V1McpAuthCodeDto } from './dto/v1-mcp.dto';
 import { V1QueryDto } from './dto/v1-query.dto';
 import { V1Directory } from './v1-directory.decorator';
 import { V1ErrorFilter } from './v1-error.filter';
 
 /**
  * opencode 1.18.33's MCP routes (`mcp.status`, `mcp.add`, `mcp.connect`, `mcp.disconnect`, `mcp.auth.*`) on the
- * location's servers. OAuth is not run by Outpost: its routes answer 400 `McpUnsupportedOAuthError` for a known
- * server (404 for an unknown one).
+ * location's servers; an unknown server is a 404.
  */
 @ApiExcludeController()
 @Controller('mcp')
@@ -57,27 +55,47 @@ export class V1McpController {
   }
 
   @Post(':name/auth')
-  startAuth(@Param('name') name: string, @Query() _query: V1QueryDto, @V1Directory() directory?: string) {
-    return this.noOAuth(name, directory);
+  @HttpCode(200)
+  async startAuth(
+    @Param('name') name: string,
+    @Query() _query: V1QueryDto,
+    @V1Directory() directory?: string,
+  ) {
+    return this.mcp.startAuth(await this.locations.resolve(directory), name);
   }
 
   @Post(':name/auth/callback')
-  authCallback(@Param('name') name: string, @Query() _query: V1QueryDto, @V1Directory() directory?: string) {
-    return this.noOAuth(name, directory);
+  @HttpCode(200)
+  async authCallback(
+    @Param('name') name: string,
+    @Query() _query: V1QueryDto,
+    @Body() body: V1McpAuthCodeDto,
+    @V1Directory() directory?: string,
+  ) {
+    return this.mcp.finishAuth(await this.locations.resolve(directory), name, body.code);
   }
 
+  /** opencode opens a browser on its own machine and waits; a server cannot, so this says how instead. */
   @Post(':name/auth/authenticate')
-  authenticate(@Param('name') name: string, @Query() _query: V1QueryDto, @V1Directory() directory?: string) {
-    return this.noOAuth(name, directory);
+  async authenticate(
+    @Param('name') name: string,
+    @Query() _query: V1QueryDto,
+    @V1Directory() directory?: string,
+  ) {
+    await this.mcp.find(await this.locations.resolve(directory), name);
+    const how =
+      'Outpost opens no browser: POST /mcp/{name}/auth, open its authorizationUrl, then POST the code to /mcp/{name}/auth/callback';
+    throw new McpUnsupportedOAuthError(name, how);
   }
 
   @Delete(':name/auth')
-  removeAuth(@Param('name') name: string, @Query() _query: V1QueryDto, @V1Directory() directory?: string) {
-    return this.noOAuth(name, directory);
-  }
-
-  private async noOAuth(name: string, directory?: string): Promise<McpStatus> {
-    await this.mcp.find(await this.locations.resolve(directory), name);
-    throw new McpUnsupportedOAuthError(name);
+  @HttpCode(200)
+  async removeAuth(
+    @Param('name') name: string,
+    @Query() _query: V1QueryDto,
+    @V1Directory() directory?: string,
+  ) {
+    await this.mcp.removeAuth(await this.locations.resolve(directory), name);
+    return { success: true as const };
   }
 }

@@ -58,7 +58,7 @@ describe('MCP servers that fail are reported as failed with the reason, and neve
   });
 });
 
-describe('the v1 MCP routes: status, add, connect, disconnect, and the OAuth routes', () => {
+describe('the v1 MCP routes: status, add, connect, disconnect; OAuth on a local server', () => {
   let t: TestApp;
   let server: ScriptedModelServer;
   let log: EventLog;
@@ -97,14 +97,13 @@ describe('the v1 MCP routes: status, add, connect, disconnect, and the OAuth rou
     expect((await a.get(at('/mcp'))).body.added).toEqual({ status: 'connected' });
   });
 
-  it('an unknown server is a 404; the OAuth routes of a known one are a 400 saying OAuth is not supported', async () => {
+  it('an unknown server is a 404; the OAuth routes of a local server are a 400 saying it has no OAuth', async () => {
     const unknown = await a.post(at('/mcp/nope/connect'));
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ name: 'NotFoundError', data: { name: 'nope' } });
     for (const res of [
       await a.post(at('/mcp/tools/auth')),
       await a.post(at('/mcp/tools/auth/callback'), { code: 'x' }),
-      await a.post(at('/mcp/tools/auth/authenticate')),
       await t.http.delete(at('/mcp/tools/auth')).set('authorization', basic()),
     ]) {
       expect(res.status).toBe(400);

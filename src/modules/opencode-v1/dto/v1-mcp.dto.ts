@@ -10,3 +10,10 @@ export class V1McpAddDto {
   @IsObject()
   config!: Record<string, unknown>;
 }
+
+/** `POST /mcp/{name}/auth/callback` (`mcp.auth.callback`): the code the authorization server gave the browser. */
+export class V1McpAuthCodeDto {
+  @IsString()
+  @MaxLength(4096)
+  code!: string;
+}
