@@ -1,11 +1,10 @@
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express from 'express';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { mcpTestServer } from './mcp-server';
+import { serveMcp } from './mcp-remote';
 
 export interface OAuthMcp {
   /** The MCP endpoint (`/mcp`), which answers 401 without a token the server issued. */
@@ -30,16 +29,7 @@ export async function startOAuthMcp(): Promise<OAuthMcp> {
     verifier: provider,
     resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource/mcp`,
   });
-  app.post('/mcp', bearer, express.json(), async (req, res) => {
-    const server = mcpTestServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-  });
+  app.post('/mcp', bearer, express.json(), (req, res) => serveMcp(req, res, req.body));
   http.on('request', app);
   return {
     url: `${base}/mcp`,

@@ -3,6 +3,18 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { mcpTestServer } from './mcp-server';
 
+/** One Streamable HTTP request answered by a fresh test MCP server (stateless: a server per request). */
+export async function serveMcp(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+  const server = mcpTestServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
 export interface RemoteMcp {
   url: string;
   /** The requests that reached it, with or without the right header. */
@@ -26,14 +38,7 @@ export async function startRemoteMcp(header: [string, string]): Promise<RemoteMc
       res.writeHead(405).end();
       return;
     }
-    const server = mcpTestServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await serveMcp(req, res);
   };
   const http: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.writeHead(500).end());
