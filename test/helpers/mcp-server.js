@@ -50,7 +50,13 @@ function mcpTestServer() {
   return server;
 }
 
-module.exports = { mcpTestServer, MCP_TEST_SERVER: __filename };
+/**
+ * This server as a `local` entry of an `mcp` config. The timeout is longer than opencode's 5 s: starting node and
+ * the SDK on a busy test machine can take that long.
+ */
+const MCP_TEST_LOCAL = { type: 'local', command: ['node', __filename], timeout: 30_000 };
+
+module.exports = { mcpTestServer, MCP_TEST_SERVER: __filename, MCP_TEST_LOCAL };
 
 if (require.main === module) {
   mcpTestServer()

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MCP_TEST_SERVER } from '../../helpers/mcp-server';
+import { MCP_TEST_LOCAL } from '../../helpers/mcp-server';
 import { OAuthMcp, startOAuthMcp } from '../../helpers/mcp-oauth-server';
 import { projectDir } from '../../helpers/project-dir';
 import { Api, EventLog, providerConfig, startScripted, stopScripted } from '../../helpers/prompt';
@@ -24,7 +24,7 @@ describe('OAuth for a remote MCP server: needs_auth, then PKCE with dynamic clie
     oauth = await startOAuthMcp();
     const mcp = {
       secure: { type: 'remote', url: oauth.url },
-      local: { type: 'local', command: ['node', MCP_TEST_SERVER] },
+      local: MCP_TEST_LOCAL,
     };
     directory = projectDir({ 'opencode.json': providerConfig(server, { mcp }) });
   });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../../helpers/eventually';
-import { MCP_TEST_SERVER } from '../../helpers/mcp-server';
+import { MCP_TEST_LOCAL as LOCAL } from '../../helpers/mcp-server';
 import { RemoteMcp, startRemoteMcp } from '../../helpers/mcp-remote';
 import { projectDir } from '../../helpers/project-dir';
 import { Api, EventLog, providerConfig, startScripted, stopScripted } from '../../helpers/prompt';
@@ -10,7 +10,6 @@ import { basic, TestApp } from '../../helpers/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const LOCAL = { type: 'local', command: ['node', MCP_TEST_SERVER] };
 const FAILING = {
   exits: { type: 'local', command: ['node', '-e', 'process.stderr.write("boom\\n"); process.exit(3)'] },
   missing: { type: 'local', command: ['outpost-no-such-command-for-mcp'] },

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MCP_TEST_SERVER } from '../../helpers/mcp-server';
+import { MCP_TEST_LOCAL as LOCAL } from '../../helpers/mcp-server';
 import { projectDir } from '../../helpers/project-dir';
 import { providerConfig, startScripted, stopScripted } from '../../helpers/prompt';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -9,8 +9,6 @@ import { TEST_PASSWORD, TestApp } from '../../helpers/test-app';
 
 const run = promisify(execFile);
 type Out = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const LOCAL = { type: 'local', command: ['node', MCP_TEST_SERVER] };
 
 describe("the released opencode SDK's MCP operations against Outpost", () => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import { MCP_TEST_SERVER } from '../../helpers/mcp-server';
+import { MCP_TEST_LOCAL as LOCAL } from '../../helpers/mcp-server';
 import { RemoteMcp, startRemoteMcp } from '../../helpers/mcp-remote';
 import { projectDir } from '../../helpers/project-dir';
 import { Api, EventLog, providerConfig, startScripted, stopScripted } from '../../helpers/prompt';
@@ -6,8 +6,6 @@ import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TestApp } from '../../helpers/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const LOCAL = { type: 'local', command: ['node', MCP_TEST_SERVER] };
 
 /** Runs one prompt whose model makes `calls`, then answers; the tool results it got back, by call id. */
 async function callThroughModel(
