@@ -106,6 +106,18 @@ export function mcpServerProblem(server: McpServerConfig): string | undefined {
   return '"type" must be "local" or "remote"';
 }
 
+/** An entry given whole (`POST /mcp`): valid and complete enough to start, or its first problem. */
+export function parseWholeMcpServer(
+  raw: unknown,
+  path: string,
+): { config: McpServerConfig } | { problem: FieldProblem } {
+  const problems: FieldProblem[] = [];
+  const config = parseMcpServer(raw, path, problems);
+  if (!config) return { problem: problems[0] };
+  const missing = mcpServerProblem(config);
+  return missing ? { problem: { path, message: missing } } : { config };
+}
+
 /** Later files override earlier ones member by member, per server. */
 export function mergeMcp(
   base: Record<string, McpServerConfig>,

@@ -4,7 +4,7 @@ import { InvalidRequestError } from '@/common/errors';
 import { OutboundHttp } from '@/common/net/outbound-http';
 import { appConfig, AppConfig } from '@/config/app.config';
 import { LocationConfigService } from '../location-config/location-config.service';
-import { mcpServerProblem, McpServerConfig, parseMcpServer } from '../location-config/mcp-config';
+import { McpServerConfig, parseWholeMcpServer } from '../location-config/mcp-config';
 import { LocationReloadService } from '../location-reload/location-reload.service';
 import { ResolvedLocation } from '../locations/location.types';
 import { AnyTool } from '../runtime/tools/tool.types';
@@ -95,11 +95,12 @@ export class McpService implements OnModuleInit, OnApplicationShutdown {
 
   /** `POST /mcp`: adds (or replaces) a server of this location until it reloads, and starts it. */
   async add(location: ResolvedLocation, name: string, raw: unknown): Promise<Record<string, McpStatus>> {
-    const problems: Array<{ path: string; message: string }> = [];
-    const config = parseMcpServer(raw, 'config', problems);
-    const problem = problems[0] ?? (config && { path: 'config', message: mcpServerProblem(config) });
-    if (!config || problem?.message)
-      throw new InvalidRequestError(`${problem!.path} ${problem!.message}`, problem!.path);
+    const parsed = parseWholeMcpServer(raw, 'config');
+    if ('problem' in parsed) {
+      const { path, message } = parsed.problem;
+      throw new InvalidRequestError(`${path} ${message}`, path);
+    }
+    const { config } = parsed;
     const servers = await this.servers(location);
     await servers.connections.get(name)?.close();
     const connection = this.connection(location, name, config);
