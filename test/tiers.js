@@ -37,6 +37,8 @@ const SYSTEM = [
   'security/usage-journal.e2e-spec.ts',
   'fleet/*.e2e-spec.ts',
   // the `outpost` CLI, and scripts or clients run as processes of their own
+  // MCP servers the app starts as processes (test/helpers/mcp-server.js)
+  'mcp/*.e2e-spec.ts',
   'console/sign-in.e2e-spec.ts',
   'console-link/*.e2e-spec.ts',
   'console-web/api-documents.e2e-spec.ts',

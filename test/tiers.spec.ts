@@ -23,10 +23,11 @@ const matching = (globs: string[]) => {
 
 /**
  * What makes a file a system test: it starts `node dist/main.js`, a gateway node, the `outpost` CLI, a script or a
- * client in a process of its own, opencode, chromium, nginx, the fleet's node processes, or the fuzzer.
+ * client in a process of its own, opencode, chromium, nginx, the fleet's node processes, the fuzzer, or has the app start
+ * the test MCP server (`MCP_TEST_LOCAL` in an `mcp` config).
  */
 const STARTS_A_PROCESS =
-  /\b(startServer|startGatewayServer|instanceProcess|killedGateway|runCli|runLogin|launchBrowser|startNginx|opencodeEnv|fuzzRequests)\(|\b(execFile|execFileSync|spawn|spawnSync)\(\s*process\.execPath|promisify\(execFile\)|process\.env\.OUTPOST_TEST_FLEET = /;
+  /\b(startServer|startGatewayServer|instanceProcess|killedGateway|runCli|runLogin|launchBrowser|startNginx|opencodeEnv|fuzzRequests)\(|\b(execFile|execFileSync|spawn|spawnSync)\(\s*process\.execPath|promisify\(execFile\)|process\.env\.OUTPOST_TEST_FLEET = |\bMCP_TEST_(SERVER|LOCAL)\b/;
 
 describe('the test tiers (test/tiers.js)', () => {
   it('name no file that is gone: every glob matches a test', () => {

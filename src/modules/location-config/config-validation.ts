@@ -8,6 +8,7 @@ import {
   PluginConfigEntry,
   Ruleset,
 } from './config.types';
+import { mergeMcp, parseMcpSection } from './mcp-config';
 
 /** A problem found in one document, by path (`agents.reviewer.mode`). */
 export interface FieldProblem {
@@ -179,7 +180,7 @@ function parsePluginEntry(
 }
 
 export function emptyConfig(): OutpostConfig {
-  return { agents: {}, plugins: [], provider: {}, permissions: [], instructions: [] };
+  return { agents: {}, plugins: [], provider: {}, permissions: [], instructions: [], mcp: {} };
 }
 
 /**
@@ -225,6 +226,7 @@ export function parseConfigDocument(
       config.instructions = list as string[];
     } else problems.push({ path: 'instructions', message: 'must be a list of file paths or globs' });
   }
+  if (raw.mcp !== undefined) config.mcp = parseMcpSection(raw.mcp, problems);
   if (raw.model !== undefined) {
     const model = parseModel(raw.model);
     if (model) config.model = model;
@@ -272,6 +274,7 @@ export function mergeConfigs(base: OutpostConfig, over: OutpostConfig): OutpostC
     plugins: [...plugins.values()],
     provider: deepMerge(base.provider, over.provider),
     permissions: [...base.permissions, ...over.permissions],
+    mcp: mergeMcp(base.mcp, over.mcp),
     // Every layer's instruction files apply, as opencode concatenates them.
     instructions: [...new Set([...base.instructions, ...over.instructions])],
     ...((over.smallModel ?? base.smallModel) ? { smallModel: over.smallModel ?? base.smallModel } : {}),

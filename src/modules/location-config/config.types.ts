@@ -1,3 +1,5 @@
+import type { McpServerConfig } from './mcp-config';
+
 /** One permission rule; a ruleset is evaluated in order and the LAST matching rule wins. */
 export interface PermissionRule {
   action: string;
@@ -40,6 +42,8 @@ export interface PluginConfigEntry {
 }
 
 export interface OutpostConfig {
+  /** MCP servers by name (opencode's `mcp`). */
+  mcp: Record<string, McpServerConfig>;
   agents: Record<string, AgentConfig>;
   plugins: PluginConfigEntry[];
   /** Provider settings, kept as written for the prompt loop. */

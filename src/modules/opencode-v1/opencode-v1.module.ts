@@ -5,12 +5,14 @@ import { EventsModule } from '../events/events.module';
 import { InstanceAuthModule } from '../instance-auth/instance-auth.module';
 import { InstanceAuthenticator } from '../instance-auth/instance.authenticator';
 import { LocationsModule } from '../locations/locations.module';
+import { McpModule } from '../mcp/mcp.module';
 import { PromptModule } from '../prompt/prompt.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { V1EventsService } from './v1-events.service';
 import { V1FilesController } from './v1-files.controller';
 import { V1FilesService } from './v1-files.service';
+import { V1McpController } from './v1-mcp.controller';
 import { V1InstanceController } from './v1-instance.controller';
 import { V1InstanceService } from './v1-instance.service';
 import { V1ProjectController } from './v1-project.controller';
@@ -56,8 +58,15 @@ export const V1_PREFIXES = [
     SessionsModule,
     PromptModule,
     EventsModule,
+    McpModule,
   ],
-  controllers: [V1InstanceController, V1SessionsController, V1FilesController, V1ProjectController],
+  controllers: [
+    V1InstanceController,
+    V1SessionsController,
+    V1FilesController,
+    V1ProjectController,
+    V1McpController,
+  ],
   providers: [V1InstanceService, V1SessionsService, V1EventsService, V1FilesService, V1VcsService],
 })
 export class OpencodeV1Module implements OnModuleInit {

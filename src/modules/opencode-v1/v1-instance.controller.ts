@@ -7,7 +7,7 @@ import { V1SessionsService } from './v1-sessions.service';
 import { V1ErrorFilter } from './v1-error.filter';
 
 /**
- * opencode 1.18.33's v1 routes for what the TUI reads at start-up. Outpost has no commands, MCP servers, LSP
+ * opencode 1.18.33's v1 routes for what the TUI reads at start-up. Outpost has no LSP
  * servers, formatters, workspaces or console-managed providers of its own: empty answers are the true ones.
  */
 @ApiExcludeController()
@@ -87,11 +87,6 @@ export class V1InstanceController {
   @Get('formatter')
   formatters(@Query() _query: V1QueryDto): never[] {
     return [];
-  }
-
-  @Get('mcp')
-  mcp(@Query() _query: V1QueryDto): Record<string, never> {
-    return {};
   }
 
   @Get('question')

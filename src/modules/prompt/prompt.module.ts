@@ -5,6 +5,7 @@ import { LocationConfigModule } from '../location-config/location-config.module'
 import { LocationsModule } from '../locations/locations.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { McpModule } from '../mcp/mcp.module';
 import { CommandsService } from './commands/commands.service';
 import { SessionCompaction } from './compaction/session-compaction';
 import { DrainLeases } from './drain-leases';
@@ -39,6 +40,7 @@ import { SessionTitles } from './titles/session-titles';
     LocationConfigModule,
     AgentsModule,
     RuntimeModule,
+    McpModule,
   ],
   controllers: [PromptController],
   providers: [

@@ -3,21 +3,13 @@
 // returned as JSON.
 import { createOpencodeClient } from '@opencode-ai/sdk/client';
 import { createOpencodeClient as createV2Client } from '@opencode-ai/sdk/v2/client';
+import { result } from '../../helpers/sdk-result.mjs';
 
 const [baseUrl, password, directory, sessionID] = process.argv.slice(2);
 const headers = { authorization: `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}` };
 const v1 = createOpencodeClient({ baseUrl, headers });
 const v2 = createV2Client({ baseUrl, directory, headers });
 const query = { directory };
-
-const result = async (call) => {
-  try {
-    const { data, error, response } = await call;
-    return { status: response.status, data, error };
-  } catch (error) {
-    return { thrown: String(error) };
-  }
-};
 
 const out = {
   projectList: await result(v1.project.list({ query })),

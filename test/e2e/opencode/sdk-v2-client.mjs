@@ -2,20 +2,12 @@
 // TUI and apps build it: node sdk-v2-client.mjs <baseUrl> <password> <directory>. Runs a turn while subscribed
 // to the event stream, then calls each v2 operation; prints what each returned as JSON.
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
+import { result } from '../../helpers/sdk-result.mjs';
 
 const [baseUrl, password, directory] = process.argv.slice(2);
 const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}`;
 const client = createOpencodeClient({ baseUrl, directory, headers: { authorization } });
 const v2 = client.v2;
-
-const result = async (call) => {
-  try {
-    const { data, error, response } = await call;
-    return { status: response.status, data, error };
-  } catch (error) {
-    return { thrown: String(error) };
-  }
-};
 
 /** The first events of an SSE subscription until `stop` says so (or 20 s pass). */
 async function collect(subscribe, stop) {

@@ -1,20 +1,12 @@
 // Calls v2 operations of the released `@opencode-ai/sdk` that Outpost answered 404 before:
 // node sdk-v2-more-client.mjs <baseUrl> <password> <directory> <sessionID>. Prints what each returned as JSON.
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
+import { result } from '../../helpers/sdk-result.mjs';
 
 const [baseUrl, password, directory, sessionID] = process.argv.slice(2);
 const headers = { authorization: `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}` };
 const v2 = createOpencodeClient({ baseUrl, directory, headers }).v2;
 const location = { directory };
-
-const result = async (call) => {
-  try {
-    const { data, error, response } = await call;
-    return { status: response.status, data, error };
-  } catch (error) {
-    return { thrown: String(error) };
-  }
-};
 
 const out = {
   provider: await result(v2.provider.get({ providerID: 'scripted', location })),

@@ -1074,7 +1074,7 @@ export interface components {
     };
     PluginSourceDto: {
       /** @enum {string} */
-      type: 'package' | 'builtin' | 'local';
+      type: 'local' | 'package' | 'builtin';
       /** @description package: the spec as configured, e.g. `my-plugin@^1.2.0`. */
       target?: string;
       /** @description package: the installed version. */

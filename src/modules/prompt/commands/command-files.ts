@@ -14,6 +14,8 @@ export interface CommandInfo {
   model?: string;
   template: string;
   subtask?: boolean;
+  /** Where it comes from (opencode's `source`): a file, or an MCP server's prompt. */
+  source?: 'command' | 'mcp';
 }
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)([\s\S]*)$/;

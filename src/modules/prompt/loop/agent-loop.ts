@@ -7,6 +7,7 @@ import { AgentInfo } from '../../agents/agent.types';
 import { AgentsService } from '../../agents/agents.service';
 import { ResolvedLocation } from '../../locations/location.types';
 import { LocationsService } from '../../locations/locations.service';
+import { McpService } from '../../mcp/mcp.service';
 import { isToolDisabled } from '../../runtime/permissions/evaluate';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { microCentsToDollars } from '@/common/money';
@@ -88,6 +89,7 @@ export class AgentLoop implements OnModuleInit {
     private readonly locations: LocationsService,
     private readonly agents: AgentsService,
     private readonly providers: ProvidersService,
+    private readonly mcp: McpService,
     private readonly modelStep: ModelStep,
     private readonly systemPrompt: SystemPromptService,
     private readonly compaction: SessionCompaction,
@@ -190,7 +192,10 @@ export class AgentLoop implements OnModuleInit {
     const registry = await this.providers.forLocation(location);
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
-    const tools = BUILTIN_TOOLS.filter((tool) => !isToolDisabled(tool.action, ...rulesets));
+    // The MCP servers' tools beside the built-in ones (a server that failed has none).
+    const tools = [...BUILTIN_TOOLS, ...(await this.mcp.tools(location))].filter(
+      (tool) => !isToolDisabled(tool.action, ...rulesets),
+    );
     const accepts = acceptedFiles(registry.configs()[ref.providerID], registry.model(ref));
     // A model that takes other attachments than the last step's sees the transcript written anew.
     const history =

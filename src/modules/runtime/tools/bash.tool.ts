@@ -29,6 +29,13 @@ export const DEFAULT_BASH_OPTIONS: BashOptions = {
 /** Server settings a command started by the model has no business reading. */
 const HIDDEN_ENV = /^(OUTPOST_|DATABASE_URL$|REDIS_URL$)/;
 
+/** The server's environment without its own settings, for the programs it starts (commands, MCP servers). */
+export function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!HIDDEN_ENV.test(name)) env[name] = value;
+  return env;
+}
+
 /**
  * Runs a command with `bash -c` in the location directory. The command comes from the model, so this is the one
  * place where a shell is intended; the permission rules (`bash` on the command text) decide whether it runs.
@@ -72,8 +79,7 @@ function runCommand(
   options: BashOptions,
 ): ReturnType<Tool['run']> {
   if (signal.aborted) return Promise.reject(new ToolAbortedError());
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!HIDDEN_ENV.test(name)) env[name] = value;
+  const env = childEnv();
 
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', input.command], {

@@ -17,6 +17,7 @@ export function parseToolInput<Input>(tool: Tool<Input>, raw: unknown): Input {
     throw new ToolInputError(`${tool.name}: input must be an object`);
   }
   const input = raw as Record<string, unknown>;
+  if (tool.foreignSchema) return input as Input;
   for (const name of schema.required ?? []) {
     if (input[name] === undefined || input[name] === null) {
       throw new ToolInputError(`${tool.name}: "${name}" is required`);

@@ -35,6 +35,8 @@ export interface Tool<Input = Record<string, unknown>> {
   description: string;
   /** JSON schema of the input, as offered to the model. */
   inputSchema: Record<string, unknown>;
+  /** The schema is another program's (an MCP server's), which validates the input itself: only an object is required here. */
+  foreignSchema?: boolean;
   /** The permission checks of this call, evaluated by the loop before `run`. `input` is already validated. */
   permissions(input: Input, directory: string): PermissionCheck[];
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
