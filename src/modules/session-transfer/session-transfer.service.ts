@@ -16,7 +16,6 @@ import { StreamedBody } from '@/common/http/body-parsers';
 import { RequestValidationPipe } from '@/common/http/validation.pipe';
 import { ResolvedLocation } from '../locations/location.types';
 import { AppendMessageInput, IMPORT_CHUNK, TranscriptPage } from '../sessions/session-inputs';
-import { ImportedSession } from '../sessions/sessions.repository';
 import { ImportSessionDto } from './dto/import-session.dto';
 import { importParts, parsePart } from './import-parts';
 import { SessionsService } from '../sessions/sessions.service';
@@ -48,6 +47,9 @@ interface ImportedInfo {
   metadata?: Record<string, unknown>;
   permissions?: Ruleset;
 }
+
+/** The session row an import stores. */
+type ImportedSession = Parameters<SessionsService['importSession']>[0];
 
 function invalid(failure: SchemaFailure): InvalidRequestError {
   return new InvalidRequestError(failure.message, failure.field, 'Body');

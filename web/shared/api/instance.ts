@@ -3150,6 +3150,15 @@ export interface operations {
           'application/json': components['schemas']['TaggedError'];
         };
       };
+      /** @description PayloadTooLargeError: the body is larger than OUTPOST_IMPORT_BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
     };
   };
   'experimental.session.export': {
