@@ -6,6 +6,7 @@ import secureJson from 'secure-json-parse';
 import { AuthenticatedRequest, AuthRegistry } from '../auth';
 import { InvalidRequestError, PayloadTooLargeError } from '../errors';
 import { requestPath } from './http';
+import { SpooledBody, spoolBody } from './spooled-body';
 import { assertStorable, MAX_JSON_DEPTH, nestsDeeperThan } from './storable-input';
 
 /** What a route accepts without saying more, and what every unauthenticated request is held to. */
@@ -23,7 +24,10 @@ export const BodyLimit = (bytes: number) => RouteConfig({ bodyLimit: bytes });
  */
 export const StreamsBody = () => RouteConfig({ streamsBody: true });
 
-/** The body of a `StreamsBody` route: its chunks as they arrive, cut with a 413 past the limit. */
+/**
+ * The body of a `StreamsBody` route: its chunks, read from the temporary file it was written to as it arrived
+ * (spooled-body.ts; a 413 past the limit), at the route's own pace.
+ */
 export type StreamedBody = AsyncIterable<Buffer>;
 
 export interface BodyLimits {
@@ -35,18 +39,11 @@ export interface BodyLimits {
 
 const STREAMED_LIMIT_SETTING = 'OUTPOST_IMPORT_BODY_LIMIT';
 
+/** The temporary files of `StreamsBody` routes' bodies, by request. */
+const spooledBodies = new WeakMap<FastifyRequest, SpooledBody>();
+
 function streamsBody(request: FastifyRequest): boolean {
   return (request.routeOptions.config as { streamsBody?: boolean } | undefined)?.streamsBody === true;
-}
-
-/** The body's chunks, counted: past `limit` the reading stops with a 413 naming the setting. */
-async function* counted(payload: IncomingMessage, limit: number): StreamedBody {
-  let size = 0;
-  for await (const chunk of payload as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new PayloadTooLargeError(limit, STREAMED_LIMIT_SETTING);
-    yield chunk;
-  }
 }
 
 function routeLimit(request: FastifyRequest, defaultLimit: number): number {
@@ -124,8 +121,17 @@ export function registerBodyParsers(
       if (!streamed) return parse(await readBody(payload, limit, declared));
       if (declared !== undefined && declared > limit)
         throw new PayloadTooLargeError(limit, STREAMED_LIMIT_SETTING);
-      return counted(payload, limit);
+      const spooled = await spoolBody(payload, limit, STREAMED_LIMIT_SETTING);
+      spooledBodies.set(request, spooled);
+      return spooled.chunks;
     };
+  // A spooled body's file goes once its request is answered (or its connection lost).
+  server.addHook('onResponse', async (request) => {
+    await spooledBodies.get(request)?.remove();
+  });
+  server.addHook('onRequestAbort', async (request) => {
+    await spooledBodies.get(request)?.remove();
+  });
   server.removeContentTypeParser(['application/json', 'text/plain']);
   server.addContentTypeParser('application/json', reader(parseJson));
   server.addContentTypeParser(

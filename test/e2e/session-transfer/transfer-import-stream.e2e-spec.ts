@@ -2,6 +2,9 @@
  * Session import reads its body as it streams: members in any order, a body cut into small writes, a failure half
  * way that stores nothing, and the operator's limit (OUTPOST_IMPORT_BODY_LIMIT) named in its 413.
  */
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { eventually } from '../../helpers/eventually';
 import { tempDir } from '../../helpers/sessions';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { query } from '../../helpers/test-database';
@@ -160,6 +163,30 @@ describe('session import, streamed', () => {
       });
       expect(await stored(id)).toBe(0);
     }
+  });
+
+  it('keeps no temporary file of a body once its import is answered, taken or refused', async () => {
+    const spooled = () => readdirSync(tmpdir()).filter((name) => name.startsWith('outpost-body-'));
+    const before = new Set(spooled());
+    const good = await post(
+      body([
+        ['info', fullInfo(sessionId(), home)],
+        ['messages', fullMessages()],
+      ]),
+    );
+    expect(good.status).toBe(200);
+    const bad = await post(
+      body([
+        ['info', fullInfo(sessionId(), home)],
+        ['messages', [{ id: 1 }]],
+      ]),
+    );
+    expect(bad.status).toBe(400);
+    const left = await eventually(
+      async () => spooled().filter((name) => !before.has(name)),
+      (names) => names.length === 0,
+    );
+    expect(left).toEqual([]);
   });
 
   it('reads nothing past the default limit for a caller without valid credentials', async () => {
