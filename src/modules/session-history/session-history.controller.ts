@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '@/common/http/http';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
+import { QuestionRequestsService } from '../runtime/questions/question-requests.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { HistoryQueryDto, MessageParamsDto, SessionEventsQueryDto } from './dto/session-history.dto';
 import {
@@ -17,7 +18,7 @@ import { SessionHistoryService } from './session-history.service';
 
 /**
  * The v2 operations of opencode's released SDK that read a session's transcript: one message, the model's context,
- * the durable history and its event stream, and its questions (Outpost's tools ask none).
+ * the durable history and its event stream, and its pending questions.
  */
 @ApiTags('session')
 @Controller('api')
@@ -26,6 +27,7 @@ export class SessionHistoryController {
     private readonly history: SessionHistoryService,
     private readonly sessions: SessionsService,
     private readonly eventStreams: SessionEventStreams,
+    private readonly questionRequests: QuestionRequestsService,
   ) {}
 
   @Get('session/:sessionID/message/:messageID')
@@ -84,12 +86,12 @@ export class SessionHistoryController {
   @Get('session/:sessionID/question')
   @ApiOperation({
     operationId: 'session.question.list',
-    summary: "A session's pending questions (Outpost's tools ask none)",
+    summary: "A session's pending questions (the question tool's)",
   })
   @ApiOkResponse({ schema: QUESTIONS_RESPONSE })
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async questions(@Param() params: SessionIdParamsDto) {
     await this.sessions.get(params.sessionID);
-    return { data: [] as never[] };
+    return { data: this.questionRequests.list({ sessionID: params.sessionID }) };
   }
 }
