@@ -83,7 +83,7 @@ export class CommandsService {
       if (decide(checks, ...rules).effect === 'deny') {
         return `[not run: the permission rules deny bash \`${line}\`]`;
       }
-      return (await runCommand(line, location.directory)).output;
+      return (await runCommand(line, location.directory)).output.trimEnd();
     };
     const text = await runTemplateShell(expandTemplate(command.template, args), shell);
     const files = command.source === 'mcp' ? [] : await referencedFiles(text, location.directory);
