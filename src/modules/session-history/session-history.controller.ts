@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '@/common/http/http';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
 import { QuestionRequestsService } from '../runtime/questions/question-requests.service';
 import { SessionsService } from '../sessions/sessions.service';
+import { QuestionParamsDto, QuestionReplyDto } from './dto/question-reply.dto';
 import { HistoryQueryDto, MessageParamsDto, SessionEventsQueryDto } from './dto/session-history.dto';
 import {
   CONTEXT_RESPONSE,
@@ -93,5 +94,26 @@ export class SessionHistoryController {
   async questions(@Param() params: SessionIdParamsDto) {
     await this.sessions.get(params.sessionID);
     return { data: this.questionRequests.list({ sessionID: params.sessionID }) };
+  }
+
+  @Post('session/:sessionID/question/:requestID/reply')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'session.question.reply', summary: "Answers one of the session's questions" })
+  @ApiNoContentResponse({ description: "The answer became the question tool's output" })
+  @ApiErrorResponse(404, 'QuestionNotFoundError', 'no such pending question in this session')
+  replyQuestion(@Param() params: QuestionParamsDto, @Body() body: QuestionReplyDto): void {
+    this.questionRequests.reply(params.requestID, body.answers, params.sessionID);
+  }
+
+  @Post('session/:sessionID/question/:requestID/reject')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'session.question.reject',
+    summary: "Dismisses one of the session's questions",
+  })
+  @ApiNoContentResponse({ description: 'The question tool failed and the turn ended' })
+  @ApiErrorResponse(404, 'QuestionNotFoundError', 'no such pending question in this session')
+  rejectQuestion(@Param() params: QuestionParamsDto): void {
+    this.questionRequests.reject(params.requestID, params.sessionID);
   }
 }

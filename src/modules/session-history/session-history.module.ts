@@ -6,7 +6,7 @@ import { SessionHistoryController } from './session-history.controller';
 import { SessionEventStreams } from './session-event-streams';
 import { SessionHistoryService } from './session-history.service';
 
-/** The v2 reads of a session's transcript (message, context, history, events, questions). */
+/** The v2 reads of a session's transcript (message, context, history, events), and its pending questions. */
 @Module({
   imports: [SessionsModule, EventsModule, RuntimeModule],
   controllers: [SessionHistoryController],

@@ -132,7 +132,8 @@ describe('Skills (SKILL.md folders, the skill tool) and the question tool (asked
     const questions = [
       { question: 'Go on?', header: 'Go', options: [{ label: 'Yes', description: 'go on' }] },
     ];
-    server.script({ toolCalls: [{ name: 'question', input: { questions } }] }, { text: 'never sent' });
+    // One turn only: a second model call would find nothing scripted (and be counted below).
+    server.script({ toolCalls: [{ name: 'question', input: { questions } }] });
     const from = log.events.length;
     const before = server.requests.length;
     await a.prompt(sessionID, { text: 'do it' });
@@ -145,5 +146,30 @@ describe('Skills (SKILL.md folders, the skill tool) and the question tool (asked
     const messages = await a.messages(sessionID);
     const tool = messages.at(-1)!.content.find((part: Json) => part.type === 'tool');
     expect(tool.state).toMatchObject({ status: 'error', error: { type: 'QuestionRejected' } });
+  });
+
+  it('v2 answers a question at /api/session/{id}/question/{requestID}/reply (204), and 404 for another session', async () => {
+    const project = projectDir({ 'outpost.json': providerConfig(server) });
+    const a = api(t);
+    const sessionID = await a.createSession(project);
+    const other = await a.createSession(project);
+    const questions = [
+      { question: 'Tabs?', header: 'Indent', options: [{ label: 'Spaces', description: '2' }] },
+    ];
+    server.script({ toolCalls: [{ name: 'question', input: { questions } }] }, { text: 'Spaces then.' });
+    const from = log.events.length;
+    await a.prompt(sessionID, { text: 'format it' });
+    const asked = await log.next<Json>('question.asked', (d) => d.sessionID === sessionID, from);
+    const wrong = await a.post(`/api/session/${other}/question/${asked.data.id}/reply`, {
+      answers: [['Spaces']],
+    });
+    expect(wrong.status).toBe(404);
+    expect(wrong.body._tag).toBe('QuestionNotFoundError');
+    const res = await a.post(`/api/session/${sessionID}/question/${asked.data.id}/reply`, {
+      answers: [['Spaces']],
+    });
+    expect(res.status).toBe(204);
+    await log.idle(sessionID, from);
+    expect(toolResults(server.requests.at(-1)!)).toContain('\\"Tabs?\\" = \\"Spaces\\"');
   });
 });

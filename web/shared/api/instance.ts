@@ -753,6 +753,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/session/{sessionID}/question/{requestID}/reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Answers one of the session's questions */
+    post: operations['session.question.reply'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/session/{sessionID}/question/{requestID}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dismisses one of the session's questions */
+    post: operations['session.question.reject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/session/{sessionID}/compact': {
     parameters: {
       query?: never;
@@ -1618,6 +1652,9 @@ export interface components {
     QuestionRequestListDto: {
       location: components['schemas']['LocationPublicInfoDto'];
       data: components['schemas']['QuestionRequestDto'][];
+    };
+    QuestionReplyDto: {
+      answers: string[][];
     };
     RevertStageDto: {
       messageID: string;
@@ -4142,6 +4179,106 @@ export interface operations {
         };
       };
       /** @description SessionNotFoundError: no such session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.question.reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+        requestID: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['QuestionReplyDto'];
+      };
+    };
+    responses: {
+      /** @description The answer became the question tool's output */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description QuestionNotFoundError: no such pending question in this session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.question.reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+        requestID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The question tool failed and the turn ended */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description QuestionNotFoundError: no such pending question in this session */
       404: {
         headers: {
           [name: string]: unknown;
