@@ -64,9 +64,9 @@ export class CommandsService {
   }
 
   /**
-   * The command's prompt for a session: the arguments filled in, each `` !`cmd` `` replaced by its output (run
-   * in the location under the `bash` rules of the agent and the session: a denied one is named, not run), and
-   * the files its `@path` references name.
+   * The command's prompt for a session: the arguments filled in, then (for the location's own templates, not an
+   * MCP server's prompt) each `` !`cmd` `` replaced by its output (run in the location under the `bash` rules of
+   * the agent and the session: a denied one is named, not run), and the files its `@path` references name.
    */
   async render(
     session: SessionInfo,
@@ -85,9 +85,15 @@ export class CommandsService {
       }
       return (await runCommand(line, location.directory)).output.trimEnd();
     };
-    const text = await runTemplateShell(expandTemplate(command.template, args), shell);
-    const files = command.source === 'mcp' ? [] : await referencedFiles(text, location.directory);
-    return { command, text, files } satisfies RenderedCommand;
+    const filled = expandTemplate(command.template, args);
+    // An MCP server's prompt is the server's text: it runs nothing here and attaches nothing.
+    if (command.source === 'mcp') return { command, text: filled, files: [] } satisfies RenderedCommand;
+    const text = await runTemplateShell(filled, shell);
+    return {
+      command,
+      text,
+      files: await referencedFiles(text, location.directory),
+    } satisfies RenderedCommand;
   }
 
   /** Built-in, config and file commands, later ones replacing earlier ones by name, sorted by name. */
