@@ -2,7 +2,7 @@
  * Every event the instance publishes, by type, with its payload. The SSE stream (`GET /api/event`)
  * sends them as `{ id, created, type, location?, data }`. The platform's own are here; a module adds its own
  * types to this interface in a `*.events.ts` file of its folder (TypeScript's declaration merging), before it emits
- * them: `sessions/session.events.ts`, `runtime/permissions/permission.events.ts`, `prompt/inbox/inbox.events.ts`.
+ * them: `sessions/session.events.ts`, `runtime/permissions/permission.events.ts`, `runtime/questions/question.events.ts`, `prompt/inbox/inbox.events.ts`.
  */
 export interface EventCatalog {
   'server.connected': Record<string, never>;

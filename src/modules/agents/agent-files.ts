@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { isRecord, parseAgentConfig } from '../location-config/config-validation';
+import { splitFrontMatter } from '@/common/text/front-matter';
+import { parseAgentConfig } from '../location-config/config-validation';
 import { AgentConfig, ConfigProblem } from '../location-config/config.types';
 
 /** Agent folders inside a project root (and inside the global config dir). */
@@ -15,31 +15,18 @@ export interface AgentFile {
   config: AgentConfig;
 }
 
-const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
-
 /**
  * One markdown agent: YAML front matter (`description`, `mode`, `model`, `color`, `steps`, `hidden`,
  * `permissions`, `disabled`) and the body as the system prompt. The file name is the agent id.
  */
 export function parseAgentFile(file: string, text: string, problems: ConfigProblem[]): AgentFile | undefined {
   const id = basename(file, '.md');
-  const match = FRONT_MATTER.exec(text);
-  let meta: unknown = {};
-  let body = text;
-  if (match) {
-    body = match[2];
-    try {
-      meta = parseYaml(match[1]) ?? {};
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      problems.push({ file, message: `front matter is not valid YAML: ${reason}` });
-      return undefined;
-    }
-    if (!isRecord(meta)) {
-      problems.push({ file, message: 'front matter must be a map of fields' });
-      return undefined;
-    }
+  const split = splitFrontMatter(text);
+  if ('error' in split) {
+    problems.push({ file, message: split.error });
+    return undefined;
   }
+  const { meta, body } = split;
   const found: Array<{ path: string; message: string }> = [];
   const config = parseAgentConfig(meta, id, found);
   for (const problem of found) problems.push({ file, path: problem.path, message: problem.message });

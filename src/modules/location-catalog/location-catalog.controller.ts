@@ -10,18 +10,23 @@ import {
 } from './dto/catalog.dto';
 import { IntegrationParamsDto, ProviderParamsDto } from './dto/catalog-params.dto';
 import { IntegrationNotFoundError, ProviderLookupError } from './catalog.errors';
+import { CommandListDto, QuestionRequestListDto, SkillListDto } from './dto/catalog-lists.dto';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
+import { CommandInfo } from '../prompt/commands/command-files';
+import { CommandsService } from '../prompt/commands/commands.service';
+import { QuestionRequestsService } from '../runtime/questions/question-requests.service';
+import { SkillsService } from '../runtime/skills/skills.service';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
 import { ProvidersService } from '../runtime/providers/providers.service';
 import { modelViews, providerViews } from './model-views';
 
 /**
  * The v2 operations opencode's released clients read at start-up that are lists of a location: models and
- * providers from its config, pending permission requests from the runtime. Outpost has no
- * commands, skills, references, integrations or questions of its own: for those, the empty list is the answer.
+ * providers from its config, commands and skills, pending permission requests and questions from the runtime.
+ * Outpost has no references or integrations of its own: for those, the empty list is the answer.
  */
 @ApiTags('location')
 @Controller('api')
@@ -30,6 +35,9 @@ export class LocationCatalogController {
     private readonly locations: LocationsService,
     private readonly permissions: PermissionRequestsService,
     private readonly providers: ProvidersService,
+    private readonly commandTemplates: CommandsService,
+    private readonly skillFiles: SkillsService,
+    private readonly questionRequests: QuestionRequestsService,
   ) {}
 
   @Get('health')
@@ -99,17 +107,23 @@ export class LocationCatalogController {
   }
 
   @Get('command')
-  @ApiOperation({ operationId: 'command.list', summary: 'Commands of a location (none in Outpost)' })
-  @ApiOkResponse({ type: EmptyLocationListDto })
-  commands(@Query() query: LocationQueryDto) {
-    return this.empty(query);
+  @ApiOperation({
+    operationId: 'command.list',
+    summary: 'Commands of a location (built-in, config, files, MCP)',
+  })
+  @ApiOkResponse({ type: CommandListDto })
+  async commands(@Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    const data = (await this.commandTemplates.list(location)).map(commandView);
+    return { location: publicInfo(location), data };
   }
 
   @Get('skill')
-  @ApiOperation({ operationId: 'skill.list', summary: 'Skills of a location (none in Outpost)' })
-  @ApiOkResponse({ type: EmptyLocationListDto })
-  skills(@Query() query: LocationQueryDto) {
-    return this.empty(query);
+  @ApiOperation({ operationId: 'skill.list', summary: 'Skills of a location (`<name>/SKILL.md` folders)' })
+  @ApiOkResponse({ type: SkillListDto })
+  async skills(@Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    return { location: publicInfo(location), data: await this.skillFiles.list(location) };
   }
 
   @Get('reference')
@@ -130,17 +144,34 @@ export class LocationCatalogController {
   }
 
   @Get('question/request')
-  @ApiOperation({
-    operationId: 'question.request.list',
-    summary: 'Pending questions at a location (none in Outpost)',
-  })
-  @ApiOkResponse({ type: EmptyLocationListDto })
-  questions(@Query() query: LocationQueryDto) {
-    return this.empty(query);
+  @ApiOperation({ operationId: 'question.request.list', summary: 'Pending questions at a location' })
+  @ApiOkResponse({ type: QuestionRequestListDto })
+  async questions(@Query() query: LocationQueryDto) {
+    const location = await this.locations.resolve(query.location?.directory);
+    return {
+      location: publicInfo(location),
+      data: this.questionRequests.list({ directory: location.directory }),
+    };
   }
 
   private async empty(query: LocationQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: [] as never[] };
   }
+}
+
+/** `CommandV2Info`: the model as `{ id, providerID }`. */
+function commandView(command: CommandInfo) {
+  const { name, template, description, agent, model, subtask } = command;
+  const slash = model?.indexOf('/') ?? -1;
+  return {
+    name,
+    template,
+    ...(description ? { description } : {}),
+    ...(agent ? { agent } : {}),
+    ...(model && slash > 0
+      ? { model: { providerID: model.slice(0, slash), id: model.slice(slash + 1) } }
+      : {}),
+    ...(subtask ? { subtask } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import {
   PluginConfigEntry,
   Ruleset,
 } from './config.types';
+import { parseCommandSection } from './command-config';
 import { mergeMcp, parseMcpSection } from './mcp-config';
 
 /** A problem found in one document, by path (`agents.reviewer.mode`). */
@@ -180,7 +181,7 @@ function parsePluginEntry(
 }
 
 export function emptyConfig(): OutpostConfig {
-  return { agents: {}, plugins: [], provider: {}, permissions: [], instructions: [], mcp: {} };
+  return { agents: {}, plugins: [], provider: {}, permissions: [], instructions: [], mcp: {}, command: {} };
 }
 
 /**
@@ -227,6 +228,7 @@ export function parseConfigDocument(
     } else problems.push({ path: 'instructions', message: 'must be a list of file paths or globs' });
   }
   if (raw.mcp !== undefined) config.mcp = parseMcpSection(raw.mcp, problems);
+  if (raw.command !== undefined) config.command = parseCommandSection(raw.command, problems);
   if (raw.model !== undefined) {
     const model = parseModel(raw.model);
     if (model) config.model = model;
@@ -275,6 +277,7 @@ export function mergeConfigs(base: OutpostConfig, over: OutpostConfig): OutpostC
     provider: deepMerge(base.provider, over.provider),
     permissions: [...base.permissions, ...over.permissions],
     mcp: mergeMcp(base.mcp, over.mcp),
+    command: { ...base.command, ...over.command },
     // Every layer's instruction files apply, as opencode concatenates them.
     instructions: [...new Set([...base.instructions, ...over.instructions])],
     ...((over.smallModel ?? base.smallModel) ? { smallModel: over.smallModel ?? base.smallModel } : {}),

@@ -1,3 +1,4 @@
+import type { CommandConfig } from './command-config';
 import type { McpServerConfig } from './mcp-config';
 
 /** One permission rule; a ruleset is evaluated in order and the LAST matching rule wins. */
@@ -44,6 +45,8 @@ export interface PluginConfigEntry {
 export interface OutpostConfig {
   /** MCP servers by name (opencode's `mcp`). */
   mcp: Record<string, McpServerConfig>;
+  /** Command templates by name (opencode's `command`). */
+  command: Record<string, CommandConfig>;
   agents: Record<string, AgentConfig>;
   plugins: PluginConfigEntry[];
   /** Provider settings, kept as written for the prompt loop. */

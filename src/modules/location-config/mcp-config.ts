@@ -1,10 +1,10 @@
 /** A problem by path (`mcp.github.url`), as `config-validation` reports them. */
-interface FieldProblem {
+export interface FieldProblem {
   path: string;
   message: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -15,6 +15,7 @@ import { V1FilesService } from './v1-files.service';
 import { V1McpController } from './v1-mcp.controller';
 import { V1InstanceController } from './v1-instance.controller';
 import { V1InstanceService } from './v1-instance.service';
+import { V1QuestionsController } from './v1-questions.controller';
 import { V1ProjectController } from './v1-project.controller';
 import { V1SessionsController } from './v1-sessions.controller';
 import { V1SessionsService } from './v1-sessions.service';
@@ -66,6 +67,7 @@ export const V1_PREFIXES = [
     V1FilesController,
     V1ProjectController,
     V1McpController,
+    V1QuestionsController,
   ],
   providers: [V1InstanceService, V1SessionsService, V1EventsService, V1FilesService, V1VcsService],
 })

@@ -161,6 +161,10 @@ export class V1EventsService {
           }),
         ];
       }
+      case 'question.asked':
+      case 'question.replied':
+      case 'question.rejected':
+        return [e(event.type, event.data as Record<string, unknown>)];
       default:
         return [];
     }

@@ -74,11 +74,6 @@ export class V1InstanceController {
     return this.sessions.commandList(directory);
   }
 
-  @Get('skill')
-  skills(@Query() _query: V1QueryDto): never[] {
-    return [];
-  }
-
   @Get('lsp')
   lsp(@Query() _query: V1QueryDto): never[] {
     return [];
@@ -86,11 +81,6 @@ export class V1InstanceController {
 
   @Get('formatter')
   formatters(@Query() _query: V1QueryDto): never[] {
-    return [];
-  }
-
-  @Get('question')
-  questions(@Query() _query: V1QueryDto): never[] {
     return [];
   }
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { pathToFileURL } from 'node:url';
 import { InvalidRequestError } from '@/common/errors';
 import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { LocationsService } from '../locations/locations.service';
 import { DrainsService } from '../prompt/drains.service';
 import { PromptService } from '../prompt/prompt.service';
-import { expandTemplate } from '../prompt/commands/command-files';
 import { CommandsService } from '../prompt/commands/commands.service';
 import { SessionShell } from '../prompt/shell/session-shell';
 import { PermissionRequestsService } from '../runtime/permissions/permission-requests.service';
@@ -92,13 +92,23 @@ export class V1SessionsService {
   async command(id: string, body: V1CommandDto) {
     const session = await this.sessions.get(id);
     const location = await this.locations.resolve(session.location.directory);
-    const command = await this.commands.get(location, body.command);
+    const { command, text, files } = await this.commands.render(
+      session,
+      location,
+      body.command,
+      body.arguments ?? '',
+      body.agent,
+    );
     const model = parseModel(command.model ?? body.model);
-    const text = expandTemplate(command.template, body.arguments ?? '');
+    const attached = files.map((path) => ({
+      type: 'file',
+      mime: 'text/plain',
+      url: pathToFileURL(path).href,
+    }));
     return this.prompt(
       id,
       {
-        parts: [{ type: 'text', text }],
+        parts: [{ type: 'text', text }, ...attached],
         ...((command.agent ?? body.agent) ? { agent: command.agent ?? body.agent } : {}),
         ...(model ? { model } : {}),
         ...(body.variant ? { variant: body.variant } : {}),

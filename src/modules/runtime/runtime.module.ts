@@ -5,16 +5,33 @@ import { PermissionReloadHook } from './permissions/permission-reload.hook';
 import { PermissionRequestsService } from './permissions/permission-requests.service';
 import { ModelStep } from './providers/model-step';
 import { ProvidersService } from './providers/providers.service';
+import { QuestionRequestsService } from './questions/question-requests.service';
+import { SkillsService } from './skills/skills.service';
 import { ToolRunner } from './tools/tool-runner';
 
 /**
  * The agent loop's building blocks: a location's providers, provider steps, tool calls under permission rules,
- * and pending permission requests (rejected when their location reloads). Tools are plain objects
+ * pending permission requests and questions (rejected when their location reloads), and the location's skills. Tools are plain objects
  * (`BUILTIN_TOOLS`).
  */
 @Module({
   imports: [LocationConfigModule, LocationReloadModule],
-  providers: [ModelStep, PermissionRequestsService, ToolRunner, ProvidersService, PermissionReloadHook],
-  exports: [ModelStep, PermissionRequestsService, ToolRunner, ProvidersService],
+  providers: [
+    ModelStep,
+    PermissionRequestsService,
+    QuestionRequestsService,
+    SkillsService,
+    ToolRunner,
+    ProvidersService,
+    PermissionReloadHook,
+  ],
+  exports: [
+    ModelStep,
+    PermissionRequestsService,
+    QuestionRequestsService,
+    SkillsService,
+    ToolRunner,
+    ProvidersService,
+  ],
 })
 export class RuntimeModule {}

@@ -1,9 +1,11 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { HttpReply } from '@/common/http/http';
 import { SessionIdParamsDto } from '../sessions/dto/session-id-params.dto';
+import { QuestionRequestsService } from '../runtime/questions/question-requests.service';
 import { SessionsService } from '../sessions/sessions.service';
+import { QuestionParamsDto, QuestionReplyDto } from './dto/question-reply.dto';
 import { HistoryQueryDto, MessageParamsDto, SessionEventsQueryDto } from './dto/session-history.dto';
 import {
   CONTEXT_RESPONSE,
@@ -17,7 +19,7 @@ import { SessionHistoryService } from './session-history.service';
 
 /**
  * The v2 operations of opencode's released SDK that read a session's transcript: one message, the model's context,
- * the durable history and its event stream, and its questions (Outpost's tools ask none).
+ * the durable history and its event stream, and its pending questions.
  */
 @ApiTags('session')
 @Controller('api')
@@ -26,6 +28,7 @@ export class SessionHistoryController {
     private readonly history: SessionHistoryService,
     private readonly sessions: SessionsService,
     private readonly eventStreams: SessionEventStreams,
+    private readonly questionRequests: QuestionRequestsService,
   ) {}
 
   @Get('session/:sessionID/message/:messageID')
@@ -84,12 +87,33 @@ export class SessionHistoryController {
   @Get('session/:sessionID/question')
   @ApiOperation({
     operationId: 'session.question.list',
-    summary: "A session's pending questions (Outpost's tools ask none)",
+    summary: "A session's pending questions (the question tool's)",
   })
   @ApiOkResponse({ schema: QUESTIONS_RESPONSE })
   @ApiErrorResponse(404, 'SessionNotFoundError', 'no such session')
   async questions(@Param() params: SessionIdParamsDto) {
     await this.sessions.get(params.sessionID);
-    return { data: [] as never[] };
+    return { data: this.questionRequests.list({ sessionID: params.sessionID }) };
+  }
+
+  @Post('session/:sessionID/question/:requestID/reply')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'session.question.reply', summary: "Answers one of the session's questions" })
+  @ApiNoContentResponse({ description: "The answer became the question tool's output" })
+  @ApiErrorResponse(404, 'QuestionNotFoundError', 'no such pending question in this session')
+  replyQuestion(@Param() params: QuestionParamsDto, @Body() body: QuestionReplyDto): void {
+    this.questionRequests.reply(params.requestID, body.answers, params.sessionID);
+  }
+
+  @Post('session/:sessionID/question/:requestID/reject')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'session.question.reject',
+    summary: "Dismisses one of the session's questions",
+  })
+  @ApiNoContentResponse({ description: 'The question tool failed and the turn ended' })
+  @ApiErrorResponse(404, 'QuestionNotFoundError', 'no such pending question in this session')
+  rejectQuestion(@Param() params: QuestionParamsDto): void {
+    this.questionRequests.reject(params.requestID, params.sessionID);
   }
 }

@@ -26,12 +26,13 @@ describe('Command templates (.opencode/command/*.md): listed for the TUI, run by
     await model.close();
   });
 
-  it('GET /command lists the templates (a broken one is left out)', async () => {
+  it('GET /command lists the templates beside the built-in ones (a broken one is left out)', async () => {
     const res = await t.http
       .get(`/command?directory=${encodeURIComponent(project)}`)
       .set('authorization', basic());
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
+      expect.objectContaining({ name: 'init' }),
       {
         name: 'review',
         description: 'Review a file',
@@ -63,6 +64,26 @@ describe('Command templates (.opencode/command/*.md): listed for the TUI, run by
     expect(JSON.stringify(user.content)).toContain(
       'Review the file src/a.ts and report problems.\\nContext: src/a.ts',
     );
+  });
+
+  it('opencode run --command init runs the built-in /init template and exits 0', async () => {
+    model.script({ text: 'Wrote AGENTS.md.' });
+    const args = [
+      'run',
+      '--attach',
+      t.url,
+      '--dir',
+      project,
+      '--model',
+      'scripted/small',
+      '--command',
+      'init',
+    ];
+    const run = await opencode(args, { env: opencodeEnv() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Wrote AGENTS.md.');
+    const user = (model.requests.at(-1)!.body.messages as Json[]).filter((m) => m.role === 'user').at(-1)!;
+    expect(JSON.stringify(user.content)).toContain('write a file named AGENTS.md');
   });
 
   it('an unknown command is a 404 naming it', async () => {

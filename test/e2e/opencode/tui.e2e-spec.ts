@@ -70,4 +70,14 @@ describe('opencode attach (the released 1.18.33 TUI) against Outpost, in a pseud
     tui.type('@pars');
     keep('tui-file-picker', await tui.waitFor('src/parser.ts'));
   });
+
+  it("lists the server's /init and /review in its / menu", async () => {
+    tui = new Tui(['attach', t.url, '--dir', project], opencodeEnv(), project);
+    await tui.waitFor('Ask anything');
+    tui.type('/');
+    keep('tui-commands', await tui.waitFor('create or update AGENTS.md'));
+    // The menu scrolls: narrowing it brings /review into view.
+    tui.type('rev');
+    keep('tui-review', await tui.waitFor(/\/review +review changes/));
+  });
 });

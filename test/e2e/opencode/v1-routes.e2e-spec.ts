@@ -94,7 +94,8 @@ describe('opencode v1 routes', () => {
       mode: 'primary',
       permission: expect.any(Array),
     });
-    for (const empty of ['/command', '/lsp', '/formatter', '/experimental/workspace'])
+    expect(((await get('/command')) as Json[]).map((c) => c.name)).toEqual(['init', 'review']);
+    for (const empty of ['/skill', '/question', '/lsp', '/formatter', '/experimental/workspace'])
       expect(await get(empty)).toEqual([]);
   });
 

@@ -61,13 +61,9 @@ describe('wire compatibility with the opencode v2 client (@opencode-ai/sdk)', ()
   it('the v2 lists the released TUI reads at start-up answer for the location', async () => {
     const auth = { authorization: basic() };
     expect((await t.http.get('/api/health').set(auth)).body).toEqual({ healthy: true });
-    for (const path of [
-      '/api/command',
-      '/api/skill',
-      '/api/reference',
-      '/api/integration',
-      '/api/question/request',
-    ]) {
+    const commands = await t.http.get(`/api/command?directory=${encodeURIComponent(home)}`).set(auth);
+    expect(commands.body.data.map((c: { name: string }) => c.name)).toEqual(['init', 'review']);
+    for (const path of ['/api/skill', '/api/reference', '/api/integration', '/api/question/request']) {
       const res = await t.http.get(`${path}?directory=${encodeURIComponent(home)}`).set(auth);
       expect({ path, status: res.status, body: res.body }).toEqual({
         path,

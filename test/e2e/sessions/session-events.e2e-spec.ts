@@ -87,6 +87,8 @@ describe('session lifecycle', () => {
         'session.history get /api/session/{sessionID}/history',
         'session.events get /api/session/{sessionID}/event',
         'session.question.list get /api/session/{sessionID}/question',
+        'session.question.reply post /api/session/{sessionID}/question/{requestID}/reply',
+        'session.question.reject post /api/session/{sessionID}/question/{requestID}/reject',
         'session.compact post /api/session/{sessionID}/compact',
         'session.revert.stage post /api/session/{sessionID}/revert/stage',
         'session.revert.commit post /api/session/{sessionID}/revert/commit',

@@ -1313,7 +1313,7 @@ export interface components {
        * @description `bearer`: `Authorization: Bearer <credential>`; `header`: `<header>: <credential>`.
        * @enum {string}
        */
-      mode: 'bearer' | 'header';
+      mode: 'header' | 'bearer';
       /** @description With mode `header`: the header that carries the credential, e.g. `x-api-key` or `api-key`. */
       header?: string;
       /** @description The provider's API key. Write-only: answers show only its last four characters. */
@@ -1333,7 +1333,7 @@ export interface components {
     };
     ConnectionAuthViewDto: {
       /** @enum {string} */
-      mode: 'bearer' | 'header';
+      mode: 'header' | 'bearer';
       /** @description With mode `header`. */
       header?: string;
       /** @description The credential's last four characters; null when it is shorter than 8 (nothing of it is shown). */
@@ -1357,7 +1357,7 @@ export interface components {
     };
     UpdateConnectionAuthDto: {
       /** @enum {string} */
-      mode?: 'bearer' | 'header';
+      mode?: 'header' | 'bearer';
       header?: string;
       /** @description Replaces the stored credential. */
       credential?: string;

@@ -590,7 +590,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Commands of a location (none in Outpost) */
+    /** Commands of a location (built-in, config, files, MCP) */
     get: operations['command.list'];
     put?: never;
     post?: never;
@@ -607,7 +607,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Skills of a location (none in Outpost) */
+    /** Skills of a location (`<name>/SKILL.md` folders) */
     get: operations['skill.list'];
     put?: never;
     post?: never;
@@ -658,7 +658,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Pending questions at a location (none in Outpost) */
+    /** Pending questions at a location */
     get: operations['question.request.list'];
     put?: never;
     post?: never;
@@ -743,10 +743,44 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A session's pending questions (Outpost's tools ask none) */
+    /** A session's pending questions (the question tool's) */
     get: operations['session.question.list'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/session/{sessionID}/question/{requestID}/reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Answers one of the session's questions */
+    post: operations['session.question.reply'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/session/{sessionID}/question/{requestID}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dismisses one of the session's questions */
+    post: operations['session.question.reject'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1565,9 +1599,62 @@ export interface components {
       location: components['schemas']['LocationPublicInfoDto'];
       data: components['schemas']['ProviderViewDto'];
     };
+    CommandModelDto: {
+      id: string;
+      providerID: string;
+    };
+    CommandViewDto: {
+      name: string;
+      template: string;
+      description?: string;
+      agent?: string;
+      model?: components['schemas']['CommandModelDto'];
+      subtask?: boolean;
+    };
+    CommandListDto: {
+      location: components['schemas']['LocationPublicInfoDto'];
+      data: components['schemas']['CommandViewDto'][];
+    };
+    SkillViewDto: {
+      name: string;
+      description?: string;
+      location: string;
+      content: string;
+    };
+    SkillListDto: {
+      location: components['schemas']['LocationPublicInfoDto'];
+      data: components['schemas']['SkillViewDto'][];
+    };
     EmptyLocationListDto: {
       data: Record<string, never>[];
       location: components['schemas']['LocationPublicInfoDto'];
+    };
+    QuestionOptionDto: {
+      label: string;
+      description: string;
+    };
+    QuestionInfoDto: {
+      question: string;
+      header: string;
+      options: components['schemas']['QuestionOptionDto'][];
+      multiple?: boolean;
+    };
+    QuestionToolRefDto: {
+      messageID: string;
+      callID: string;
+    };
+    QuestionRequestDto: {
+      id: string;
+      sessionID: string;
+      questions: components['schemas']['QuestionInfoDto'][];
+      tool?: components['schemas']['QuestionToolRefDto'];
+    };
+    QuestionRequestListDto: {
+      location: components['schemas']['LocationPublicInfoDto'];
+      data: components['schemas']['QuestionRequestDto'][];
+    };
+    QuestionReplyDto: {
+      answers: string[][];
     };
     RevertStageDto: {
       messageID: string;
@@ -3596,7 +3683,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EmptyLocationListDto'];
+          'application/json': components['schemas']['CommandListDto'];
         };
       };
       /** @description InvalidRequestError */
@@ -3635,7 +3722,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EmptyLocationListDto'];
+          'application/json': components['schemas']['SkillListDto'];
         };
       };
       /** @description InvalidRequestError */
@@ -3752,7 +3839,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EmptyLocationListDto'];
+          'application/json': components['schemas']['QuestionRequestListDto'];
         };
       };
       /** @description InvalidRequestError */
@@ -4092,6 +4179,106 @@ export interface operations {
         };
       };
       /** @description SessionNotFoundError: no such session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.question.reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+        requestID: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['QuestionReplyDto'];
+      };
+    };
+    responses: {
+      /** @description The answer became the question tool's output */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description QuestionNotFoundError: no such pending question in this session */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'session.question.reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+        requestID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The question tool failed and the turn ended */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description QuestionNotFoundError: no such pending question in this session */
       404: {
         headers: {
           [name: string]: unknown;

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { splitFrontMatter } from '@/common/text/front-matter';
 
 /** Command folders inside a project root or location (and, without the `.opencode/` part, the config dir). */
 export const PROJECT_COMMAND_DIRS = ['.opencode/command', '.opencode/commands', '.outpost/commands'];
@@ -18,23 +18,11 @@ export interface CommandInfo {
   source?: 'command' | 'mcp';
 }
 
-const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
-
 /** One `<name>.md`: optional YAML front matter (`description`, `agent`, `model`, `subtask`), the body the template. */
 export function parseCommandFile(file: string, text: string): CommandInfo | undefined {
-  const match = FRONT_MATTER.exec(text);
-  let meta: Record<string, unknown> = {};
-  let body = text;
-  if (match) {
-    body = match[2];
-    try {
-      const parsed: unknown = parseYaml(match[1]);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        meta = parsed as Record<string, unknown>;
-    } catch {
-      return undefined; // a broken file is left out
-    }
-  }
+  const split = splitFrontMatter(text);
+  if ('error' in split) return undefined; // a broken file is left out
+  const { meta, body } = split;
   const text_ = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
   const template = body.trim();
   if (!template) return undefined;

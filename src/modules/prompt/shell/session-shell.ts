@@ -80,7 +80,7 @@ export class SessionShell {
   }
 }
 
-async function runCommand(
+export async function runCommand(
   command: string,
   directory: string,
 ): Promise<{ output: string; exit: number | null; status: ShellMessage['status'] }> {

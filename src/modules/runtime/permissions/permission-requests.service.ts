@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@/common/clock';
 import { EventLocation, EventsPublisher } from '@/common/events';
 import { ascendingId } from '@/common/ids';
+import { PendingAsks } from '../pending-asks';
 import { evaluate } from './evaluate';
 import { PermissionRequestNotFoundError } from './permissions.errors';
 import { PermissionAnswer, PermissionReply, PermissionRequest, PermissionRule } from './permission.types';
@@ -19,24 +20,20 @@ export interface AskInput {
   signal?: AbortSignal;
 }
 
-interface Pending {
-  request: PermissionRequest;
-  location?: EventLocation;
-  settle: (answer: PermissionAnswer) => void;
-}
-
-/**
- * The `ask` requests waiting for a person, in memory: they belong to the running drains of this process, which
- * wait on `answer`. A restart interrupts those drains, so nothing here needs to outlive the process.
- */
+/** The `ask` requests waiting for a person (see `PendingAsks`). */
 @Injectable()
 export class PermissionRequestsService {
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending: PendingAsks<PermissionRequest, PermissionAnswer>;
 
   constructor(
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.pending = new PendingAsks((request, answer, location) => {
+      const replied = { sessionID: request.sessionID, requestID: request.id, reply: answer.reply };
+      this.events.publish('permission.replied', replied, location);
+    });
+  }
 
   /** Publishes `permission.asked`; `answer` settles on reply, `rejectAll`, or abort. */
   ask(input: AskInput): { request: PermissionRequest; answer: Promise<PermissionAnswer> } {
@@ -51,39 +48,20 @@ export class PermissionRequestsService {
       ...(input.tool ? { tool: input.tool } : {}),
       time: { created: now },
     };
-    if (input.signal?.aborted) {
-      return { request, answer: Promise.resolve({ reply: 'reject', rules: [], reason: 'interrupted' }) };
-    }
-    const answer = new Promise<PermissionAnswer>((resolve) => {
-      const onAbort = () => this.settle(request.id, { reply: 'reject', rules: [], reason: 'interrupted' });
-      input.signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(request.id, {
-        request,
-        location: input.location,
-        settle: (result) => {
-          input.signal?.removeEventListener('abort', onAbort);
-          resolve(result);
-        },
-      });
-    });
-    this.events.publish('permission.asked', request, input.location);
+    const interrupted: PermissionAnswer = { reply: 'reject', rules: [], reason: 'interrupted' };
+    const answer = this.pending.wait(request, interrupted, input);
+    if (!input.signal?.aborted) this.events.publish('permission.asked', request, input.location);
     return { request, answer };
   }
 
   /** Pending requests, oldest first; of one session when given. */
   list(sessionID?: string): PermissionRequest[] {
-    return [...this.pending.values()]
-      .map((p) => p.request)
-      .filter((r) => sessionID === undefined || r.sessionID === sessionID)
-      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    return this.pending.list({ sessionID });
   }
 
   /** Pending requests of the sessions at one location (project directory), oldest first. */
   inLocation(directory: string): PermissionRequest[] {
-    return [...this.pending.values()]
-      .filter((p) => p.location?.directory === directory)
-      .map((p) => p.request)
-      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    return this.pending.list({ directory });
   }
 
   /**
@@ -91,11 +69,8 @@ export class PermissionRequestsService {
    * session, and also settles the session's other pending requests that those rules now allow.
    */
   reply(requestID: string, reply: PermissionReply, options: { sessionID?: string; message?: string } = {}) {
-    const pending = this.pending.get(requestID);
-    if (!pending || (options.sessionID !== undefined && pending.request.sessionID !== options.sessionID)) {
-      throw new PermissionRequestNotFoundError(requestID);
-    }
-    const { request } = pending;
+    const request = this.pending.get(requestID, options.sessionID);
+    if (!request) throw new PermissionRequestNotFoundError(requestID);
     const rules: PermissionRule[] =
       reply === 'always'
         ? request.always.map((resource) => ({ action: request.permission, resource, effect: 'allow' }))
@@ -106,13 +81,13 @@ export class PermissionRequestsService {
       byPerson: true,
       ...(reply === 'reject' && options.message ? { reason: options.message } : {}),
     };
-    this.settle(requestID, answer);
+    this.pending.settle(requestID, answer);
     if (reply === 'always') {
       for (const other of this.list(request.sessionID)) {
         const allowed = other.patterns.every(
           (resource) => evaluate(other.permission, resource, rules).effect === 'allow',
         );
-        if (allowed) this.settle(other.id, { reply: 'once', rules: [] });
+        if (allowed) this.pending.settle(other.id, { reply: 'once', rules: [] });
       }
     }
     return answer;
@@ -120,24 +95,6 @@ export class PermissionRequestsService {
 
   /** Rejects every pending request (of one location when given): location reload, shutdown. */
   rejectAll(reason: string, location?: EventLocation): number {
-    let count = 0;
-    for (const pending of [...this.pending.values()]) {
-      if (location && pending.location?.directory !== location.directory) continue;
-      this.settle(pending.request.id, { reply: 'reject', rules: [], reason });
-      count++;
-    }
-    return count;
-  }
-
-  private settle(requestID: string, answer: PermissionAnswer): void {
-    const pending = this.pending.get(requestID);
-    if (!pending) return;
-    this.pending.delete(requestID);
-    pending.settle(answer);
-    this.events.publish(
-      'permission.replied',
-      { sessionID: pending.request.sessionID, requestID, reply: answer.reply },
-      pending.location,
-    );
+    return this.pending.settleAll({ reply: 'reject', rules: [], reason }, location);
   }
 }

@@ -4,6 +4,7 @@ import { editTool } from './edit.tool';
 import { globTool } from './glob.tool';
 import { grepTool } from './grep.tool';
 import { listTool } from './list.tool';
+import { questionTool } from './question.tool';
 import { readTool } from './read.tool';
 import { taskTool } from './task.tool';
 import { todoReadTool, todoWriteTool } from './todo.tools';
@@ -24,6 +25,7 @@ export const BUILTIN_TOOLS: AnyTool[] = [
   todoReadTool,
   webFetchTool,
   taskTool,
+  questionTool,
 ];
 
 /** A tool as offered to the model (no `run`: the loop runs it). */

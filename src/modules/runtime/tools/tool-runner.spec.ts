@@ -7,6 +7,7 @@ import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { OutboundHttp } from '@/common/net/outbound-http';
 import { EventsPublisher } from '@/common/events/events.publisher';
 import { PermissionRequestsService } from '@/modules/runtime/permissions/permission-requests.service';
+import { QuestionRequestsService } from '@/modules/runtime/questions/question-requests.service';
 import { PermissionRequest, PermissionRuleset } from '@/modules/runtime/permissions/permission.types';
 import { BUILTIN_TOOLS } from '@/modules/runtime/tools/builtin-tools';
 import { commandPattern, ToolCallRequest, ToolRunner } from '@/modules/runtime/tools/tool-runner';
@@ -37,8 +38,13 @@ describe('ToolRunner: one tool call under the permission rules', () => {
 
     const emitter = new EventEmitter2();
     const clock = new TestClock();
-    requests = new PermissionRequestsService(new EventsPublisher(emitter, clock), clock);
-    runner = new ToolRunner(requests, OutboundHttp.fromEnv({}));
+    const publisher = new EventsPublisher(emitter, clock);
+    requests = new PermissionRequestsService(publisher, clock);
+    runner = new ToolRunner(
+      requests,
+      OutboundHttp.fromEnv({}),
+      new QuestionRequestsService(publisher, clock),
+    );
     asked = [];
     replyWith = undefined;
     emitter.on(PUBLISHED_EVENT, (event: OutpostEvent) => {

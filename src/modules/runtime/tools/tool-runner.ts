@@ -4,8 +4,11 @@ import { OutboundHttp } from '@/common/net/outbound-http';
 import { decide } from '../permissions/evaluate';
 import { PermissionRequestsService } from '../permissions/permission-requests.service';
 import { PermissionRule, PermissionRuleset } from '../permissions/permission.types';
+import { QuestionRequestsService } from '../questions/question-requests.service';
+import { QuestionInfo } from '../questions/question.types';
 import type { StepToolCall } from '../providers/step.types';
 import { parseToolInput } from './tool-input';
+import { QuestionRejectedError } from './question.tool';
 import { ToolAbortedError, ToolError } from './tool.errors';
 import { AnyTool, ToolContext, ToolResult } from './tool.types';
 
@@ -57,16 +60,18 @@ export class ToolRunner {
   constructor(
     private readonly permissions: PermissionRequestsService,
     private readonly outbound: OutboundHttp,
+    private readonly questions: QuestionRequestsService,
   ) {}
 
   async run(request: ToolCallRequest): Promise<ToolCallOutcome> {
     const { call } = request;
     const rules: PermissionRule[] = [];
-    const fail = (type: string, message: string): ToolCallOutcome => ({
+    const fail = (type: string, message: string, endsTurn?: boolean): ToolCallOutcome => ({
       status: 'error',
       input: call.input,
       error: { type, message },
       rules,
+      ...(endsTurn ? { endsTurn } : {}),
     });
     if (call.invalid) return fail('InvalidToolInput', call.invalid);
     const tool = request.tools.find((t) => t.name === call.name);
@@ -94,6 +99,7 @@ export class ToolRunner {
         signal: request.signal,
         allowExternal,
         outbound: this.outbound,
+        ask: (questions) => this.ask(request, questions),
         ...(request.todos ? { todos: request.todos } : {}),
         ...(request.subtask ? { subtask: request.subtask } : {}),
       });
@@ -107,9 +113,27 @@ export class ToolRunner {
           rules,
         };
       }
+      if (error instanceof QuestionRejectedError) return fail(error.type, error.message, true);
       if (error instanceof ToolError) return fail(error.type, error.message);
       return fail('UnknownError', (error as Error).message ?? String(error));
     }
+  }
+
+  /** Puts the model's questions to the person and waits: the answers, or `QuestionRejectedError`. */
+  private async ask(request: ToolCallRequest, questions: QuestionInfo[]) {
+    await request.beforeAsk?.();
+    const { request: asked, answer } = this.questions.ask({
+      sessionID: request.sessionID,
+      questions,
+      tool: { messageID: request.messageID, callID: request.call.id },
+      location: request.location,
+      signal: request.signal,
+    });
+    request.onAsk?.(asked.id);
+    const outcome = await answer;
+    if (outcome.status === 'replied') return outcome.answers;
+    if (!outcome.byPerson) throw new ToolAbortedError();
+    throw new QuestionRejectedError('The user dismissed the question without answering');
   }
 
   /**

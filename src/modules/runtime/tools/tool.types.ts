@@ -1,4 +1,5 @@
 import type { OutboundHttp } from '@/common/net/outbound-http';
+import type { QuestionAnswer, QuestionInfo } from '../questions/question.types';
 import type { SubtaskResult, TaskInput, Todo } from './task-todo.types';
 
 /** What a tool call needs from the loop: the location it works in and the signal that interrupts it. */
@@ -13,6 +14,8 @@ export interface ToolContext {
   subtask?: (input: TaskInput) => Promise<SubtaskResult>;
   /** The server's guarded HTTP client, for addresses the model names (`webfetch`, which refuses to run without it). */
   outbound?: OutboundHttp;
+  /** Asks the person (`question`): the answers, one list per question; throws `QuestionRejectedError`. */
+  ask?: (questions: QuestionInfo[]) => Promise<QuestionAnswer[]>;
 }
 
 /** One permission question a call raises: `edit` on `src/a.ts`, `external_directory` on `/etc/*`, ... */

@@ -137,6 +137,7 @@ describe('runtime tools', () => {
         'todoread',
         'webfetch',
         'task',
+        'question',
       ]);
       for (const tool of BUILTIN_TOOLS) {
         expect(toolSpec(tool)).toEqual({
