@@ -9,6 +9,7 @@ import {
   Ruleset,
 } from './config.types';
 import { mergeMcp, parseMcpSection } from './mcp-config';
+import { parseWebSearch } from './websearch-config';
 
 /** A problem found in one document, by path (`agents.reviewer.mode`). */
 export interface FieldProblem {
@@ -227,6 +228,10 @@ export function parseConfigDocument(
     } else problems.push({ path: 'instructions', message: 'must be a list of file paths or globs' });
   }
   if (raw.mcp !== undefined) config.mcp = parseMcpSection(raw.mcp, problems);
+  if (raw.websearch !== undefined) {
+    const websearch = parseWebSearch(raw.websearch, problems);
+    if (websearch) config.websearch = websearch;
+  }
   if (raw.model !== undefined) {
     const model = parseModel(raw.model);
     if (model) config.model = model;
@@ -279,5 +284,7 @@ export function mergeConfigs(base: OutpostConfig, over: OutpostConfig): OutpostC
     instructions: [...new Set([...base.instructions, ...over.instructions])],
     ...((over.smallModel ?? base.smallModel) ? { smallModel: over.smallModel ?? base.smallModel } : {}),
     ...((over.model ?? base.model) ? { model: over.model ?? base.model } : {}),
+    // A later file's search provider replaces an earlier one's (and the console's) whole.
+    ...((over.websearch ?? base.websearch) ? { websearch: over.websearch ?? base.websearch } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { McpServerConfig } from './mcp-config';
+import type { WebSearchConfig } from './websearch-config';
 
 /** One permission rule; a ruleset is evaluated in order and the LAST matching rule wins. */
 export interface PermissionRule {
@@ -54,6 +55,8 @@ export interface OutpostConfig {
   instructions: string[];
   /** The model for small side calls (session titles); the session's own model when unset. */
   smallModel?: ModelRef;
+  /** Where the `websearch` tool searches; the agent has no such tool without it. */
+  websearch?: WebSearchConfig;
   /** The default model (opencode's `model`, `"provider/model"`), which clients pick when none is chosen. */
   model?: ModelRef;
 }

@@ -6,6 +6,7 @@ import { PermissionRequestsService } from './permissions/permission-requests.ser
 import { ModelStep } from './providers/model-step';
 import { ProvidersService } from './providers/providers.service';
 import { ToolRunner } from './tools/tool-runner';
+import { WebSearchTools } from './tools/web-search-tools';
 
 /**
  * The agent loop's building blocks: a location's providers, provider steps, tool calls under permission rules,
@@ -14,7 +15,14 @@ import { ToolRunner } from './tools/tool-runner';
  */
 @Module({
   imports: [LocationConfigModule, LocationReloadModule],
-  providers: [ModelStep, PermissionRequestsService, ToolRunner, ProvidersService, PermissionReloadHook],
-  exports: [ModelStep, PermissionRequestsService, ToolRunner, ProvidersService],
+  providers: [
+    ModelStep,
+    PermissionRequestsService,
+    ToolRunner,
+    ProvidersService,
+    PermissionReloadHook,
+    WebSearchTools,
+  ],
+  exports: [ModelStep, PermissionRequestsService, ToolRunner, ProvidersService, WebSearchTools],
 })
 export class RuntimeModule {}

@@ -20,6 +20,7 @@ import { ProvidersService } from '../../runtime/providers/providers.service';
 import { StepError, StepResult } from '../../runtime/providers/step.types';
 import { BUILTIN_TOOLS, toolSpec } from '../../runtime/tools/builtin-tools';
 import { AnyTool } from '../../runtime/tools/tool.types';
+import { WebSearchTools } from '../../runtime/tools/web-search-tools';
 import { AssistantMessage } from '../../sessions/session-message.types';
 import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
@@ -90,6 +91,7 @@ export class AgentLoop implements OnModuleInit {
     private readonly agents: AgentsService,
     private readonly providers: ProvidersService,
     private readonly mcp: McpService,
+    private readonly webSearch: WebSearchTools,
     private readonly modelStep: ModelStep,
     private readonly systemPrompt: SystemPromptService,
     private readonly compaction: SessionCompaction,
@@ -192,10 +194,12 @@ export class AgentLoop implements OnModuleInit {
     const registry = await this.providers.forLocation(location);
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
-    // The MCP servers' tools beside the built-in ones (a server that failed has none).
-    const tools = [...BUILTIN_TOOLS, ...(await this.mcp.tools(location))].filter(
-      (tool) => !isToolDisabled(tool.action, ...rulesets),
-    );
+    // The MCP servers' tools and the location's web search beside the built-in ones (a server that failed has none).
+    const tools = [
+      ...BUILTIN_TOOLS,
+      ...(await this.webSearch.forLocation(location)),
+      ...(await this.mcp.tools(location)),
+    ].filter((tool) => !isToolDisabled(tool.action, ...rulesets));
     const accepts = acceptedFiles(registry.configs()[ref.providerID], registry.model(ref));
     // A model that takes other attachments than the last step's sees the transcript written anew.
     const history =
