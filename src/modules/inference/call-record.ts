@@ -4,7 +4,7 @@ import { PlainRequest, requestPath } from '@/common/http/http';
 import type { RequestLog, RequestLogInput } from '../budgets/request-log';
 import type { UsageLedger } from '../budgets/usage-ledger';
 import type { ConsolePrincipal } from '../console-access/console-principal';
-import type { TokenUsage } from './usage';
+import { NO_USAGE, type TokenUsage } from './usage';
 
 /** The log's outcome of a call refused with a status. */
 const OUTCOMES: Record<number, string> = {
@@ -35,6 +35,11 @@ export interface CallRecord {
   logged?: boolean;
   /** A stream's in-flight row in the request log (RequestLog.startStream), replaced by its own row at its end. */
   streamRow?: string;
+}
+
+/** The record of a call just begun: failed until it ends otherwise. */
+export function newCallRecord(): CallRecord {
+  return { servedBy: null, status: 0, outcome: 'failed', usage: NO_USAGE, cost: 0n, ttfbMs: null };
 }
 
 /** The call's request log row as it stands (`started`: `performance.now()` when the call began). */

@@ -14,7 +14,14 @@ import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
 import { RequestLog } from '../budgets/request-log';
-import { CallRecord, refusedWith, requestLogEntry, SETTLE_WAIT_MS, writtenDown } from './call-record';
+import {
+  CallRecord,
+  newCallRecord,
+  refusedWith,
+  requestLogEntry,
+  SETTLE_WAIT_MS,
+  writtenDown,
+} from './call-record';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallBudgets } from './call-budgets';
 import { CallMeter } from './call-meter';
@@ -108,14 +115,7 @@ export class GatewayService {
    */
   async handle(call: ModelCall, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    const record: CallRecord = {
-      servedBy: null,
-      status: 0,
-      outcome: 'failed',
-      usage: NO_USAGE,
-      cost: 0n,
-      ttfbMs: null,
-    };
+    const record = newCallRecord();
     try {
       this.sender.refuseLoop(call.request);
       const admitted = await this.admit(call);

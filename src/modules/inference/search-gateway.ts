@@ -12,7 +12,7 @@ import { WorkspaceConfigService } from '../workspace-config/workspace-config.ser
 import { WorkspacePolicies } from '../workspace-config/workspace-policies';
 import { CallBudgets } from './call-budgets';
 import { CallMeter } from './call-meter';
-import { CallRecord, refusedWith, requestLogEntry, writtenDown } from './call-record';
+import { newCallRecord, refusedWith, requestLogEntry, writtenDown } from './call-record';
 import { CatalogueModel } from './gateway.config';
 import { ModelError, SearchNotEnabledError, UpstreamError } from './gateway.errors';
 import { KeyLimits } from './key-limits';
@@ -63,14 +63,7 @@ export class SearchGateway {
     max: number,
   ): Promise<SearchResult[]> {
     const started = performance.now();
-    const record: CallRecord = {
-      servedBy: null,
-      status: 0,
-      outcome: 'failed',
-      usage: NO_USAGE,
-      cost: 0n,
-      ttfbMs: null,
-    };
+    const record = newCallRecord();
     const call = { principal, request, body: { model: SEARCH_PROVIDER } };
     try {
       const workspaceId = principal.workspaceId!;

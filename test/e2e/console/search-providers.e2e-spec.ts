@@ -76,6 +76,14 @@ describe('console: /console/api/orgs/{org}/search-providers', () => {
     const patched = keep(await owner.patch(`${base()}/${id}`, { api_key: NEW_KEY, price_per_1000: 8 }));
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ api_key_last4: 'Zq81', price_per_1000: 8 });
+    for (const [body, field] of [
+      [{ price_per_1000: -1 }, 'price_per_1000'],
+      [{ api_key: '' }, 'api_key'],
+      [{ kind: 'exa' }, 'kind'],
+    ] as const) {
+      const wrong = keep(await owner.patch(`${base()}/${id}`, body));
+      expect([field, wrong.status, wrong.body.field]).toEqual([field, 400, field]);
+    }
     expect(keep(await owner.del(`${base()}/${id}`)).status).toBe(204);
     expect(keep(await owner.get(`${base()}/${id}`)).status).toBe(404);
     const audit = keep(await owner.get(`/console/api/orgs/${owner.org}/audit?limit=200`));

@@ -1,3 +1,4 @@
+import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { SEARCH_KINDS, SearchKind } from '@/common/web-search/web-search.types';
 import { apply, credentialRules, IsBaseUrl } from './connection.dto';
@@ -35,26 +36,9 @@ export class CreateSearchProviderDto {
 }
 
 /** Only the members present change; `api_key` replaces the stored key. The kind stays. */
-export class UpdateSearchProviderDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
-
-  @IsOptional()
-  @IsBaseUrl()
-  base_url?: string;
-
-  @IsOptional()
-  @apply(credentialRules)
-  api_key?: string;
-
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(MAX_PRICE_PER_1000)
-  price_per_1000?: number;
-}
+export class UpdateSearchProviderDto extends PartialType(
+  OmitType(CreateSearchProviderDto, ['kind'] as const),
+) {}
 
 export class SearchProviderDto {
   /** `srch_…`: what the workspace config's `websearch.providerID` names. */
