@@ -1457,9 +1457,13 @@ export interface components {
       updated_at: string;
     };
     UpdateSearchProviderDto: {
+      /** @description What the console shows; the kind when absent. */
       name?: string;
+      /** @description The API's root (`https://api.search.brave.com/res/v1`, `https://api.tavily.com`, `https://api.exa.ai`); required for SearXNG. */
       base_url?: string;
+      /** @description The provider's API key (not for SearXNG). Write-only: answers show only its last four characters. */
       api_key?: string;
+      /** @description USD per 1,000 searches, billed to the caller (0 when absent). */
       price_per_1000?: number;
     };
     GatewayModelDto: {
