@@ -81,6 +81,12 @@ export function describe(entry: Entry, nameOf: NameOf): string {
       return `Changed the connection ${quoted(d.name) || target}${changedFields(d)}`;
     case 'connection.deleted':
       return `Removed the connection ${quoted(d.name) || target}`;
+    case 'search_provider.created':
+      return `Added the web search provider ${quoted(d.name)}${d.kind ? ` (${str(d.kind)})` : ''}`;
+    case 'search_provider.updated':
+      return `Changed the web search provider ${quoted(d.name) || target}${changedFields(d)}`;
+    case 'search_provider.deleted':
+      return `Removed the web search provider ${quoted(d.name) || target}`;
     case 'device.approved':
       return `Approved a sign-in of ${str(d.client_id) || 'a device'}`;
     case 'device.denied':

@@ -21,3 +21,10 @@ export class ConnectionCredentialError extends TaggedError {
     );
   }
 }
+
+/** No such web search provider in this workspace (tag `NotFound`, with `search_provider_id`). */
+export class SearchProviderNotFoundError extends ConsoleNotFoundError {
+  constructor(readonly searchProviderId: string) {
+    super(`Search provider not found: ${searchProviderId}`, { search_provider_id: searchProviderId });
+  }
+}

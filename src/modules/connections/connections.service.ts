@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Clock } from '@/common/clock';
 import { InvalidRequestError } from '@/common/errors';
-import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
-import { InternalAddressError, OutboundPolicy } from '@/common/net/outbound-policy';
+import { OutboundPolicy } from '@/common/net/outbound-policy';
 import { ulidId } from '@/common/ids';
 import { Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
@@ -14,6 +13,7 @@ import { MicroCentPrices, microCentPrices, parseModels } from './connection-mode
 import { ConnectionNotFoundError } from './connections.errors';
 import { ConnectionsRepository } from './connections.repository';
 import { CredentialCipher } from './credential-cipher';
+import { checkReachable } from './reachable-base-url';
 
 export interface NewConnection {
   name: string;
@@ -79,7 +79,7 @@ export class ConnectionsService {
 
   async create(actor: Actor, workspaceId: string, input: NewConnection): Promise<ConnectionEntity> {
     const models = parseModels(input.models);
-    await this.checkReachable(input.baseUrl);
+    await checkReachable(this.outbound, input.baseUrl);
     const now = this.clock.now();
     const id = ulidId('conn', now);
     const connection: ConnectionEntity = {
@@ -136,7 +136,7 @@ export class ConnectionsService {
     changes: ConnectionChanges,
   ): Promise<ConnectionEntity> {
     const models = changes.models === undefined ? undefined : parseModels(changes.models);
-    if (changes.baseUrl !== undefined) await this.checkReachable(changes.baseUrl);
+    if (changes.baseUrl !== undefined) await checkReachable(this.outbound, changes.baseUrl);
     const updated = await this.transactions.run(async (tx) => {
       const current = await this.connections.lock(tx, workspaceId, id);
       if (!current) throw new ConnectionNotFoundError(id);
@@ -210,22 +210,6 @@ export class ConnectionsService {
       });
     });
     this.invalidate(workspaceId, id);
-  }
-
-  /**
-   * A base URL whose host is, or now resolves to, an internal address is a 400 naming `base_url`, unless the
-   * operator allows it. A host that does not resolve yet is accepted: every call checks again.
-   */
-  private async checkReachable(baseUrl: string): Promise<void> {
-    try {
-      await this.outbound.addresses(new URL(baseUrl).hostname);
-    } catch (error) {
-      if (!(error instanceof InternalAddressError)) return;
-      throw new InvalidRequestError(
-        `base_url: ${error.message}; the server's operator can allow it with ${ALLOW_VARIABLE}`,
-        'base_url',
-      );
-    }
   }
 
   /**

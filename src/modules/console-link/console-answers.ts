@@ -122,10 +122,12 @@ export interface PolicyStatement {
   effect: 'allow' | 'deny';
 }
 
-/** The workspace config (`GET /console/api/v2/config`) as far as an instance uses it: providers and policies. */
+/** The workspace config (`GET /console/api/v2/config`) as far as an instance uses it: providers, policies, web search. */
 export interface ConsoleConfig {
   providers?: Record<string, ConsoleProvider>;
   policies?: PolicyStatement[];
+  /** The workspace enables web search (through the console's `POST /inference/v1/search`). */
+  websearch?: boolean;
 }
 
 const optionalText = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -164,5 +166,6 @@ export function consoleConfigAnswer(origin: string, raw: unknown): ConsoleConfig
       typeof p.resource === 'string' &&
       (p.effect === 'allow' || p.effect === 'deny'),
   );
-  return { providers, policies };
+  const websearch = isRecord(answer.websearch) && typeof answer.websearch.providerID === 'string';
+  return { providers, policies, ...(websearch ? { websearch } : {}) };
 }

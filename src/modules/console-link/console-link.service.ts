@@ -204,7 +204,19 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
         models: entry.models ?? {},
       };
     }
-    const { config } = parseConfigDocument({ provider: providers }, this.app.dataDir);
+    // Web search through the console's gateway, metered to the person like the providers' calls.
+    const websearch = this.saved.config.websearch
+      ? {
+          provider: 'outpost',
+          baseURL: `${this.link.consoleUrl}/inference`,
+          apiKey: `{env:${CONSOLE_TOKEN}}`,
+          ...(this.link.orgId ? { headers: { 'x-org-id': this.link.orgId } } : {}),
+        }
+      : undefined;
+    const { config } = parseConfigDocument(
+      { provider: providers, ...(websearch ? { websearch } : {}) },
+      this.app.dataDir,
+    );
     return { file: this.link.consoleUrl, scope: 'console', config };
   }
 

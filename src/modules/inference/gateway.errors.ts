@@ -96,3 +96,13 @@ export class GatewayLoopError extends TaggedError {
     );
   }
 }
+
+/** The workspace config enables no web search (`websearch.providerID`). */
+export class SearchNotEnabledError extends TaggedError {
+  readonly status = 404;
+  constructor() {
+    super(
+      'This workspace has no web search: an owner or admin adds a search provider and names it in the config’s websearch.providerID',
+    );
+  }
+}

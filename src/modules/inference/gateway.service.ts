@@ -14,8 +14,14 @@ import { ProviderCall } from './provider-call';
 import { Caller, UpstreamSender } from './upstream-sender';
 import { KeyLimits } from './key-limits';
 import { RequestLog } from '../budgets/request-log';
-import { CallRecord, requestLogEntry } from './call-record';
-import { TaggedError } from '@/common/errors';
+import {
+  CallRecord,
+  newCallRecord,
+  refusedWith,
+  requestLogEntry,
+  SETTLE_WAIT_MS,
+  writtenDown,
+} from './call-record';
 import { providerRequest, withOutputLimit } from './provider-request';
 import { CallBudgets } from './call-budgets';
 import { CallMeter } from './call-meter';
@@ -64,23 +70,6 @@ export interface ModelCall {
   target?: (model: string) => UpstreamTarget | Promise<UpstreamTarget>;
 }
 
-/**
- * How long a call that held part of a budget waits for its settlement's and its log row's writes before its answer
- * ends: a database that is slow or locked delays the answer this much at most (both are in the journals already).
- */
-const SETTLE_WAIT_MS = 1_000;
-
-/** The log's outcome of a call refused with a status. */
-const OUTCOMES: Record<number, string> = {
-  400: 'invalid',
-  402: 'budget_refused',
-  403: 'policy_refused',
-  404: 'not_found',
-  429: 'rate_limited',
-  502: 'upstream_error',
-  508: 'loop',
-};
-
 /** A call checked and held, ready to go to its provider. */
 interface Admitted {
   schema: CallSchema;
@@ -126,21 +115,13 @@ export class GatewayService {
    */
   async handle(call: ModelCall, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    const record: CallRecord = {
-      servedBy: null,
-      status: 0,
-      outcome: 'failed',
-      usage: NO_USAGE,
-      cost: 0n,
-      ttfbMs: null,
-    };
+    const record = newCallRecord();
     try {
       this.sender.refuseLoop(call.request);
       const admitted = await this.admit(call);
       await this.forward(admitted, call, response, started, record);
     } catch (error) {
-      record.status = error instanceof TaggedError ? error.status : 502;
-      record.outcome = OUTCOMES[record.status] ?? 'failed';
+      refusedWith(record, error);
       throw error;
     } finally {
       if (!record.logged) this.logCall(call, record, started);
@@ -349,13 +330,7 @@ export class GatewayService {
     meter: CallMeter,
   ): Promise<void> {
     this.logCall(call, record, started);
-    await Promise.all([
-      this.ledger.journaled(),
-      this.requestLog.journaled(),
-      meter.budgeted
-        ? waitAtMost(Promise.all([this.ledger.flush(), this.requestLog.flush()]), SETTLE_WAIT_MS)
-        : undefined,
-    ]);
+    await writtenDown(this.ledger, this.requestLog, meter.budgeted);
   }
 
   /**

@@ -23,6 +23,8 @@ import { WorkspaceConfigService } from '../workspace-config/workspace-config.ser
 import { inferenceErrorBody } from './inference-error-body';
 import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
+import { SearchController } from './search.controller';
+import { SearchGateway } from './search-gateway';
 
 export const INFERENCE_PREFIXES = ['/inference/'];
 
@@ -39,7 +41,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     WorkspaceConfigModule,
     ConnectionsModule,
   ],
-  controllers: [InferenceController],
+  controllers: [InferenceController, SearchController],
   providers: [
     GatewayService,
     GatewayTargets,
@@ -49,6 +51,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     CallBudgets,
     InferenceLane,
     OfferedProviders,
+    SearchGateway,
   ],
 })
 export class InferenceModule implements OnModuleInit {

@@ -10,6 +10,7 @@ import {
 } from './config.types';
 import { parseCommandSection } from './command-config';
 import { mergeMcp, parseMcpSection } from './mcp-config';
+import { parseWebSearch } from './websearch-config';
 
 /** A problem found in one document, by path (`agents.reviewer.mode`). */
 export interface FieldProblem {
@@ -229,6 +230,10 @@ export function parseConfigDocument(
   }
   if (raw.mcp !== undefined) config.mcp = parseMcpSection(raw.mcp, problems);
   if (raw.command !== undefined) config.command = parseCommandSection(raw.command, problems);
+  if (raw.websearch !== undefined) {
+    const websearch = parseWebSearch(raw.websearch, problems);
+    if (websearch) config.websearch = websearch;
+  }
   if (raw.model !== undefined) {
     const model = parseModel(raw.model);
     if (model) config.model = model;
@@ -282,5 +287,7 @@ export function mergeConfigs(base: OutpostConfig, over: OutpostConfig): OutpostC
     instructions: [...new Set([...base.instructions, ...over.instructions])],
     ...((over.smallModel ?? base.smallModel) ? { smallModel: over.smallModel ?? base.smallModel } : {}),
     ...((over.model ?? base.model) ? { model: over.model ?? base.model } : {}),
+    // A later file's search provider replaces an earlier one's (and the console's) whole.
+    ...((over.websearch ?? base.websearch) ? { websearch: over.websearch ?? base.websearch } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { CommandConfig } from './command-config';
 import type { McpServerConfig } from './mcp-config';
+import type { WebSearchConfig } from './websearch-config';
 
 /** One permission rule; a ruleset is evaluated in order and the LAST matching rule wins. */
 export interface PermissionRule {
@@ -57,6 +58,8 @@ export interface OutpostConfig {
   instructions: string[];
   /** The model for small side calls (session titles); the session's own model when unset. */
   smallModel?: ModelRef;
+  /** Where the `websearch` tool searches; the agent has no such tool without it. */
+  websearch?: WebSearchConfig;
   /** The default model (opencode's `model`, `"provider/model"`), which clients pick when none is chosen. */
   model?: ModelRef;
 }

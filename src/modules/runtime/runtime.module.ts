@@ -8,6 +8,7 @@ import { ProvidersService } from './providers/providers.service';
 import { QuestionRequestsService } from './questions/question-requests.service';
 import { SkillsService } from './skills/skills.service';
 import { ToolRunner } from './tools/tool-runner';
+import { WebSearchTools } from './tools/web-search-tools';
 
 /**
  * The agent loop's building blocks: a location's providers, provider steps, tool calls under permission rules,
@@ -24,6 +25,7 @@ import { ToolRunner } from './tools/tool-runner';
     ToolRunner,
     ProvidersService,
     PermissionReloadHook,
+    WebSearchTools,
   ],
   exports: [
     ModelStep,
@@ -32,6 +34,7 @@ import { ToolRunner } from './tools/tool-runner';
     SkillsService,
     ToolRunner,
     ProvidersService,
+    WebSearchTools,
   ],
 })
 export class RuntimeModule {}

@@ -41,6 +41,16 @@ export class WorkspaceConfigRepository {
     return rows[0]?.policies ?? [];
   }
 
+  /** The workspace's web search setting (`websearch`), null while disabled or without a row. */
+  async websearch(workspaceId: string): Promise<ConfigDocument['websearch']> {
+    const rows = await poolQuery<{ websearch: ConfigDocument['websearch'] }>(
+      this.db,
+      `SELECT document->'websearch' AS websearch FROM workspace_config WHERE workspace_id = $1`,
+      [workspaceId],
+    );
+    return rows[0]?.websearch ?? null;
+  }
+
   /** The workspace's row, created as `empty` if it has none, locked until `tx` ends. */
   async lock(
     tx: Transaction,

@@ -98,6 +98,11 @@ export class WorkspaceConfigService {
     return { etag: row.etag, body: row.rendered };
   }
 
+  /** The search provider the workspace's config enables (`websearch.providerID`), or null. */
+  websearch(workspaceId: string): Promise<ConfigDocument['websearch']> {
+    return this.configs.websearch(workspaceId);
+  }
+
   /** Applies the members present in `input` (absent: unchanged; `websearch`/`mcp` null: disabled). */
   async update(
     principal: ConsolePrincipal,

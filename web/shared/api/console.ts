@@ -603,6 +603,42 @@ export interface paths {
     patch: operations['connections.update'];
     trace?: never;
   };
+  '/console/api/orgs/{org}/search-providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workspace’s web search providers */
+    get: operations['searchProviders.list'];
+    put?: never;
+    /** Add a web search provider */
+    post: operations['searchProviders.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/orgs/{org}/search-providers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['searchProviders.get'];
+    put?: never;
+    post?: never;
+    /** Delete a web search provider and its key */
+    delete: operations['searchProviders.remove'];
+    options?: never;
+    head?: never;
+    /** Change a web search provider; `api_key` replaces the stored key */
+    patch: operations['searchProviders.update'];
+    trace?: never;
+  };
   '/inference/openai/v1/chat/completions': {
     parameters: {
       query?: never;
@@ -903,6 +939,23 @@ export interface paths {
     get: operations['inference.custom.models'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inference/v1/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A web search through the workspace's search provider (`websearch.providerID`), billed at its price per 1,000 searches */
+    post: operations['inference.search'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1372,6 +1425,47 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    CreateSearchProviderDto: {
+      /**
+       * @description The search API: `brave`, `tavily`, `exa`, or `searxng` (self-hosted, no key).
+       * @enum {string}
+       */
+      kind: 'brave' | 'tavily' | 'exa' | 'searxng';
+      /** @description What the console shows; the kind when absent. */
+      name?: string;
+      /** @description The API's root (`https://api.search.brave.com/res/v1`, `https://api.tavily.com`, `https://api.exa.ai`); required for SearXNG. */
+      base_url?: string;
+      /** @description The provider's API key (not for SearXNG). Write-only: answers show only its last four characters. */
+      api_key?: string;
+      /** @description USD per 1,000 searches, billed to the caller (0 when absent). */
+      price_per_1000?: number;
+    };
+    SearchProviderDto: {
+      /** @description `srch_…`: what the workspace config's `websearch.providerID` names. */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      kind: 'brave' | 'tavily' | 'exa' | 'searxng';
+      /** @description Where searches go: the given base URL, or the provider's public API. */
+      base_url: string;
+      /** @description The key's last four characters; null without a key or when it is shorter than 8. */
+      api_key_last4: string | null;
+      price_per_1000: number;
+      /** @description What keys name in `allowed_models` to use it: `search/<id>`. */
+      model: string;
+      created_at: string;
+      updated_at: string;
+    };
+    UpdateSearchProviderDto: {
+      /** @description What the console shows; the kind when absent. */
+      name?: string;
+      /** @description The API's root (`https://api.search.brave.com/res/v1`, `https://api.tavily.com`, `https://api.exa.ai`); required for SearXNG. */
+      base_url?: string;
+      /** @description The provider's API key (not for SearXNG). Write-only: answers show only its last four characters. */
+      api_key?: string;
+      /** @description USD per 1,000 searches, billed to the caller (0 when absent). */
+      price_per_1000?: number;
+    };
     GatewayModelDto: {
       id: string;
       object: string;
@@ -1390,6 +1484,20 @@ export interface components {
       /** @description Anthropic's paging members: the first and last ids of the page (the whole list is one page). */
       first_id: string | null;
       last_id: string | null;
+    };
+    SearchRequestDto: {
+      /** @description What to search the web for. */
+      query: string;
+      /** @description How many results at most (5 when absent). */
+      max_results?: number;
+    };
+    SearchResultDto: {
+      title: string;
+      url: string;
+      snippet: string;
+    };
+    SearchAnswerDto: {
+      results: components['schemas']['SearchResultDto'][];
     };
     TaggedError: {
       _tag: string;
@@ -4336,6 +4444,315 @@ export interface operations {
       };
     };
   };
+  'searchProviders.list': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchProviderDto'][];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'searchProviders.create': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSearchProviderDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchProviderDto'];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'searchProviders.get': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchProviderDto'];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: no such search provider in this workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'searchProviders.remove': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: no such search provider in this workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'searchProviders.update': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSearchProviderDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchProviderDto'];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: no such search provider in this workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'inference.chatCompletions': {
     parameters: {
       query?: never;
@@ -5431,6 +5848,77 @@ export interface operations {
       };
       /** @description Unauthorized */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'inference.search': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SearchRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchAnswerDto'];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UserLimitError: a budget (key, member or workspace) cannot pay for the search */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description KeyModelError: the key’s allowed_models do not name search/<provider id> */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SearchNotEnabledError: the workspace config enables no web search */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -62,7 +62,7 @@ export function isBaseUrl(value: unknown): boolean {
   );
 }
 
-const IsBaseUrl = (options?: ValidationOptions) =>
+export const IsBaseUrl = (options?: ValidationOptions) =>
   ValidateBy(
     { name: 'isBaseUrl', validator: { validate: isBaseUrl } },
     { message: 'must be an http(s) URL without credentials, query or fragment', ...options },
@@ -92,7 +92,7 @@ const headerRules = [
   ),
 ];
 
-const credentialRules = [
+export const credentialRules = [
   IsString(),
   Length(1, MAX_CREDENTIAL_BYTES, {
     message: `must be 1 to ${MAX_CREDENTIAL_BYTES} characters`,
@@ -102,7 +102,7 @@ const credentialRules = [
   }),
 ];
 
-function apply(rules: PropertyDecorator[]): PropertyDecorator {
+export function apply(rules: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => rules.forEach((rule) => rule(target, key));
 }
 

@@ -21,6 +21,7 @@ import { StepError, StepResult } from '../../runtime/providers/step.types';
 import { SkillsService } from '../../runtime/skills/skills.service';
 import { BUILTIN_TOOLS, toolSpec } from '../../runtime/tools/builtin-tools';
 import { AnyTool } from '../../runtime/tools/tool.types';
+import { WebSearchTools } from '../../runtime/tools/web-search-tools';
 import { AssistantMessage } from '../../sessions/session-message.types';
 import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
@@ -92,6 +93,7 @@ export class AgentLoop implements OnModuleInit {
     private readonly providers: ProvidersService,
     private readonly mcp: McpService,
     private readonly skills: SkillsService,
+    private readonly webSearch: WebSearchTools,
     private readonly modelStep: ModelStep,
     private readonly systemPrompt: SystemPromptService,
     private readonly compaction: SessionCompaction,
@@ -194,8 +196,13 @@ export class AgentLoop implements OnModuleInit {
     const registry = await this.providers.forLocation(location);
     const ref = chooseModel(registry, location.directory, session.model, agent.model);
     const rulesets: PermissionRuleset[] = [agent.permissions, session.permissions ?? []];
-    // The MCP servers' tools beside the built-in ones (a server that failed has none), and the skills the rules allow.
-    const extra = [...(await this.mcp.tools(location)), ...(await this.skills.tools(location, rulesets))];
+    // The MCP servers' tools, the location's web search and the skills the rules allow, beside the built-in ones
+    // (a server that failed has none).
+    const extra = [
+      ...(await this.webSearch.forLocation(location)),
+      ...(await this.mcp.tools(location)),
+      ...(await this.skills.tools(location, rulesets)),
+    ];
     const tools = [...BUILTIN_TOOLS, ...extra].filter((tool) => !isToolDisabled(tool.action, ...rulesets));
     const accepts = acceptedFiles(registry.configs()[ref.providerID], registry.model(ref));
     // A model that takes other attachments than the last step's sees the transcript written anew.
