@@ -31,6 +31,7 @@ const BODILESS = new Set([
   'session.compact',
   'session.revert.commit',
   'session.revert.clear',
+  'session.question.reject',
 ]);
 
 function operations(document: Document) {
