@@ -183,7 +183,7 @@ export class SessionTransferService {
         }
         const key = newMember(head, part.key);
         head[key] = memberValue(key, part.text);
-        await checkedHead({ ...head, info: head.info, messages: [] });
+        await checkedHead({ ...head, messages: [] });
         if (key === 'location') late = head.location;
       }
       if (batch.length > 0) yield batch;

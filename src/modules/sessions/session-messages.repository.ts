@@ -210,37 +210,11 @@ export class SessionMessagesRepository {
     );
   }
 
-  /** Inserts many messages with one statement (column arrays unnested). */
-  async insertMessages(messages: NewMessage[], manager: EntityManager): Promise<void> {
-    if (messages.length === 0) return;
-    const column = <T>(pick: (message: NewMessage) => T) => messages.map(pick);
-    await manager.query(
-      `INSERT INTO session_message (session_id, id, type, data, time_created, time_completed, tokens_input,
-         tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, cost)
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[], $5::bigint[],
-         $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[])`,
-      [
-        column((m) => m.sessionId),
-        column((m) => m.id),
-        column((m) => m.type),
-        column((m) => JSON.stringify(m.data)),
-        column((m) => m.timeCreated),
-        column((m) => m.timeCompleted ?? null),
-        column((m) => m.tokens?.input ?? null),
-        column((m) => m.tokens?.output ?? null),
-        column((m) => m.tokens?.reasoning ?? null),
-        column((m) => m.tokens?.cacheRead ?? null),
-        column((m) => m.tokens?.cacheWrite ?? null),
-        column((m) => m.cost ?? null),
-      ],
-    );
-  }
-
   /**
    * Inserts messages with COPY in the transaction of `manager` (an import's batches): about half the database's
    * time of the same rows through `unnest` (bench/transfer).
    */
-  async insertMessagesCopy(messages: NewMessage[], manager: EntityManager): Promise<void> {
+  async insertMessages(messages: NewMessage[], manager: EntityManager): Promise<void> {
     if (messages.length === 0) return;
     const client = (await (manager.queryRunner as PostgresQueryRunner).connect()) as PoolClient;
     const lines = messages.map((m) =>

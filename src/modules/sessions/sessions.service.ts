@@ -264,7 +264,7 @@ export class SessionsService {
       for await (const batch of batches) {
         const rows = batch.map((message) => storedMessage(session.id, message, this.clock.now()));
         await writing;
-        writing = this.transcript.insertMessagesCopy(rows, manager);
+        writing = this.transcript.insertMessages(rows, manager);
         writing.catch(() => undefined); // awaited with the next batch or after the last; a failed read ends first
       }
       await writing;
