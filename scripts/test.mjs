@@ -5,6 +5,7 @@
  * wall time, and ends with the one line CI reads: `N passed, M failed`. `npm test -- system fleet` runs only those.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -48,6 +49,8 @@ function run(name) {
     env: {
       ...process.env,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+      // every file's seconds, for a look at where a run's minutes go (the run prints its slowest files itself)
+      OUTPOST_TEST_TIMES: join(tmpdir(), `outpost-test-times-${name}.json`),
     },
   });
   let out = '';

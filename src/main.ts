@@ -109,6 +109,9 @@ export async function serve(): Promise<void> {
     database: databaseInUse.description,
     signup: parseIdentityEnv(process.env).signup,
     newPassword: config.surfaces.includes('instance') ? app.get(ServerPasswordService).generated : undefined,
+    password: config.surfaces.includes('instance')
+      ? { user: app.get(ServerPasswordService).username, source: app.get(ServerPasswordService).source }
+      : undefined,
   };
   // With JSON logs the banner is one more record among them (a collector parses every line), written at
   // LOG_LEVEL=warn too, as the readable banner is; LOG_LEVEL=silent means no line at all.

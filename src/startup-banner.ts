@@ -9,6 +9,8 @@ export interface BannerFacts {
   signup?: 'first' | 'open' | 'invite' | 'closed';
   /** The server password, only on the start that generated it. */
   newPassword?: { user: string; value: string; file: string };
+  /** Where the web app's password is (the variable that sets it or the file that keeps it), with the instance. */
+  password?: { user: string; source: string };
 }
 
 const SIGNUP_WORDS = {
@@ -32,6 +34,31 @@ function bannerUrls(facts: BannerFacts) {
 }
 
 /**
+ * What a person does next: sign in to the web app or pair a client, make the console's first account.
+ * `passwordShown`: the banner prints a first start's password below the steps.
+ */
+export function nextSteps(facts: BannerFacts, passwordShown = false): string[] {
+  const urls = bannerUrls(facts);
+  const steps: string[] = [];
+  if (urls.webApp && facts.password) {
+    const where = facts.newPassword && passwordShown ? 'shown below, kept in' : 'in';
+    steps.push(
+      `open ${urls.webApp} and sign in as "${facts.password.user}" with the server password (${where} ${facts.password.source})`,
+      'or connect a client or a phone: `outpost pair` prints a one-time link and its QR code',
+    );
+  }
+  if (urls.console && (facts.signup === 'first' || facts.signup === 'open'))
+    steps.push(
+      `open ${urls.console} and create an account${facts.signup === 'first' ? ' (the first one owns the console)' : ''}`,
+    );
+  else if (urls.console && facts.signup === 'closed')
+    steps.push("make the console's accounts with `outpost console create-user`");
+  if (urls.inference && !urls.console)
+    steps.push(`point OpenAI or Anthropic clients at ${urls.inference} with a console key`);
+  return steps;
+}
+
+/**
  * The last lines of start-up, for a person at a terminal: where to go, what serves the data, and a first start's
  * password. The password itself only when `showPassword` (standard error is a terminal): a log file or a container's
  * log is read by more people than the server's owner, so there it names the file instead.
@@ -48,6 +75,8 @@ export function startupBanner(facts: BannerFacts, { showPassword }: { showPasswo
     `  API docs    ${urls.docs}`,
     facts.database ? `  database    ${facts.database}` : undefined,
   ].filter((line): line is string => !!line);
+  const steps = nextSteps(facts, showPassword);
+  if (steps.length) lines.push('', '  Next:', ...steps.map((step) => `    - ${step}`));
   if (facts.newPassword) {
     const { user, value, file } = facts.newPassword;
     const rule = '  ' + '='.repeat(72);
@@ -86,6 +115,7 @@ export function startupRecord(facts: BannerFacts) {
       firstStart: facts.newPassword
         ? { user: facts.newPassword.user, passwordFile: facts.newPassword.file }
         : undefined,
+      next: nextSteps(facts),
     },
     msg: `Outpost is running on ${urls.server}`,
   };

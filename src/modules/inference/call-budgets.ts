@@ -9,8 +9,6 @@ import { BudgetRefusal, UserLimitError, WorkspaceLimitError } from './gateway.er
 import { InferenceRequest } from './inference-request';
 import { costOf, NO_USAGE } from './usage';
 
-/** How long a call waits for the holds of calls in flight to be given back before it is refused. */
-export const HOLD_WAIT_MS = 30_000;
 /** How often a waiting call looks again when no write of this node wakes it (holds given back by other nodes). */
 const HOLD_RETRY_MS = 100;
 
@@ -57,7 +55,7 @@ export class CallBudgets {
    *
    * A call the budget could afford once the calls in flight give their holds back (they give back all but what
    * they spend) is not refused for their worst cases: it waits for them to settle (this node's next write, or
-   * `HOLD_RETRY_MS` for other nodes'), for `HOLD_WAIT_MS` at most, then is refused or, without an output limit,
+   * `HOLD_RETRY_MS` for other nodes'), for `holdWaitMs` (OUTPOST_GATEWAY_HOLD_WAIT_MS) at most, then is refused or, without an output limit,
    * sized to what is left. Only a budget whose real spend leaves no room refuses at once.
    */
   async hold(
@@ -68,7 +66,7 @@ export class CallBudgets {
     request: Pick<InferenceRequest, 'maxTokens' | 'pays'>,
   ): Promise<Held> {
     if (request.pays === 'nothing') return { holds: { member: 0n, workspace: 0n, key: 0n } };
-    const giveUpAt = performance.now() + HOLD_WAIT_MS;
+    const giveUpAt = performance.now() + this.config.holdWaitMs;
     for (;;) {
       const patient = performance.now() < giveUpAt;
       const outcome = await this.tryHold(principal, model, maxOutput, inputTokens, request, patient);

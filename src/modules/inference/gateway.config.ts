@@ -160,6 +160,8 @@ function parseLimits(env: Record<string, string | undefined>) {
       1024,
       512 * 1024 * 1024,
     ),
+    /** How long a call waits for the holds of calls in flight to be given back before a budget refuses it. */
+    holdWaitMs: int(env, 'OUTPOST_GATEWAY_HOLD_WAIT_MS', 30_000, 0, 600_000),
   };
 }
 

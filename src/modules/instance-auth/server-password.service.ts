@@ -21,9 +21,11 @@ export class ServerPasswordService implements OnModuleInit {
   onModuleInit(): void {
     if (this.config.password) {
       this.value = this.config.password;
+      this.source = 'OUTPOST_PASSWORD';
       return;
     }
     const file = join(this.app.dataDir, 'server-password');
+    this.source = file;
     if (existsSync(file)) {
       this.value = readFileSync(file, 'utf8').trim();
       this.logger.log(`server password is in ${file}`);
@@ -36,6 +38,9 @@ export class ServerPasswordService implements OnModuleInit {
     // Shown once, in the start-up banner of the start that created it; later starts only say where it is.
     this.generated = { user: this.config.username, value: this.value, file };
   }
+
+  /** Where a person finds the password: the variable that sets it, or the file that keeps it. */
+  source = '';
 
   /** Set only on the start that generated the password, for the start-up banner. */
   generated?: { user: string; value: string; file: string };

@@ -77,6 +77,12 @@ describe('the start-up banner', () => {
         database: expect.stringMatching(/^PostgreSQL at postgres:\/\/.*\/outpost_/),
         signup: 'open',
         firstStart: { user: 'opencode', passwordFile: join(dir, 'server-password') },
+        // what to do next: where to sign in and where the password is, pairing, the console's first account
+        next: [
+          `open http://127.0.0.1:${port}/ and sign in as "opencode" with the server password (in ${join(dir, 'server-password')})`,
+          'or connect a client or a phone: `outpost pair` prints a one-time link and its QR code',
+          `open http://127.0.0.1:${port}/console and create an account`,
+        ],
       }),
     ]);
 

@@ -9,7 +9,8 @@ import { spent, spentBecomes } from './gateway-fixture';
 import { owner, t, upstream, useGatewayApp } from './gateway-fixture';
 
 describe('the inference gateway (/inference/*) with the official SDKs', () => {
-  useGatewayApp();
+  // Refused calls wait for the holds in flight, which the gate keeps out until every call is decided: a short wait.
+  useGatewayApp({ OUTPOST_GATEWAY_HOLD_WAIT_MS: '1500' });
 
   it('200 concurrent requests whose holds exceed the budget 10x: never admitted past it; spend equals the recorded usage', async () => {
     const second = await serviceAccountKey(owner, owner.org, 'inference');

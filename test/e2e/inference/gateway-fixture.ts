@@ -49,8 +49,11 @@ export let owner: Person;
 export let key: string;
 export let saId: string;
 
-/** Starts the upstream and the app, signs the owner up with an inference key, before the describe's tests. */
-export function useGatewayApp(): void {
+/**
+ * Starts the upstream and the app, signs the owner up with an inference key, before the describe's tests. `env`:
+ * more of the app's environment (e.g. a shorter OUTPOST_GATEWAY_HOLD_WAIT_MS where calls are refused by design).
+ */
+export function useGatewayApp(env: Record<string, string> = {}): void {
   beforeAll(async () => {
     upstream = await ScriptedModelServer.start();
     t = await createTestApp({
@@ -62,6 +65,7 @@ export function useGatewayApp(): void {
         OUTPOST_METRICS_TOKEN: 'gateway-metrics',
         // The scripted upstream of the connections listens on loopback, which connections may not reach by default.
         OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
+        ...env,
       },
     });
     owner = await signup(t);
