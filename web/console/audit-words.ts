@@ -1,7 +1,8 @@
 import type { AuditAction } from '@/modules/audit/audit-actions';
-import { day, dollars, type Schemas } from './api';
+import type { components } from '../shared/api/console';
+import { day, dollars, usd } from './format';
 
-type Entry = Schemas['AuditEntryDto'];
+type Entry = components['schemas']['AuditEntryDto'];
 type Details = Record<string, unknown>;
 
 /** Looks up a person's or service account's name by id. */
@@ -57,6 +58,8 @@ export function describe(entry: Entry, nameOf: NameOf): string {
       const expires = d.expires_at ? `, expiring ${day(str(d.expires_at))}` : '';
       return `Created the key ${quoted(d.name)}${owner ? ` for ${owner}` : ''} (${permission(d.permission)}${expires})`;
     }
+    case 'key.updated':
+      return keyChanges(d, target);
     case 'key.revoked':
       return `Revoked the key ${quoted(d.name) || target}`;
     case 'token.created':
@@ -100,6 +103,58 @@ export function describe(entry: Entry, nameOf: NameOf): string {
     default:
       return `${entry.action.replace(/[._]/g, ' ')} ${target}`;
   }
+}
+
+/** The new value of a key's control as a person reads it (`undefined`: not in the entry). */
+function controlValue(name: string, d: Details): string {
+  const rate = (d.rate_limit ?? {}) as Details;
+  const value =
+    name === 'rate_limit.requests_per_minute'
+      ? rate.requests_per_minute
+      : name === 'rate_limit.tokens_per_minute'
+        ? rate.tokens_per_minute
+        : d[name];
+  return shownControl(name, value);
+}
+
+function shownControl(name: string, value: unknown): string {
+  if (value == null) return name === 'allowed_models' ? 'every model' : 'no limit';
+  if (name === 'monthly_budget_dollars') return `${usd.format(Number(value))} a month`;
+  if (Array.isArray(value)) return value.length ? list(value) : 'no model';
+  return str(value);
+}
+
+const CONTROL_WORDS: Record<string, string> = {
+  'rate_limit.requests_per_minute': 'requests per minute',
+  'rate_limit.tokens_per_minute': 'tokens per minute',
+  allowed_models: 'allowed models',
+  monthly_budget_dollars: 'monthly budget',
+};
+
+/**
+ * "Changed the key “ci”: requests per minute from no limit to 60; monthly budget from $5.00 a month to $10.00 a
+ * month", or "Renamed the key “old” to “new”"; older entries (no `previous`) name the new values only.
+ */
+function keyChanges(d: Details, target: string): string {
+  const changed = (Array.isArray(d.changed) ? d.changed : []).map(str);
+  const previous = (d.previous ?? undefined) as Details | undefined;
+  const parts: string[] = [];
+  let renamed = '';
+  for (const name of changed) {
+    if (name === 'name') {
+      renamed = previous ? `Renamed the key ${quoted(previous.name)} to ${quoted(d.name)}` : '';
+      continue;
+    }
+    const words = CONTROL_WORDS[name] ?? name.replace(/[._]/g, ' ');
+    const to = controlValue(name, d);
+    parts.push(
+      previous && name in previous
+        ? `${words} from ${shownControl(name, previous[name])} to ${to}`
+        : `${words} to ${to}`,
+    );
+  }
+  if (!parts.length) return renamed || `Changed the key ${quoted(d.name) || target}`;
+  return `${renamed ? `${renamed}; changed` : `Changed the key ${quoted(d.name) || target}:`} ${parts.join('; ')}`;
 }
 
 function permission(value: unknown): string {

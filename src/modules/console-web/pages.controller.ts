@@ -15,7 +15,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { APP_PAGES, appBody, consoleNav } from './app-shell';
 import { CsrfService } from './csrf.service';
 import { Html, html, page } from '@/common/http/html';
-import { approvalForm, codeForm, homeBody, inviteBody, loginForm, signupForm } from './views';
+import { approvalForm, codeForm, homeBody, inviteBody, invitedWords, loginForm, signupForm } from './views';
 import { HttpReply, HttpRequest } from '@/common/http/http';
 
 type Form = Record<string, unknown>;
@@ -196,7 +196,7 @@ export class PagesController {
     }
     // From an invitation: its email, filled in (the sign-up accepts the invitation only for that email).
     const invited = token ? await this.invites.describe(token) : undefined;
-    const notice = invited ? `Create an account to join ${invited.workspace} as ${invited.role}.` : undefined;
+    const notice = invited ? `${invitedWords(invited)}: create an account to accept.` : undefined;
     this.send(
       response,
       200,

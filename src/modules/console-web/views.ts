@@ -1,3 +1,4 @@
+import type { UsableInvite } from '../workspaces/usable-invite';
 import type { PendingAuthorization } from '../device/device-flow.service';
 import type { WorkspaceWithRole } from '../workspaces/workspaces.service';
 import { csrfField, Html, html } from '@/common/http/html';
@@ -172,15 +173,16 @@ export function homeBody(csrf: string, workspaces: WorkspaceWithRole[], devices:
     <p><a href="/console/device">Sign in a device with a code</a></p>`;
 }
 
-export function inviteBody(
-  csrf: string,
-  token: string,
-  invite: { workspace: string; email: string; role: string },
-): Html {
-  return html`<p>
-      You are invited to join <strong>${invite.workspace}</strong> as ${invite.role} (invitation for
-      ${invite.email}).
-    </p>
+/** "Ann Lee (ann@example.com) invites you", or "You are invited" when nobody is known to have sent it. */
+export function invitedWords(invite: UsableInvite): string {
+  const who = invite.invitedBy
+    ? `${invite.invitedBy.name} (${invite.invitedBy.email}) invites you`
+    : 'You are invited';
+  return `${who} to join ${invite.workspace} as ${invite.role === 'admin' || invite.role === 'owner' ? 'an' : 'a'} ${invite.role}`;
+}
+
+export function inviteBody(csrf: string, token: string, invite: UsableInvite): Html {
+  return html`<p>${invitedWords(invite)} (an invitation for ${invite.email}).</p>
     <form method="post" action="/console/invites/${token}">
       ${csrfField(csrf)} <button type="submit">Accept the invitation</button>
     </form>`;

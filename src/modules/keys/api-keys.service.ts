@@ -51,6 +51,20 @@ const API_NAMES: Partial<Record<keyof ApiKeyEntity, string>> = {
   monthlyBudgetMicroCents: 'monthly_budget_dollars',
 };
 
+/** A column's value as audit entries show it (budgets in dollars), under its API name. */
+function auditValues(key: ApiKeyEntity, columns: Array<keyof ApiKeyEntity>): Record<string, unknown> {
+  return Object.fromEntries(
+    columns.map((column) => [
+      API_NAMES[column] ?? column,
+      column === 'monthlyBudgetMicroCents'
+        ? key.monthlyBudgetMicroCents === null
+          ? null
+          : microCentsToDollars(key.monthlyBudgetMicroCents)
+        : key[column],
+    ]),
+  );
+}
+
 /** What audit entries say of a key's controls. */
 function controlDetails(key: ApiKeyEntity): Record<string, unknown> {
   return {
@@ -146,6 +160,8 @@ export class ApiKeysService {
         details: {
           name: next.name,
           changed: changed.map((column) => API_NAMES[column] ?? column),
+          // what the changed controls were, so the entry can say "from … to …"
+          previous: auditValues(key, changed),
           ...controlDetails(next),
         },
       });

@@ -1,3 +1,4 @@
+import { UsableInvite } from './usable-invite';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, MoreThan, Repository } from 'typeorm';
@@ -54,17 +55,24 @@ export class InvitesRepository {
   }
 
   /** The workspace name, email and role of a usable invitation (at `now`, in a live workspace), else undefined. */
-  async describeUsable(
-    tokenHash: string,
-    now: Date,
-  ): Promise<{ workspace: string; email: string; role: Role } | undefined> {
+  /** A usable invitation as its page shows it: the workspace, the email and role, who sent it. */
+  async describeUsable(tokenHash: string, now: Date): Promise<UsableInvite | undefined> {
     const [row] = (await this.invites.query(
-      `SELECT w.name AS workspace, i.email, i.role FROM invite i JOIN workspace w ON w.id = i.workspace_id
+      `SELECT w.name AS workspace, i.email, i.role, u.name AS inviter_name, u.email AS inviter_email
+         FROM invite i JOIN workspace w ON w.id = i.workspace_id LEFT JOIN users u ON u.id = i.invited_by
         WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > $2
           AND w.deleted_at IS NULL`,
       [tokenHash, now],
-    )) as Array<{ workspace: string; email: string; role: Role }>;
-    return row;
+    )) as Array<{
+      workspace: string;
+      email: string;
+      role: Role;
+      inviter_name: string | null;
+      inviter_email: string | null;
+    }>;
+    if (!row) return undefined;
+    const { inviter_name: name, inviter_email: email, ...invite } = row;
+    return { ...invite, invitedBy: email ? { name: name || email, email } : undefined };
   }
 
   /**

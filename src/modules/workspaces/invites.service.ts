@@ -14,6 +14,7 @@ import {
 import { ConsolePrincipal, Role } from '../console-access/console-principal';
 import { InviteEntity } from './invite.entity';
 import { InvitesRepository } from './invites.repository';
+import { UsableInvite } from './usable-invite';
 import { MembershipsRepository, WorkspaceWithRole } from './memberships.repository';
 import { WorkspacesRepository } from './workspaces.repository';
 
@@ -94,7 +95,7 @@ export class InvitesService {
   }
 
   /** What an invitation page shows: the workspace and role of a usable invitation, else undefined. */
-  describe(token: string): Promise<{ workspace: string; email: string; role: Role } | undefined> {
+  describe(token: string): Promise<UsableInvite | undefined> {
     return this.invites.describeUsable(sha256(token), new Date(this.clock.now()));
   }
 

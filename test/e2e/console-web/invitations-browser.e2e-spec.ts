@@ -53,7 +53,12 @@ describe('invitations in a browser (Debian chromium)', () => {
       await page.goto(`${invited.url}${path}`);
       await page.getByRole('heading', { name: 'Create an account' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/console/signup');
-      await page.getByText('Create an account to join Personal as member.').waitFor();
+      // It says who sent the invitation, and to what.
+      await page
+        .getByText(
+          /^.+ \(owner@example\.com\) invites you to join Personal as a member: create an account to accept\.$/,
+        )
+        .waitFor();
       expect(await page.getByLabel('Email').inputValue()).toBe(email);
       expect(await accessibilityProblems(page)).toEqual([]);
       mkdirSync(ARTIFACTS, { recursive: true });
@@ -82,6 +87,16 @@ describe('invitations in a browser (Debian chromium)', () => {
     await page.goto(`${invited.url}${path}`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(new URL(page.url()).searchParams.get('next')).toBe(path);
+    // Signed in, the invitation's page says who sent it.
+    await page.getByLabel('Email').fill('has-account@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page
+      .getByText(
+        /^.+ \(owner@example\.com\) invites you to join Personal as a member \(an invitation for has-account@example\.com\)\.$/,
+      )
+      .waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
     await context.close();
   });
 

@@ -185,6 +185,22 @@ describe('per-key controls on the gateway: allowed models, requests and tokens a
     expect(JSON.stringify(updates)).toContain(
       '"changed":["rate_limit.requests_per_minute","rate_limit.tokens_per_minute","allowed_models"]',
     );
+    // Each entry keeps what the changed controls were, so the audit page can say "from … to …".
+    const previous = updates.map((entry: { details: { previous: unknown } }) => entry.details.previous);
+    expect(previous).toEqual(
+      expect.arrayContaining([
+        {
+          'rate_limit.requests_per_minute': null,
+          'rate_limit.tokens_per_minute': null,
+          allowed_models: null,
+        },
+        {
+          'rate_limit.requests_per_minute': 100,
+          'rate_limit.tokens_per_minute': 50_000,
+          allowed_models: ['up/small'],
+        },
+      ]),
+    );
     // Personal keys take the same controls.
     const personal = await owner.post(`/console/api/orgs/${owner.org}/keys`, {
       name: 'mine',
