@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { describedBy, FieldError, LabelledInput } from '../shared/field';
+import { fieldWords, formWords, splitFieldMessage } from '../shared/field-words';
 import { ApiError, wordsOf } from './api';
 
 export { describedBy, FieldError };
@@ -32,9 +33,10 @@ export function useFormAction(paths: string[]) {
       await action();
       return true;
     } catch (failure) {
+      const message = wordsOf(failure);
       setError({
-        message: sentence(wordsOf(failure)),
-        field: failure instanceof ApiError ? failure.field : undefined,
+        message,
+        field: (failure instanceof ApiError ? failure.field : undefined) ?? splitFieldMessage(message).field,
       });
       return false;
     } finally {
@@ -48,17 +50,11 @@ export function useFormAction(paths: string[]) {
     /** Client-side refusal of one field, in the same place the server's would go. */
     refuse: (field: string, message: string) => setError({ field, message }),
     error,
-    at: (path: string) => (error && shownAt === path ? error.message : undefined),
-    rest: error && shownAt === undefined ? error.message : undefined,
+    /** What to do, in words, under the field the refusal is about. */
+    at: (path: string) => (error && shownAt === path ? fieldWords(error.message) : undefined),
+    /** A refusal no field of the form shows, naming its field so the person can find it. */
+    rest: error && shownAt === undefined ? formWords(error.message, error.field) : undefined,
   };
-}
-
-/** "providers.team.settings.baseURL: must be an http(s) URL" → "Must be an http(s) URL (providers.team.settings.baseURL)." */
-function sentence(message: string): string {
-  const match = /^([\w.@:/+-]+): (.+)$/.exec(message);
-  if (!match) return message;
-  const words = match[2].charAt(0).toUpperCase() + match[2].slice(1);
-  return `${words.replace(/\.$/, '')} (${match[1]}).`;
 }
 
 /** A text input with its label, and the message about it under it. */

@@ -99,7 +99,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     await form.getByRole('button', { name: 'Save controls' }).click();
     const requestsError = form.locator(`#controls-${keyId}-requests-error`);
     await requestsError.waitFor();
-    expect(await requestsError.innerText()).toMatch(/\(rate_limit\.requests_per_minute\)\.$/);
+    expect(await requestsError.innerText()).toBe('Enter 1 or more.');
     expect(await form.getByLabel('Requests per minute').getAttribute('aria-invalid')).toBe('true');
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(await serviceAccountKeyNow()).toEqual(before);
@@ -120,7 +120,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     await form.getByRole('button', { name: 'Save controls' }).click();
     const budgetError = form.locator(`#controls-${keyId}-budget-error`);
     await budgetError.waitFor();
-    expect(await budgetError.innerText()).toBe('Must not be negative (monthly_budget_dollars).');
+    expect(await budgetError.innerText()).toBe('Enter 0 or more.');
     expect(await serviceAccountKeyNow()).toEqual(before);
     expect((await row(page, 'deploy').innerText()).replace(/\s+/g, ' ')).toContain(
       '60 req/min · 100K tok/min · 3 models · $25.50/month',

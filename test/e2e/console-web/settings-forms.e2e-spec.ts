@@ -67,9 +67,8 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
     // Refused by the server: its words, as a sentence, under the Base URL field.
     const baseError = form.locator('#prov-baseURL-error');
     await baseError.waitFor();
-    expect(await baseError.innerText()).toBe(
-      'Must be an absolute http(s) URL (providers.team.settings.baseURL).',
-    );
+    // In words a person acts on; the API's message keeps the field's name.
+    expect(await baseError.innerText()).toBe('Enter a full address that starts with http:// or https://.');
     expect(await form.getByLabel('Base URL').getAttribute('aria-describedby')).toBe('prov-baseURL-error');
     expect(await accessibilityProblems(page)).toEqual([]);
     await shot(page, 'settings-provider-error-desktop');
@@ -110,7 +109,7 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
     await server.getByLabel('Name').fill('docs');
     await server.getByLabel('URL').fill('ftp://docs.example.com');
     await page.getByRole('button', { name: 'Save MCP servers' }).click();
-    await server.getByText('Must be an http(s) URL (mcp.servers.docs.url).').waitFor();
+    await server.getByText('Enter a full address that starts with http:// or https://.').waitFor();
     await server.getByLabel('URL').fill('https://docs.example.com/mcp');
     await page.getByRole('button', { name: 'Save MCP servers' }).click();
     await page.getByRole('region', { name: 'MCP servers' }).getByText('Saved.').waitFor();

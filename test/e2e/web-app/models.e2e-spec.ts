@@ -132,7 +132,7 @@ describe('the Models page: no model at first, a provider added with its key kept
     await page.keyboard.press('Enter');
     const baseError = page.locator('#provider-baseURL-error');
     await baseError.waitFor();
-    expect(await baseError.innerText()).toBe('baseURL: must be an http(s) URL');
+    expect(await baseError.innerText()).toBe('Enter a full address that starts with http:// or https://.');
     expect(await page.getByLabel('Base URL').getAttribute('aria-describedby')).toBe('provider-baseURL-error');
     await screenshot(page, 'models-error-phone');
 

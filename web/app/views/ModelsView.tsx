@@ -5,6 +5,7 @@ import { ApiError, at, client, ok } from '../api';
 import { shortPath } from '../format';
 import { useKnownLocations } from '../locations';
 import type { ModelView } from '../types';
+import { fieldWords, formWords } from '../../shared/field-words';
 import { ConsoleLink } from './ConsoleLink';
 
 type Kind = 'openai' | 'anthropic' | 'openai-compatible';
@@ -160,7 +161,7 @@ function AddProvider({ onAdded }: { onAdded: () => void }) {
       label={label}
       value={draft[name]}
       onValue={(value) => set({ [name]: value })}
-      message={error?.field === name ? error.message : undefined}
+      message={error?.field === name ? fieldWords(error.message) : undefined}
       input={input}
     />
   );
@@ -205,7 +206,7 @@ function AddProvider({ onAdded }: { onAdded: () => void }) {
       {field('models', 'Models (ids, separated by commas)')}
       {error && !FIELDS.includes(error.field ?? '') && (
         <p class="error" role="alert">
-          {error.message}
+          {formWords(error.message, error.field)}
         </p>
       )}
       <div class="actions">
