@@ -36,7 +36,7 @@ const marked = new Marked({
       const known = language && hljs.getLanguage(language);
       const body = known ? hljs.highlight(text, { language, ignoreIllegals: true }).value : escapeHtml(text);
       const label = known ? `<span class="code-lang">${escapeHtml(language)}</span>` : '';
-      return `<div class="code-block">${label}<button type="button" class="copy-code secondary small">Copy</button><pre><code class="hljs">${body}</code></pre></div>`;
+      return `<div class="code-block">${label}<button type="button" class="copy-code secondary small">Copy</button><pre tabindex="0"><code class="hljs">${body}</code></pre></div>`;
     },
   },
 });
@@ -47,6 +47,7 @@ const marked = new Marked({
  * was tricked into writing).
  */
 export function renderMarkdown(text: string): string {
-  const rendered = marked.parse(text, { async: false });
+  // A wide table scrolls sideways (.markdown table): focusable, so a keyboard can scroll it too.
+  const rendered = marked.parse(text, { async: false }).replace(/<table>/g, '<table tabindex="0">');
   return DOMPurify.sanitize(rendered, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form'] });
 }

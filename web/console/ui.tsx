@@ -146,14 +146,25 @@ export function DeleteButton({
   );
 }
 
-/** A secret shown once, with a copy button. */
-export function ShownOnce(props: { title: string; secret: string; onDone: () => void; what?: string }) {
+/**
+ * A secret shown once, with a copy button; `children` say how to use it. `level`: its heading's, after the heading
+ * above it (2 directly under the page's title).
+ */
+export function ShownOnce(props: {
+  title: string;
+  secret: string;
+  onDone: () => void;
+  what?: string;
+  level?: 2 | 3;
+  children?: ComponentChildren;
+}) {
+  const Heading = props.level === 2 ? 'h2' : 'h3';
   const [copied, setCopied] = useState<string>();
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.focus(), []);
   return (
     <div class="panel" role="region" aria-label={props.title} tabIndex={-1} ref={box}>
-      <h3>{props.title}</h3>
+      <Heading>{props.title}</Heading>
       <p>
         <strong>Copy it now: you will not see it again.</strong> Outpost keeps only a hash of it.
       </p>
@@ -177,6 +188,7 @@ export function ShownOnce(props: { title: string; secret: string; onDone: () => 
         Done
       </button>
       {copied ? <span role="status"> {copied}</span> : null}
+      {props.children}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { launchBrowser } from '../../helpers/browser';
+import { accessibilityProblems } from '../../helpers/axe';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
@@ -120,6 +121,31 @@ describe('the console in a browser (Debian chromium through playwright-core)', (
       'you will not see it again',
     );
     await shot(page, '03-keys-key-shown-once');
+
+    // With the key: how to use it. The base URLs, and snippets that carry the key; what they name answers.
+    const usage = page.getByRole('region', { name: /deploy/ }).locator('.key-usage');
+    await usage.getByRole('heading', { name: 'Use it' }).waitFor();
+    const openaiBase = `${t.url}/inference/openai/v1`;
+    expect(await usage.locator('dd').allInnerTexts()).toEqual([openaiBase, `${t.url}/inference/anthropic`]);
+    const snippets = await usage.locator('pre').allInnerTexts();
+    expect(snippets).toHaveLength(5);
+    expect(snippets[0]).toContain(`curl ${openaiBase}/chat/completions`);
+    expect(snippets[0]).toContain(`Authorization: Bearer ${key}`);
+    expect(snippets[1]).toContain(`export OPENAI_API_KEY=${key}`);
+    expect(JSON.parse(snippets[4]).provider.outpost.options).toEqual({
+      baseURL: openaiBase,
+      apiKey: '{env:OUTPOST_API_KEY}',
+    });
+    const models = await fetch(`${openaiBase}/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(models.status).toBe(200);
+    // Each snippet scrolls sideways, so the keyboard reaches it; copied with its button.
+    expect(await usage.locator('pre[tabindex="0"]').count()).toBe(5);
+    await alice.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+    await usage.getByRole('button', { name: 'Copy curl' }).click();
+    await usage.getByText('Copied.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(snippets[0]);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await shot(page, '03-keys-key-use-it');
 
     // The row: name, permission, prefix…last4, expiry, status.
     const row = account.getByRole('row', { name: /deploy/ });

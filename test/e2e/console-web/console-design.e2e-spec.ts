@@ -158,4 +158,35 @@ describe('one design for the console, light and dark, and no serious accessibili
       await context.close();
     },
   );
+
+  it.each([
+    ['light', 'desktop'],
+    ['dark', 'phone'],
+    ['dark', 'desktop'],
+    ['light', 'phone'],
+  ] as const)(
+    '%s, %s: a key just made shows how to use it, passing axe and fitting the screen',
+    async (scheme, size) => {
+      const { context, page, problems } = await open(scheme, size, owner);
+      await page.goto(`${t.url}/console/keys?org=${owner.org}`);
+      await page.getByLabel('Key name').last().waitFor();
+      const personal = page.getByRole('region', { name: /Your keys in/ });
+      await personal.getByLabel('Key name').fill(`laptop ${scheme} ${size}`);
+      await personal.getByRole('button', { name: 'Create personal key' }).click();
+      const usage = page.locator('.key-usage');
+      await usage.getByRole('heading', { name: 'Use it' }).waitFor();
+      expect(await accessibilityProblems(page)).toEqual([]);
+      const wide = await page.evaluate(
+        'document.documentElement.scrollWidth > document.documentElement.clientWidth',
+      );
+      expect(wide).toBe(false);
+      // The panel alone, for docs/console.md.
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page
+      .getByRole('region', { name: /^Your key “laptop/ })
+      .screenshot({ path: join(ARTIFACTS, `console-key-use-it-${scheme}-${size}.png`) });
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -70,7 +70,11 @@ function Message({ message, onFork }: { message: SessionMessageInfo; onFork: (me
             <span class="tool-name">shell</span> <code>{message.command}</code>{' '}
             <span class={`badge badge-${message.status}`}>{message.status}</span>
           </div>
-          {message.output && <pre class="tool-output">{message.output.output}</pre>}
+          {message.output && (
+            <pre class="tool-output" tabIndex={0}>
+              {message.output.output}
+            </pre>
+          )}
         </div>
       );
     default:
@@ -166,7 +170,8 @@ function Tool({ part }: { part: ToolPart }) {
       {output && (
         <details class="tool-output" open={part.name === 'bash'}>
           <summary>Output</summary>
-          <pre>{output}</pre>
+          {/* It scrolls (20 rem at most): focusable, so a keyboard can scroll it too. */}
+          <pre tabIndex={0}>{output}</pre>
         </details>
       )}
     </div>

@@ -16,7 +16,8 @@ import { controlsSummary, type KeyControls, KeyControlsForm } from './key-contro
 
 export type Key = Schemas['KeyDto'];
 export type Token = Schemas['TokenDto'];
-export type Created = { title: string; secret: string };
+/** A key or user token just made: shown once, with how to use it. */
+export type Created = { title: string; secret: string; use: 'inference' | 'console' };
 
 export const PERMISSIONS = { inference: 'Inference only', all: 'All' } as const;
 

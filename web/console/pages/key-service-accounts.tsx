@@ -157,7 +157,11 @@ function ServiceAccount(props: {
             }),
           );
           keys.reload();
-          props.onCreated({ title: `Key “${created.name}” of ${account.name}`, secret: created.key });
+          props.onCreated({
+            title: `Key “${created.name}” of ${account.name}`,
+            secret: created.key,
+            use: 'inference',
+          });
         }}
       />
       <AccountActions

@@ -11,6 +11,7 @@ import {
   useKnownModels,
 } from './key-credentials';
 import { ServiceAccounts } from './key-service-accounts';
+import { KeyUsage } from './key-usage';
 
 function PersonalKeys(props: {
   workspace: PageProps['workspace'];
@@ -47,7 +48,7 @@ function PersonalKeys(props: {
             api.POST('/console/api/orgs/{org}/keys', { params: { path: { org } }, body: input }),
           );
           personal.reload();
-          props.onCreated({ title: `Your key “${key.name}”`, secret: key.key });
+          props.onCreated({ title: `Your key “${key.name}”`, secret: key.key, use: 'inference' });
         }}
       />
     </section>
@@ -87,7 +88,7 @@ function UserTokens(props: { action: Action; onCreated: (created: Created) => vo
             api.POST('/console/api/tokens', { body: { name: input.name, expires_at: input.expires_at } }),
           );
           tokens.reload();
-          props.onCreated({ title: `User token “${token.name}”`, secret: token.token });
+          props.onCreated({ title: `User token “${token.name}”`, secret: token.token, use: 'console' });
         }}
       />
     </section>
@@ -103,7 +104,15 @@ export function KeysPage({ workspace }: PageProps) {
   return (
     <>
       {created ? (
-        <ShownOnce title={created.title} secret={created.secret} onDone={() => setCreated(undefined)} />
+        <ShownOnce
+          title={created.title}
+          secret={created.secret}
+          level={2}
+          what={created.use === 'console' ? 'token' : 'key'}
+          onDone={() => setCreated(undefined)}
+        >
+          <KeyUsage secret={created.secret} use={created.use} org={org} model={knownModels[0]} />
+        </ShownOnce>
       ) : null}
       {isAdmin(workspace.role) ? (
         <ServiceAccounts org={org} knownModels={knownModels} spent={spent} onCreated={setCreated} />

@@ -26,7 +26,12 @@ function RoleSelect(props: {
       <label for={id} class="sr">
         Role of {props.member.name}
       </label>
-      <select id={id} value={chosen} onChange={(e) => setChosen(e.currentTarget.value as Role)}>
+      <select
+        id={id}
+        class="role-select"
+        value={chosen}
+        onChange={(e) => setChosen(e.currentTarget.value as Role)}
+      >
         {ROLES.filter(
           (role) => role !== 'owner' || props.mine === 'owner' || props.member.role === 'owner',
         ).map((role) => (
