@@ -181,10 +181,10 @@ describe('one design for the console, light and dark, and no serious accessibili
       );
       expect(wide).toBe(false);
       // The panel alone, for docs/console.md.
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page
-      .getByRole('region', { name: /^Your key “laptop/ })
-      .screenshot({ path: join(ARTIFACTS, `console-key-use-it-${scheme}-${size}.png`) });
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page
+        .getByRole('region', { name: /^Your key “laptop/ })
+        .screenshot({ path: join(ARTIFACTS, `console-key-use-it-${scheme}-${size}.png`) });
       expect(problems).toEqual([]);
       await context.close();
     },

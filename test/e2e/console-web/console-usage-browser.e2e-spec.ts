@@ -83,6 +83,17 @@ describe('usage and budgets pages show what the gateway recorded', () => {
     expect(await page.locator('svg rect[fill="#2f5bd3"]').count()).toBe(1);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, '20-usage-with-spend.png'), fullPage: true });
+    // The same days as requests and as tokens.
+    await page.getByRole('radio', { name: 'Requests' }).check();
+    await page.getByRole('img', { name: 'Requests per day this month' }).waitFor();
+    expect(await page.locator('figcaption').innerText()).toBe('Requests per UTC day (highest: 2 requests).');
+    await page.getByRole('radio', { name: 'Tokens' }).check();
+    await page.getByRole('img', { name: 'Tokens per day this month' }).waitFor();
+    expect(await page.locator('figcaption').innerText()).toBe(
+      'Tokens per UTC day (highest: 3,000,000 tokens).',
+    );
+    expect(await page.locator('svg rect[fill="#2f5bd3"]').count()).toBe(1);
+    await page.getByRole('radio', { name: 'Spend' }).check();
 
     // The budget bar of the service account: $4.00 of a $5.00 limit.
     await owner
@@ -168,6 +179,45 @@ describe('usage and budgets pages show what the gateway recorded', () => {
     await page.getByRole('img', { name: 'Spend per day this month' }).waitFor();
     await page.getByRole('cell', { name: 'Own upstream / ok' }).waitFor();
     expect(await page.locator('main').innerText()).not.toMatch(/conn_|key_/);
+    await context.close();
+  });
+
+  it('a month of free models only starts on requests, not on an empty spend chart', async () => {
+    const free = await signup(t, 'free@example.com');
+    const created = await free.post(`/console/api/orgs/${free.org}/connections`, {
+      name: 'Local',
+      base_url: upstream.baseURL,
+      schema: 'openai-chat',
+      auth: { mode: 'bearer', credential: 'local-credential' },
+      models: { llama: { name: 'Llama', prices: { input: 0, output: 0 } } },
+    });
+    expect(created.status).toBe(201);
+    const { key } = await serviceAccountKey(free, free.org, 'inference');
+    upstream.script({ text: 'hi', usage: { input: 10, output: 20 } });
+    const res = await fetch(`${t.url}/inference/custom/${created.body.id}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'llama', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    let requests = 0;
+    for (let i = 0; i < 100 && requests === 0; i++) {
+      const usage = await free.get(`/console/api/orgs/${free.org}/usage?group_by=day`);
+      requests = usage.body.data?.[0]?.requests ?? 0;
+      if (requests === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(requests).toBe(1);
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.addCookies([{ name: 'outpost_console', value: free.cookie.split('=')[1], url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/console/usage?org=${free.org}`);
+    await page.getByRole('img', { name: 'Requests per day this month' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Requests' }).isChecked()).toBe(true);
+    expect(await page.locator('svg rect[fill="#2f5bd3"]').count()).toBe(1);
+    await page.getByRole('radio', { name: 'Tokens' }).check();
+    expect(await page.locator('figcaption').innerText()).toBe('Tokens per UTC day (highest: 30 tokens).');
+    await page.screenshot({ path: join(ARTIFACTS, '22-usage-free-models.png'), fullPage: true });
     await context.close();
   });
 });

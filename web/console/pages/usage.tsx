@@ -20,24 +20,65 @@ function monthDays(month: string, rows: Row[]): Row[] {
   });
 }
 
-/** Spend per day as SVG bars: no chart library, no external asset. */
+const count = new Intl.NumberFormat('en-US');
+
+/** What the daily chart can show: spend, or (for free and local models, which cost nothing) requests and tokens. */
+const METRICS = {
+  spend: {
+    label: 'Spend',
+    value: (row: Row) => microToNumber(row.spent_micro_cents),
+    highest: (max: number) => dollars(String(Math.round(max * 100_000_000))),
+  },
+  requests: {
+    label: 'Requests',
+    value: (row: Row) => row.requests,
+    highest: (max: number) => `${count.format(max)} requests`,
+  },
+  tokens: {
+    label: 'Tokens',
+    value: (row: Row) => row.input_tokens + row.output_tokens,
+    highest: (max: number) => `${count.format(max)} tokens`,
+  },
+} as const;
+type Metric = keyof typeof METRICS;
+
+/** Per day as SVG bars (no chart library, no external asset): spend, requests or tokens, as the person picks. */
 function DailyChart({ rows: recorded, month }: { rows: Row[]; month: string }) {
+  // A month of free or local models only costs nothing: its chart starts on requests, not on empty bars.
+  const costs = recorded.some((row) => row.spent_micro_cents !== '0');
+  const [picked, setPicked] = useState<Metric>();
   if (recorded.length === 0) return <p class="muted">No usage recorded in this month.</p>;
+  const metric = METRICS[picked ?? (costs ? 'spend' : 'requests')];
   const rows = monthDays(month, recorded);
   const width = 640;
   const height = 160;
-  const max = Math.max(...rows.map((row) => microToNumber(row.spent_micro_cents)), 0.01);
+  const max = Math.max(...rows.map(metric.value), metric === METRICS.spend ? 0.01 : 1);
   const step = width / rows.length;
   return (
     <figure>
+      <fieldset class="segmented">
+        <legend class="sr">Show per day</legend>
+        {(Object.keys(METRICS) as Metric[]).map((key) => (
+          <label key={key}>
+            <input
+              type="radio"
+              name="daily-metric"
+              value={key}
+              checked={METRICS[key] === metric}
+              onChange={() => setPicked(key)}
+            />{' '}
+            {METRICS[key].label}
+          </label>
+        ))}
+      </fieldset>
       <svg
         viewBox={`0 0 ${width} ${height + 20}`}
         width="100%"
         role="img"
-        aria-label="Spend per day this month"
+        aria-label={`${metric.label} per day this month`}
       >
         {rows.map((row, i) => {
-          const value = microToNumber(row.spent_micro_cents);
+          const value = metric.value(row);
           const h = Math.max(1, (value / max) * height);
           return (
             <g key={row.key}>
@@ -49,7 +90,8 @@ function DailyChart({ rows: recorded, month }: { rows: Row[]; month: string }) {
                 fill={value > 0 ? '#2f5bd3' : '#d8d8d8'}
               >
                 <title>
-                  {row.key}: {dollars(row.spent_micro_cents)}, {row.requests} requests
+                  {row.key}: {dollars(row.spent_micro_cents)}, {count.format(row.requests)} requests,{' '}
+                  {count.format(row.input_tokens + row.output_tokens)} tokens
                 </title>
               </rect>
               {i % 5 === 0 ? (
@@ -67,7 +109,7 @@ function DailyChart({ rows: recorded, month }: { rows: Row[]; month: string }) {
         })}
       </svg>
       <figcaption class="muted small">
-        Spend per UTC day (highest: {dollars(String(Math.round(max * 100_000_000)))}).
+        {metric.label} per UTC day (highest: {metric.highest(max)}).
       </figcaption>
     </figure>
   );
