@@ -24,6 +24,8 @@ import { inferenceErrorBody } from './inference-error-body';
 import { InferenceLane, useKeyHeader } from './inference-lane';
 import { InferenceController } from './inference.controller';
 import { SearchController } from './search.controller';
+import { ConnectionTestController } from './connection-test.controller';
+import { ConnectionTester } from './connection-tester';
 import { SearchGateway } from './search-gateway';
 
 export const INFERENCE_PREFIXES = ['/inference/'];
@@ -41,7 +43,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     WorkspaceConfigModule,
     ConnectionsModule,
   ],
-  controllers: [InferenceController, SearchController],
+  controllers: [InferenceController, SearchController, ConnectionTestController],
   providers: [
     GatewayService,
     GatewayTargets,
@@ -52,6 +54,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     InferenceLane,
     OfferedProviders,
     SearchGateway,
+    ConnectionTester,
   ],
 })
 export class InferenceModule implements OnModuleInit {

@@ -4,6 +4,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../helpers/axe';
 import { launchBrowser, watch } from '../../helpers/browser';
 import { Person, signup } from '../../helpers/console';
+import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'artifacts', 'console-design');
@@ -12,15 +13,19 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
   let t: TestApp;
   let browser: Browser;
   let owner: Person;
+  let upstream: ScriptedModelServer;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    upstream = await ScriptedModelServer.start();
+    // The connections' scripted upstream listens on loopback, which connections may not reach by default.
+    t = await createTestApp({ env: { OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1' } });
     owner = await signup(t, 'owner@example.com');
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await upstream?.close();
   });
 
   const stored = async () =>
@@ -192,4 +197,42 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it.each([
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const)(
+    'on a %s: Test on a connection says what answered, or why nothing did',
+    async (size, viewport) => {
+      const added = await owner.post(`/console/api/orgs/${owner.org}/connections`, {
+        name: `Local ${size}`,
+        base_url: upstream.baseURL,
+        schema: 'openai-chat',
+        auth: { mode: 'bearer', credential: 'sk-local-credential' },
+        models: { tiny: { name: 'Tiny' } },
+      });
+      expect(added.status).toBe(201);
+      const { context, page, problems } = await settings(viewport);
+      const section = page.getByRole('region', { name: 'Bring-your-own-key connections' });
+      upstream.script({ text: 'p', usage: { input: 1, output: 1 } });
+      await section.getByRole('button', { name: `Test connection Local ${size}` }).click();
+      // The status line of the section, whatever it says.
+      const status = (text: RegExp) => section.getByRole('status').filter({ hasText: text });
+      const answered = status(new RegExp(`^Connection “Local ${size}” at .+/chat/completions answered`));
+      await answered.waitFor();
+      expect(await answered.getAttribute('class')).toBe('notice');
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await shot(page, `settings-connection-tested-${size}`);
+
+      upstream.script({ error: { status: 401, message: 'Incorrect API key provided' } });
+      await section.getByRole('button', { name: `Test connection Local ${size}` }).click();
+      const refused = status(
+        /refused the call with HTTP 401: Incorrect API key provided\. Check the credential\.$/,
+      );
+      await refused.waitFor();
+      expect(await refused.getAttribute('class')).toBe('error');
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -962,6 +962,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/api/orgs/{org}/connections/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Try a connection with one small real call: what answered, or why nothing did (within 5 s) */
+    post: operations['connections.test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1498,6 +1515,22 @@ export interface components {
     };
     SearchAnswerDto: {
       results: components['schemas']['SearchResultDto'][];
+    };
+    ConnectionTestDto: {
+      /** @description Whether the provider answered the call with a success. */
+      ok: boolean;
+      /** @description `conn_…` */
+      connection_id: string;
+      connection_name: string;
+      /** @description The address called: the connection's base URL and its schema's path. */
+      url: string;
+      /** @description The model tried (the connection's first chat model), or null when it has none. */
+      model: string | null;
+      /** @description The provider's HTTP status; null when no answer came. */
+      status: number | null;
+      latency_ms: number;
+      /** @description In words: what answered, or why nothing did and what to check. */
+      message: string;
     };
     TaggedError: {
       _tag: string;
@@ -5918,6 +5951,67 @@ export interface operations {
         };
       };
       /** @description SearchNotEnabledError: the workspace config enables no web search */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'connections.test': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path: {
+        org: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConnectionTestDto'];
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below admin, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: no such connection in this workspace */
       404: {
         headers: {
           [name: string]: unknown;

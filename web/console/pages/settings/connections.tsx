@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, call, day, type Schemas } from '../../api';
+import { api, call, day, type Schemas, wordsOf } from '../../api';
 import { FormEnd, SelectField, TextField, useFormAction } from '../../field-errors';
 import { type Column, LoadedTable } from '../../table';
 import { type ModelRowParts, ModelRows } from './model-rows';
@@ -86,6 +86,51 @@ const COLUMNS: Array<Column<Connection>> = [
   { header: 'Added', cell: (connection) => day(connection.created_at) },
 ];
 
+/** "Test" on a connection: one small real call through it; what answered, or why nothing did. */
+function useConnectionTest(org: string) {
+  const [tested, setTested] = useState<{ ok: boolean; message: string }>();
+  const [testing, setTesting] = useState<string>();
+  /** One small real call through the connection: what answered, or why nothing did. */
+  const test = async (connection: Connection) => {
+    setTesting(connection.id);
+    setTested(undefined);
+    try {
+      setTested(
+        await call(
+          api.POST('/console/api/orgs/{org}/connections/{id}/test', {
+            params: { path: { org, id: connection.id } },
+            // The route reads no body; a cookie's change carries a JSON one all the same (the CSRF rule).
+            body: {} as never,
+          }),
+        ),
+      );
+    } catch (failure) {
+      setTested({ ok: false, message: wordsOf(failure) });
+    } finally {
+      setTesting(undefined);
+    }
+  };
+  return { tested, testing, test };
+}
+
+function TestButton(props: {
+  connection: Connection;
+  testing?: string;
+  onTest: (connection: Connection) => Promise<void>;
+}) {
+  return (
+    <button
+      type="button"
+      class="secondary"
+      aria-label={`Test connection ${props.connection.name}`}
+      disabled={props.testing !== undefined}
+      onClick={() => void props.onTest(props.connection)}
+    >
+      {props.testing === props.connection.id ? 'Testing…' : 'Test'}
+    </button>
+  );
+}
+
 /** The workspace's own provider accounts: a table; add, edit (prices too) and rotate the key in one form; delete. */
 export function Connections({ org }: { org: string }) {
   const list = useLoad(
@@ -94,6 +139,7 @@ export function Connections({ org }: { org: string }) {
   );
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
   const [notice, setNotice] = useState<string>();
+  const { tested, testing, test } = useConnectionTest(org);
   const action = useAction();
   return (
     <section class="panel" aria-labelledby="connections">
@@ -103,6 +149,9 @@ export function Connections({ org }: { org: string }) {
         ever shown.
       </p>
       <Notice message={notice} />
+      <p role="status" class={tested ? (tested.ok ? 'notice' : 'error') : 'sr'}>
+        {tested?.message}
+      </p>
       <LoadedTable
         state={list}
         rowKey={(connection) => connection.id}
@@ -110,6 +159,7 @@ export function Connections({ org }: { org: string }) {
         columns={COLUMNS}
         action={(connection) => (
           <>
+            <TestButton connection={connection} testing={testing} onTest={test} />{' '}
             <button
               type="button"
               class="secondary"
