@@ -53,6 +53,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     OfferedProviders,
     SearchGateway,
   ],
+  exports: [GatewayTargets, SearchGateway],
 })
 export class InferenceModule implements OnModuleInit {
   constructor(

@@ -9,6 +9,7 @@ import { ConsolePrincipal } from '../console-access/console-principal';
 import {
   ConfigDocument,
   EMPTY_DOCUMENT,
+  McpServer,
   parseConfigInput,
   ProviderEntry,
   renderConfig,
@@ -43,6 +44,9 @@ export type ProviderSource = (
   origin: string,
 ) => Promise<Record<string, ProviderEntry>>;
 
+/** MCP servers a module offers every member of a workspace (the console's own), beside those its admins wrote. */
+export type McpSource = (workspaceId: string, origin: string) => Record<string, McpServer>;
+
 /** API keys (service accounts' and personal) may change everything but providers and models. */
 const KEY_CREDENTIALS = new Set(['service_account_key', 'personal_key']);
 
@@ -57,23 +61,39 @@ export class WorkspaceConfigService {
   ) {}
 
   private readonly sources: ProviderSource[] = [];
+  private readonly mcpSources: McpSource[] = [];
 
   /** Adds providers every workspace's config offers (a module calls it at start; see ProviderSource). */
   offer(source: ProviderSource): void {
     this.sources.push(source);
   }
 
+  /** Adds MCP servers every workspace's config offers (a module calls it at start; see McpSource). */
+  offerMcp(source: McpSource): void {
+    this.mcpSources.push(source);
+  }
+
   /**
-   * The config as a client reads it: what the admins wrote, plus the providers offered by other modules (an
-   * admin's provider of the same id wins), each with the workspace header; the ETag covers both.
+   * The config as a client reads it: what the admins wrote, plus the providers and MCP servers offered by other
+   * modules (an admin's entry of the same id wins), each provider with the workspace header; the ETag covers all.
    */
   async read(workspaceId: string, known: string[], origin?: string): Promise<RenderedConfig> {
-    if (this.sources.length === 0 || origin === undefined) return this.stored(workspaceId, known);
+    const offered = this.sources.length + this.mcpSources.length > 0;
+    if (!offered || origin === undefined) return this.stored(workspaceId, known);
     const { body } = await this.stored(workspaceId, []);
-    const config = JSON.parse(body!) as { providers: Record<string, ProviderEntry> };
+    const config = JSON.parse(body!) as {
+      providers: Record<string, ProviderEntry>;
+      mcp?: { servers: Record<string, McpServer> };
+    };
     for (const source of this.sources) {
       for (const [id, entry] of Object.entries(await source(workspaceId, origin))) {
         config.providers[id] ??= { ...entry, headers: { ...entry.headers, [WORKSPACE_HEADER]: workspaceId } };
+      }
+    }
+    for (const source of this.mcpSources) {
+      for (const [name, server] of Object.entries(source(workspaceId, origin))) {
+        config.mcp ??= { servers: {} };
+        config.mcp.servers[name] ??= server;
       }
     }
     const rendered = stableJson(config);

@@ -113,6 +113,9 @@ describe('POST /inference/v1/search: a web search as a gateway call', () => {
     expect(res.headers['x-should-retry']).toBe('false');
     expect(res.body.error).toMatchObject({ type: 'insufficient_quota' });
     expect(res.body.error.message).toContain("this key's monthly budget has $0.01 left");
+    // A search has no output to lower: the advice is the budget's, never max_tokens.
+    expect(res.body.error.message).not.toContain('max_tokens');
+    expect(res.body.error.message).toContain('Ask a workspace owner or admin to raise the budget');
     expect(upstream.requests.length).toBe(before);
     const log = await eventually(
       () => owner.get(`/console/api/orgs/${owner.org}/usage/requests?key=${keyId}`),

@@ -962,6 +962,25 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** No stream: the server is stateless (405) */
+    get: operations['console.mcp.stream'];
+    put?: never;
+    /** MCP (Streamable HTTP, stateless) with the tools websearch (when the workspace enables it), workspace_usage and workspace_models */
+    post: operations['console.mcp'];
+    /** No session to end: the server is stateless (405) */
+    delete: operations['console.mcp.end'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5925,6 +5944,191 @@ export interface operations {
         content: {
           'application/json': components['schemas']['TaggedError'];
         };
+      };
+    };
+  };
+  'console.mcp.stream': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Only POST is served */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'console.mcp': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON-RPC message of the Model Context Protocol */
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description A notification or answer was accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized: missing, invalid, expired or revoked credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'console.mcp.end': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Only POST is served */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -1,6 +1,11 @@
 import { OutboundHttp, refusedAddress } from '@/common/net/outbound-http';
 import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
-import { MAX_SEARCH_RESULTS, searchWeb, WebSearchError } from '@/common/web-search/web-search';
+import {
+  MAX_SEARCH_RESULTS,
+  numberedResults,
+  searchWeb,
+  WebSearchError,
+} from '@/common/web-search/web-search';
 import { SearchResult } from '@/common/web-search/web-search.types';
 import type { WebSearchConfig } from '../../location-config/websearch-config';
 import { substituteEnv } from '../providers/env-template';
@@ -127,14 +132,8 @@ async function gatewaySearch(
   return answer.results;
 }
 
-/** The results as the model reads them: numbered, each with its title, URL and snippet. */
+/** The results as the model reads them, with where to go next. */
 function numbered(query: string, results: SearchResult[]): string {
-  if (results.length === 0) return `No results for "${query}".`;
-  const lines = results.map(
-    (result, i) =>
-      `${i + 1}. ${result.title || result.url}\n   ${result.url}${result.snippet ? `\n   ${oneLine(result.snippet)}` : ''}`,
-  );
-  return `${lines.join('\n\n')}\n\nRead a result with webfetch and its URL.`;
+  if (results.length === 0) return numberedResults(query, results);
+  return `${numberedResults(query, results)}\n\nRead a result with webfetch and its URL.`;
 }
-
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 500);
