@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CurrentPrincipal } from '@/common/auth';
 import { HttpReply, HttpRequest } from '@/common/http/http';
@@ -35,8 +35,10 @@ export class ConsoleMcpController {
       'MCP (Streamable HTTP, stateless) with the tools websearch (when the workspace enables it), workspace_usage and workspace_models',
   })
   @ApiBody({ description: 'A JSON-RPC message of the Model Context Protocol', schema: { type: 'object' } })
-  @ApiOkResponse({ description: 'The JSON-RPC answer', schema: { type: 'object' } })
-  @ApiResponse({ status: 202, description: 'A notification or answer was accepted' })
+  @ApiOkResponse({
+    description: 'The JSON-RPC answer (a notification is answered 202 with no body)',
+    schema: { type: 'object' },
+  })
   @ApiErrorResponse(401, 'Unauthorized', 'missing, invalid, expired or revoked credential')
   async post(
     @Body() body: Record<string, unknown>,
@@ -62,22 +64,19 @@ export class ConsoleMcpController {
     await transport.handleRequest(request.raw, reply.raw, body);
   }
 
+  /** No stream to open (MCP's Streamable HTTP: a server without one answers GET with 405). */
   @Get()
   @HttpCode(405)
-  @ApiOperation({ operationId: 'console.mcp.stream', summary: 'No stream: the server is stateless (405)' })
-  @ApiResponse({ status: 405, description: 'Only POST is served' })
+  @ApiExcludeEndpoint()
   stream(@Res({ passthrough: true }) reply: HttpReply): typeof NOT_ALLOWED {
     reply.header('allow', 'POST');
     return NOT_ALLOWED;
   }
 
+  /** No session to end: the server is stateless. */
   @Delete()
   @HttpCode(405)
-  @ApiOperation({
-    operationId: 'console.mcp.end',
-    summary: 'No session to end: the server is stateless (405)',
-  })
-  @ApiResponse({ status: 405, description: 'Only POST is served' })
+  @ApiExcludeEndpoint()
   end(@Res({ passthrough: true }) reply: HttpReply): typeof NOT_ALLOWED {
     reply.header('allow', 'POST');
     return NOT_ALLOWED;

@@ -129,8 +129,9 @@ export class WorkspaceConfigService {
     actor: Actor,
     workspaceId: string,
     input: unknown,
+    origin?: string,
   ): Promise<RenderedConfig> {
-    const change = parseConfigInput(input);
+    const change = parseConfigInput(origin ? this.withoutOffered(workspaceId, origin, input) : input);
     const result = await this.transactions.run(async (tx) => {
       const stored = await this.configs.lock(tx, workspaceId, EMPTY_CONFIG, new Date(this.clock.now()));
       const before: ConfigDocument = { ...EMPTY_DOCUMENT, ...stored.document };
@@ -158,6 +159,25 @@ export class WorkspaceConfigService {
     });
     // Other processes hear of the change from the database's notification; this one forgets at once.
     this.policies.forget();
-    return result;
+    return origin ? this.read(workspaceId, [], origin) : result;
+  }
+
+  /**
+   * The body without the MCP servers other modules offer, as a client that read the config sends them back: they
+   * are not the admins' to store (nor could they be: their header references the member's token).
+   */
+  private withoutOffered(workspaceId: string, origin: string, input: unknown): unknown {
+    const servers = (input as { mcp?: { servers?: unknown } } | null)?.mcp?.servers;
+    if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return input;
+    const kept = { ...(servers as Record<string, unknown>) };
+    for (const source of this.mcpSources) {
+      for (const [name, server] of Object.entries(source(workspaceId, origin))) {
+        if (name in kept && stableJson(kept[name]) === stableJson(server)) delete kept[name];
+      }
+    }
+    const mcp = (input as { mcp: Record<string, unknown> }).mcp;
+    // Only offered servers: the same as none, which is stored as null (disabled), not as an empty map.
+    const none = Object.keys(kept).length === 0 && Object.keys(mcp).length === 1;
+    return { ...(input as object), mcp: none ? null : { ...mcp, servers: kept } };
   }
 }

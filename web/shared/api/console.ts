@@ -969,13 +969,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** No stream: the server is stateless (405) */
-    get: operations['console.mcp.stream'];
+    get?: never;
     put?: never;
     /** MCP (Streamable HTTP, stateless) with the tools websearch (when the workspace enables it), workspace_usage and workspace_models */
     post: operations['console.mcp'];
-    /** No session to end: the server is stateless (405) */
-    delete: operations['console.mcp.end'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -5947,63 +5945,6 @@ export interface operations {
       };
     };
   };
-  'console.mcp.stream': {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
-        'x-org-id'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OrgRequired: a user token without x-org-id */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description Unauthorized */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description NotFound: the workspace does not exist or was deleted */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description Only POST is served */
-      405: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-    };
-  };
   'console.mcp': {
     parameters: {
       query?: never;
@@ -6021,7 +5962,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The JSON-RPC answer */
+      /** @description The JSON-RPC answer (a notification is answered 202 with no body) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6029,13 +5970,6 @@ export interface operations {
         content: {
           'application/json': Record<string, never>;
         };
-      };
-      /** @description A notification or answer was accepted */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
       };
       /** @description OrgRequired: a user token without x-org-id */
       400: {
@@ -6072,63 +6006,6 @@ export interface operations {
         content: {
           'application/json': components['schemas']['TaggedError'];
         };
-      };
-    };
-  };
-  'console.mcp.end': {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
-        'x-org-id'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OrgRequired: a user token without x-org-id */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description Unauthorized */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description NotFound: the workspace does not exist or was deleted */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TaggedError'];
-        };
-      };
-      /** @description Only POST is served */
-      405: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
       };
     };
   };
