@@ -22,6 +22,9 @@ const DEFAULT_RESULTS = 5;
 /** `{env:NAME}` in a setting, from the environment or what a config source holds (the console's token). */
 type Env = (name: string) => string | undefined;
 
+/** The tool's id (and its permission action), as opencode names it. */
+export const WEBSEARCH_TOOL_ID = 'websearch';
+
 /**
  * `websearch`: the web searched through the location's `websearch` provider (a search API, or an Outpost gateway's
  * `POST /v1/search`, which the console link sets up), every call through the server's outbound guard. The model
@@ -29,8 +32,8 @@ type Env = (name: string) => string | undefined;
  */
 export function webSearchTool(config: WebSearchConfig, env: Env): AnyTool {
   const tool: Tool<WebSearchInput> = {
-    name: 'websearch',
-    action: 'websearch',
+    name: WEBSEARCH_TOOL_ID,
+    action: WEBSEARCH_TOOL_ID,
     description:
       'Search the web. Returns numbered results (title, URL, snippet); read a page with webfetch. ' +
       `\`max_results\`: 1 to ${MAX_SEARCH_RESULTS} (default ${DEFAULT_RESULTS}).`,
