@@ -114,7 +114,7 @@ describe('console settings: search providers and the console MCP server', () => 
       type: 'remote',
       url: `${t.url}/console/mcp`,
       oauth: false,
-      headers: { Authorization: 'Bearer {env:OUTPOST_API_KEY}', 'x-org-id': owner.org },
+      headers: { Authorization: 'Bearer {env:OUTPOST_API_KEY}' },
     });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     await panel.getByRole('button', { name: 'Copy snippet' }).click();

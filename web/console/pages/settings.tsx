@@ -185,7 +185,7 @@ export function SettingsPage({ workspace }: PageProps) {
               <SearchProviders org={org} providers={search.data ?? []} onChange={search.reload} />
             ) : null}
             <PolicyParts current={current} searchProviders={search.data ?? []} parts={parts} />
-            {consoleMcp ? <ConsoleMcpPanel server={consoleMcp} org={org} /> : null}
+            {consoleMcp ? <ConsoleMcpPanel server={consoleMcp} /> : null}
             {admin ? <Connections org={org} /> : null}
           </>
         );

@@ -6,13 +6,16 @@ export interface ConsoleMcpServer {
   headers?: Record<string, string>;
 }
 
-/** The server's entry for an opencode.json of someone not signed in to the console: a key from the Keys page. */
-export function opencodeSnippet(server: ConsoleMcpServer, org: string): string {
+/**
+ * The server's entry for an opencode.json of someone not signed in to the console: a key from the Keys page, which
+ * belongs to its workspace (so no `x-org-id`).
+ */
+export function opencodeSnippet(server: ConsoleMcpServer): string {
   const entry = {
     type: 'remote',
     url: server.url,
     oauth: false,
-    headers: { Authorization: 'Bearer {env:OUTPOST_API_KEY}', 'x-org-id': org },
+    headers: { Authorization: 'Bearer {env:OUTPOST_API_KEY}' },
   };
   return JSON.stringify({ $schema: 'https://opencode.ai/config.json', mcp: { outpost: entry } }, null, 2);
 }
@@ -21,9 +24,9 @@ export function opencodeSnippet(server: ConsoleMcpServer, org: string): string {
  * The console's MCP server: its address, that signed-in opencode and Outpost instances get it by themselves, and an
  * opencode.json snippet (with a key) for anyone else.
  */
-export function ConsoleMcpPanel({ server, org }: { server: ConsoleMcpServer; org: string }) {
+export function ConsoleMcpPanel({ server }: { server: ConsoleMcpServer }) {
   const [copied, setCopied] = useState<string>();
-  const snippet = opencodeSnippet(server, org);
+  const snippet = opencodeSnippet(server);
   return (
     <section class="panel" aria-labelledby="console-mcp">
       <h2 id="console-mcp">The console's MCP server</h2>

@@ -17,15 +17,7 @@ const KINDS: Array<[Kind, string]> = [
 const kindName = (kind: Kind) => KINDS.find(([value]) => value === kind)?.[1] ?? kind;
 
 const COLUMNS: Array<Column<SearchProvider>> = [
-  {
-    header: 'Name',
-    cell: (provider) => (
-      <>
-        {provider.name}
-        <div class="muted small">{provider.id}</div>
-      </>
-    ),
-  },
+  { header: 'Name', cell: (provider) => provider.name },
   {
     header: 'API',
     cell: (provider) => (
