@@ -280,4 +280,26 @@ routes:
       .set('x-org-id', v2.body.mcp.servers.outpost.headers['x-org-id']);
     expect(res.status).toBe(200);
   });
+
+  it("an owner's own server named outpost wins over the console's, and a PUT of the read document stores nothing new", async () => {
+    const token = (await signInDevice(t, owner, owner.org)).access_token;
+    const read = async () =>
+      (await t.http.get('/console/api/v2/config').set('authorization', bearer(token))).body;
+    const before = await read();
+    // Sending back what was read (the console's server in it) changes nothing: the entry is offered, not stored.
+    const back = await owner.put(`/console/api/orgs/${owner.org}/config`, { mcp: before.mcp });
+    expect(back.status).toBe(200);
+    expect(back.body.mcp).toEqual(before.mcp);
+    const audit = await owner.get(`/console/api/orgs/${owner.org}/audit?action=config.updated`);
+    const changes = audit.body.entries.length;
+    await owner.put(`/console/api/orgs/${owner.org}/config`, { mcp: before.mcp });
+    const again = await owner.get(`/console/api/orgs/${owner.org}/audit?action=config.updated`);
+    expect(again.body.entries.length).toBe(changes);
+    const mine = { type: 'remote', url: 'https://mine.example.com/mcp' };
+    const put = await owner.put(`/console/api/orgs/${owner.org}/config`, {
+      mcp: { servers: { ...before.mcp.servers, outpost: mine } },
+    });
+    expect(put.status).toBe(200);
+    expect((await read()).mcp.servers.outpost).toEqual(mine);
+  });
 });
