@@ -26,8 +26,8 @@ const CONSOLE_MODULES = [
   'budgets',
   'connections',
 ];
-/** The gateway's own module: it imports console modules only. */
-const GATEWAY_MODULES = ['inference'];
+/** The gateway's modules (and the console's MCP server, served beside it): they import console modules only. */
+const GATEWAY_MODULES = ['inference', 'console-mcp'];
 /** Modules of every surface (Swagger, health, the home page, metrics): any may import them. */
 const SHARED_MODULES = ['docs', 'health', 'home', 'metrics'];
 const unknown = [...CONSOLE_MODULES, ...GATEWAY_MODULES, ...SHARED_MODULES].filter(
@@ -61,7 +61,7 @@ module.exports = {
       name: 'gateway-imports-no-instance-module',
       comment: 'The inference gateway uses console modules only.',
       severity: 'error',
-      from: { path: '^src/modules/inference/' },
+      from: { path: `^src/modules/(${GATEWAY_MODULES.join('|')})/` },
       to: { path: `^src/modules/${INSTANCE}/` },
     },
     {

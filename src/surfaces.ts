@@ -22,6 +22,7 @@ import { PromptModule } from './modules/prompt/prompt.module';
 import { SessionTransferModule } from './modules/session-transfer/session-transfer.module';
 import { SessionStatsModule } from './modules/session-stats/session-stats.module';
 import { InferenceModule } from './modules/inference/inference.module';
+import { ConsoleMcpModule } from './modules/console-mcp/console-mcp.module';
 import { ConnectionsModule } from './modules/connections/connections.module';
 import { LocationCatalogModule } from './modules/location-catalog/location-catalog.module';
 import { OpencodeV1Module } from './modules/opencode-v1/opencode-v1.module';
@@ -73,5 +74,5 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     BudgetsModule,
     ConnectionsModule,
   ],
-  inference: [InferenceModule],
+  inference: [InferenceModule, ConsoleMcpModule],
 };

@@ -4,6 +4,7 @@ import { feed, useFeedState } from './events';
 import { href, useRoute } from './router';
 import { SessionView } from './views/SessionView';
 import { SessionsView } from './views/SessionsView';
+import { McpView } from './views/McpView';
 import { ModelsView } from './views/ModelsView';
 import { ServerView } from './views/ServerView';
 import { SignIn } from './views/SignIn';
@@ -71,7 +72,9 @@ function Shell() {
           ? 'Sessions · Outpost'
           : route.name === 'models'
             ? 'Models · Outpost'
-            : 'Outpost';
+            : route.name === 'mcp'
+              ? 'MCP servers · Outpost'
+              : 'Outpost';
   }, [route]);
   const signOut = async () => {
     await postAuth('/auth/sign-out').catch(() => undefined);
@@ -93,6 +96,9 @@ function Shell() {
           <a href={href({ name: 'models' })} aria-current={route.name === 'models' ? 'page' : undefined}>
             Models
           </a>
+          <a href={href({ name: 'mcp' })} aria-current={route.name === 'mcp' ? 'page' : undefined}>
+            MCP
+          </a>
           <a href={href({ name: 'server' })} aria-current={route.name === 'server' ? 'page' : undefined}>
             Server
           </a>
@@ -109,6 +115,7 @@ function Shell() {
         {route.name === 'session' && <SessionView key={route.id} id={route.id} />}
         {route.name === 'server' && <ServerView />}
         {route.name === 'models' && <ModelsView />}
+        {route.name === 'mcp' && <McpView />}
         {route.name === 'not-found' && (
           <div class="panel">
             <h1>Nothing here</h1>

@@ -65,3 +65,32 @@ export function of(sessionID: string) {
 export function at(directory: string) {
   return { params: { query: { location: { directory } } } };
 }
+
+/**
+ * opencode's MCP routes (`GET /mcp`, `POST /mcp/{name}/connect`, …): opencode's v1 API, not in the API documents
+ * the typed client is made from, so called as they are. `directory` is the location.
+ */
+export async function mcpCall<T>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  directory: string,
+  body?: object,
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/mcp${path}?directory=${encodeURIComponent(directory)}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, { message: 'The server cannot be reached. Check the connection and try again.' });
+  }
+  const answer = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    if (response.status === 401) onSignedOut();
+    throw new ApiError(response.status, answer);
+  }
+  return answer as T;
+}

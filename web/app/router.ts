@@ -9,6 +9,7 @@ export type Route =
   | { name: 'session'; id: string }
   | { name: 'server' }
   | { name: 'models' }
+  | { name: 'mcp' }
   | { name: 'not-found'; hash: string };
 
 export function parseRoute(hash: string): Route {
@@ -16,6 +17,7 @@ export function parseRoute(hash: string): Route {
   if (path === '/' || path === '/sessions') return { name: 'sessions' };
   if (path === '/server') return { name: 'server' };
   if (path === '/models') return { name: 'models' };
+  if (path === '/mcp') return { name: 'mcp' };
   const session = /^\/session\/(ses_[0-9A-Za-z]+)$/.exec(path);
   if (session) return { name: 'session', id: session[1] };
   return { name: 'not-found', hash: path };
@@ -31,6 +33,8 @@ export function href(route: Route): string {
       return '#/server';
     case 'models':
       return '#/models';
+    case 'mcp':
+      return '#/mcp';
     default:
       return '#/';
   }

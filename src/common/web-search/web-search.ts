@@ -90,3 +90,16 @@ async function readCapped(body: AsyncIterable<Buffer>): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** Results as a model reads them: numbered, each with its title, URL and snippet (on one line). */
+export function numberedResults(query: string, results: SearchResult[]): string {
+  if (results.length === 0) return `No results for "${query}".`;
+  return results
+    .map(
+      (result, i) =>
+        `${i + 1}. ${result.title || result.url}\n   ${result.url}${result.snippet ? `\n   ${oneLine(result.snippet)}` : ''}`,
+    )
+    .join('\n\n');
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 500);

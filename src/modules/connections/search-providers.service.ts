@@ -51,7 +51,10 @@ export class SearchProvidersService {
   async create(actor: Actor, workspaceId: string, input: NewSearchProvider): Promise<SearchProviderEntity> {
     const protocol = SEARCH_PROTOCOLS[input.kind];
     if (!protocol.defaultBaseUrl && !input.baseUrl)
-      throw new InvalidRequestError(`base_url: ${input.kind} is self-hosted: give its address`, 'base_url');
+      throw new InvalidRequestError(
+        `base_url: ${input.kind === 'searxng' ? 'SearXNG' : input.kind} is self-hosted: give its address`,
+        'base_url',
+      );
     if (protocol.needsKey && !input.apiKey)
       throw new InvalidRequestError(`api_key: ${input.kind} needs an API key`, 'api_key');
     if (!protocol.needsKey && input.apiKey)

@@ -121,4 +121,32 @@ describe('a workspace config from a console', () => {
     expect(() => consoleConfigAnswer(ORIGIN, null)).toThrow(ConsoleAnswerError);
     expect(() => consoleConfigAnswer(ORIGIN, 'hello')).toThrow(/the console at http:\/\/console.test/);
   });
+
+  it("keeps remote MCP servers; the console's token goes only to the console's own origin, no other {env:}", () => {
+    const token = 'Bearer {env:OPENCODE_CONSOLE_TOKEN}';
+    const config = consoleConfigAnswer(ORIGIN, {
+      mcp: {
+        servers: {
+          outpost: {
+            type: 'remote',
+            url: `${ORIGIN}/console/mcp`,
+            headers: { Authorization: token },
+            oauth: false,
+          },
+          elsewhere: { url: 'https://mcp.example.com/mcp', headers: { Authorization: token, 'x-team': 'a' } },
+          environment: { url: 'https://mcp.example.com/mcp', headers: { 'x-leak': '{env:DATABASE_URL}' } },
+          templated: { url: 'https://{env:HOST}/mcp' },
+          local: { type: 'local', command: ['sh'] },
+          ftp: { url: 'ftp://mcp.example.com' },
+          odd: { url: 'https://mcp.example.com/odd', timeout: -1, enabled: 'yes' },
+        },
+      },
+    });
+    expect(config.mcp).toEqual({
+      outpost: { url: `${ORIGIN}/console/mcp`, headers: { Authorization: token }, oauth: false },
+      elsewhere: { url: 'https://mcp.example.com/mcp', headers: { 'x-team': 'a' } },
+      environment: { url: 'https://mcp.example.com/mcp', headers: {} },
+      odd: { url: 'https://mcp.example.com/odd' },
+    });
+  });
 });

@@ -128,6 +128,64 @@ export interface ConsoleConfig {
   policies?: PolicyStatement[];
   /** The workspace enables web search (through the console's `POST /inference/v1/search`). */
   websearch?: boolean;
+  /** The workspace's remote MCP servers (the console's own among them), as the instance may use them. */
+  mcp?: Record<string, ConsoleMcpServer>;
+}
+
+export interface ConsoleMcpServer {
+  url: string;
+  headers?: Record<string, string>;
+  enabled?: boolean;
+  timeout?: number;
+  oauth?: false | Record<string, unknown>;
+}
+
+/** The variables that hold the console's token: opencode's name, and this instance's own. */
+export const CONSOLE_TOKEN_VARIABLES = ['OPENCODE_CONSOLE_TOKEN', 'OUTPOST_CONSOLE_TOKEN'];
+const ENV_REFERENCE = /\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * A server's headers as the instance sends them. A reference to the console's token is kept only for a server on
+ * the console's own origin, and any other `{env:…}` reference is dropped: an owner's config must not make the
+ * instance send its person's token, or the instance's environment, to another host.
+ */
+function mcpHeaders(origin: string, url: URL, raw: unknown): Record<string, string> | undefined {
+  const headers = stringRecord(raw);
+  if (!headers) return undefined;
+  const sameOrigin = url.origin === new URL(origin).origin;
+  const kept = Object.entries(headers).filter(([, value]) =>
+    [...value.matchAll(ENV_REFERENCE)].every(
+      ([, name]) => sameOrigin && CONSOLE_TOKEN_VARIABLES.includes(name),
+    ),
+  );
+  return Object.fromEntries(kept);
+}
+
+/** The remote servers of `mcp.servers` with an http(s) URL (no `{env:…}` in it); anything else is left out. */
+function mcpServers(origin: string, raw: unknown): Record<string, ConsoleMcpServer> {
+  const servers: Record<string, ConsoleMcpServer> = {};
+  const entries = isRecord(raw) && isRecord(raw.servers) ? Object.entries(raw.servers) : [];
+  for (const [name, value] of entries) {
+    if (!isRecord(value) || typeof value.url !== 'string' || value.url.includes('{env:')) continue;
+    let url: URL;
+    try {
+      url = new URL(value.url);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+    const headers = mcpHeaders(origin, url, value.headers);
+    servers[name] = {
+      url: value.url,
+      ...(headers ? { headers } : {}),
+      ...(typeof value.enabled === 'boolean' ? { enabled: value.enabled } : {}),
+      ...(typeof value.timeout === 'number' && Number.isInteger(value.timeout) && value.timeout > 0
+        ? { timeout: value.timeout }
+        : {}),
+      ...(value.oauth === false || isRecord(value.oauth) ? { oauth: value.oauth } : {}),
+    };
+  }
+  return servers;
 }
 
 const optionalText = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -167,5 +225,11 @@ export function consoleConfigAnswer(origin: string, raw: unknown): ConsoleConfig
       (p.effect === 'allow' || p.effect === 'deny'),
   );
   const websearch = isRecord(answer.websearch) && typeof answer.websearch.providerID === 'string';
-  return { providers, policies, ...(websearch ? { websearch } : {}) };
+  const mcp = mcpServers(origin, answer.mcp);
+  return {
+    providers,
+    policies,
+    ...(websearch ? { websearch } : {}),
+    ...(Object.keys(mcp).length ? { mcp } : {}),
+  };
 }

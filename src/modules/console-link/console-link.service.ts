@@ -7,7 +7,7 @@ import { wildcardMatch } from '@/common/text/wildcard';
 import { parseConfigDocument } from '../location-config/config-validation';
 import { ConfigLayer } from '../location-config/config.types';
 import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
-import { consoleConfigAnswer, PolicyStatement } from './console-answers';
+import { consoleConfigAnswer, CONSOLE_TOKEN_VARIABLES, PolicyStatement } from './console-answers';
 import { ConsoleCallError, refreshTokens, refusal } from './console-client';
 import { consoleLinkConfig, ConsoleLinkConfig } from './console-link.config';
 import {
@@ -20,8 +20,11 @@ import {
   writeSavedConfig,
 } from './console-link.store';
 
-/** The `{env:NAME}` the console's providers take their key from: the device access token, held in memory. */
-export const CONSOLE_TOKEN = 'OUTPOST_CONSOLE_TOKEN';
+/**
+ * The `{env:NAME}` the console's providers take their key from: the device access token, held in memory. The
+ * console's MCP servers name opencode's variable for it (`OPENCODE_CONSOLE_TOKEN`), which is answered the same way.
+ */
+export const CONSOLE_TOKEN = CONSOLE_TOKEN_VARIABLES[1];
 /** How often the link file is looked at for a login or logout of another process. */
 const LINK_FILE_CHECK_MS = 1000;
 /** Refresh the access token when less than this is left of it. */
@@ -213,8 +216,17 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
           ...(this.link.orgId ? { headers: { 'x-org-id': this.link.orgId } } : {}),
         }
       : undefined;
+    // The workspace's MCP servers, the console's own among them (its tools as `outpost_…`), with the token.
+    const mcp: Record<string, unknown> = {};
+    for (const [name, server] of Object.entries(this.saved.config.mcp ?? {})) {
+      mcp[name] = { type: 'remote', ...server };
+    }
     const { config } = parseConfigDocument(
-      { provider: providers, ...(websearch ? { websearch } : {}) },
+      {
+        provider: providers,
+        ...(websearch ? { websearch } : {}),
+        ...(Object.keys(mcp).length ? { mcp } : {}),
+      },
       this.app.dataDir,
     );
     return { file: this.link.consoleUrl, scope: 'console', config };
@@ -238,7 +250,7 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
   }
 
   secret(name: string): string | undefined {
-    if (name !== CONSOLE_TOKEN || !this.link || this.link.signedOut) return undefined;
+    if (!CONSOLE_TOKEN_VARIABLES.includes(name) || !this.link || this.link.signedOut) return undefined;
     return this.link.accessToken;
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { microCentPrices, MicroCentPrices } from '../connections/connection-models';
 import { ConnectionsService } from '../connections/connections.service';
 import { WorkspacePolicies } from '../workspace-config/workspace-policies';
 import { CallSchema, CatalogueModel, gatewayConfig, GatewayConfig, SERVED_BY } from './gateway.config';
@@ -41,6 +42,19 @@ export interface UpstreamTarget {
 export interface Plan {
   targets: UpstreamTarget[];
   fallbackAt: number;
+}
+
+/** A model (or route) a workspace may call, as the model lists and the console's MCP server show it. */
+export interface OfferedModel {
+  id: string;
+  /** The catalogue's provider, the connection's id, or `route`. */
+  provider: string;
+  name?: string;
+  /** Micro-cents per million tokens; null for a route (its deployments' prices apply) or an unpriced model. */
+  prices: MicroCentPrices | null;
+  kind?: CatalogueModel['kind'];
+  /** Of a route: the models it sends calls to. */
+  serves?: string[];
 }
 
 /** An embedding model off the chat routes, and a chat model off the embeddings route (`kind` in the catalogue). */
@@ -110,22 +124,32 @@ export class GatewayTargets {
     return [...this.config.catalogue.models.values()];
   }
 
-  /** What a workspace may call: the catalogue's models its policies allow, and its connections' models. */
-  async modelsOf(workspaceId: string): Promise<Array<{ id: string; provider: string }>> {
-    const allowed: Array<{ id: string; provider: string }> = [];
+  /**
+   * What a workspace may call: the catalogue's models its policies allow (with their prices), the routes one of
+   * them serves (with their deployments and fallbacks), and its connections' models (with the prices set on them).
+   */
+  async modelsOf(workspaceId: string): Promise<OfferedModel[]> {
+    const allowed: OfferedModel[] = [];
     for (const model of this.models()) {
-      if (await this.policies.allows(workspaceId, model.provider, model.id)) allowed.push(model);
+      if (await this.policies.allows(workspaceId, model.provider, model.id))
+        allowed.push({ id: model.id, provider: model.provider, prices: model.prices, kind: model.kind });
     }
     for (const route of this.config.catalogue.routes.values()) {
       const models = [...route.deployments.map((deployment) => deployment.model), ...route.fallbacks];
       if (allowed.some((model) => models.includes(model.id)))
-        allowed.push({ id: route.name, provider: 'route' });
+        allowed.push({ id: route.name, provider: 'route', prices: null, serves: [...new Set(models)] });
     }
     for (const connection of await this.connections.list(workspaceId)) {
-      for (const modelId of Object.keys(connection.models)) {
+      for (const [modelId, model] of Object.entries(connection.models)) {
         const id = `${connection.id}/${modelId}`;
         if (await this.policies.allows(workspaceId, connection.id, id))
-          allowed.push({ id, provider: connection.id });
+          allowed.push({
+            id,
+            provider: connection.id,
+            name: model.name,
+            prices: model.prices ? microCentPrices(model.prices) : null,
+            kind: model.kind,
+          });
       }
     }
     return allowed;

@@ -30,7 +30,8 @@ export class UserLimitError extends TaggedError {
     const output = outputTokens > 0 ? ` (with up to ${outputTokens} output tokens)` : '';
     super(
       `This request could cost up to ${dollars(worst)}${output}, and ${remaining} until ${resets}. ` +
-        (left > 0n ? 'Lower max_tokens, or ask' : 'Ask') +
+        // Only output tokens can be asked for fewer: a search or an input-only call has nothing to lower.
+        (left > 0n && outputTokens > 0 ? 'Lower max_tokens, or ask' : 'Ask') +
         ' a workspace owner or admin to raise the budget.',
       {
         resets_at: resetsAt.toISOString(),

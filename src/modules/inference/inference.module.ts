@@ -56,6 +56,7 @@ export const INFERENCE_PREFIXES = ['/inference/'];
     SearchGateway,
     ConnectionTester,
   ],
+  exports: [GatewayTargets, SearchGateway],
 })
 export class InferenceModule implements OnModuleInit {
   constructor(

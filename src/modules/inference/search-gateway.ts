@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PlainRequest } from '@/common/http/http';
+import { gatewayCost, gatewayRequests } from '@/common/metrics/metrics';
 import { OutboundHttp } from '@/common/net/outbound-http';
 import { searchWeb, WebSearchError } from '@/common/web-search/web-search';
 import { SearchResult } from '@/common/web-search/web-search.types';
@@ -106,6 +107,9 @@ export class SearchGateway {
       throw error;
     } finally {
       if (!record.logged) this.requestLog.add(requestLogEntry(call, record, started));
+      // In the gateway's metrics as a call of its own schema, `search`, like the model calls' outcomes and costs.
+      gatewayRequests.add({ schema: 'search', model: call.body.model, outcome: record.outcome });
+      if (record.cost > 0n) gatewayCost.add({ model: call.body.model }, Number(record.cost) / 100_000_000);
     }
   }
 

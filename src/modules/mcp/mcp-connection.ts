@@ -6,7 +6,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { withDeadline } from '@/common/deadline';
 import { refusedAddress } from '@/common/net/outbound-http';
 import { mcpServerProblem, McpServerConfig } from '../location-config/mcp-config';
-import { resolveEnv } from './mcp-env';
+import { EnvLookup, resolveEnv } from './mcp-env';
 import { McpOAuthProvider } from './mcp-oauth-provider';
 import { McpOAuthStore } from './mcp-oauth.store';
 import { localTransport, RemoteKind, remoteTransport } from './mcp-transport';
@@ -35,6 +35,8 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly directory: string,
     readonly fetch: FetchLike,
+    /** Where `{env:NAME}` is read (the environment, or a signed-in console's token). */
+    readonly env: EnvLookup = (name) => process.env[name],
     /** Where OAuth tokens are kept; a remote server without `"oauth": false` uses them. */
     private readonly oauth?: McpOAuthStore,
   ) {
@@ -94,7 +96,7 @@ export class McpConnection {
   }
 
   private async connect(): Promise<void> {
-    const config = resolveEnv(this.config, process.env);
+    const config = resolveEnv(this.config, this.env);
     if (config.type === 'local') {
       const transport = localTransport(config, this.directory);
       transport.stderr?.on('data', (chunk: Buffer) => {
@@ -117,10 +119,17 @@ export class McpConnection {
   private async openRemote(config: McpServerConfig): Promise<void> {
     const kinds: RemoteKind[] = ['streamable-http', 'sse'];
     const auth = this.oauthProvider(config.url!);
+    // The headers are read again for each request, so a token that is refreshed (a console's) is sent as it is now.
+    const fetch: FetchLike = (url, init) => {
+      const headers = new Headers(init?.headers);
+      const now = resolveEnv({ headers: this.config.headers }, this.env).headers ?? {};
+      for (const [name, value] of Object.entries(now)) headers.set(name, value);
+      return this.fetch(url, { ...init, headers });
+    };
     let first: unknown;
     for (const kind of kinds) {
       try {
-        return await this.open(remoteTransport(config, kind, this.fetch, auth));
+        return await this.open(remoteTransport({ ...config, headers: undefined }, kind, fetch, auth));
       } catch (error) {
         if (refusedAddress(error) || error instanceof UnauthorizedError || error instanceof McpTimeoutError)
           throw error;

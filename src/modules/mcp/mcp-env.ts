@@ -4,11 +4,16 @@ import { substituteEnv } from '../runtime/providers/env-template';
 /** A variable a server's config names with `{env:NAME}` that the server's environment lacks. */
 export class McpMissingEnvError extends Error {}
 
+/** Where `{env:NAME}` is read: the process's environment, or secrets a config source holds (a console's token). */
+export type EnvLookup = (name: string) => string | undefined;
+
 /**
  * The config with every `{env:NAME}` in `url`, `headers`, `command` and `environment` replaced by the server's
- * environment, read when the server starts (so a rotated token needs a reconnect, not a restart).
+ * environment, read when the server starts (so a rotated token needs a reconnect, not a restart); a remote
+ * server's headers are read again for every request (`McpConnection`).
  */
-export function resolveEnv(config: McpServerConfig, env: NodeJS.ProcessEnv): McpServerConfig {
+export function resolveEnv(config: McpServerConfig, lookup: EnvLookup): McpServerConfig {
+  const env = new Proxy({} as NodeJS.ProcessEnv, { get: (_target, name) => lookup(String(name)) });
   const fill = (value: string) =>
     substituteEnv(value, env, (name) => {
       throw new McpMissingEnvError(`the environment variable ${name} is not set`);

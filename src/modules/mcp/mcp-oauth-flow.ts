@@ -11,7 +11,7 @@ function oauthOf(connection: McpConnection): { url: string; provider: McpOAuthPr
   }
   let url: string;
   try {
-    url = resolveEnv(connection.config, process.env).url!;
+    url = resolveEnv(connection.config, connection.env).url!;
   } catch (error) {
     throw new McpOAuthFailedError(connection.name, (error as Error).message);
   }

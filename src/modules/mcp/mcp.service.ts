@@ -183,7 +183,14 @@ export class McpService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private connection(location: ResolvedLocation, name: string, config: McpServerConfig): McpConnection {
-    return new McpConnection(name, config, location.directory, this.fetch, this.oauth);
+    return new McpConnection(
+      name,
+      config,
+      location.directory,
+      this.fetch,
+      (variable) => this.configs.env(variable),
+      this.oauth,
+    );
   }
 
   /** Stops every server of a directory; the next use starts them from the config as it is then. */

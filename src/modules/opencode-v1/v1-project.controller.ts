@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { SessionCompaction } from '../prompt/compaction/session-compaction';
 import { SessionRevert } from '../prompt/revert/session-revert';
 import { BUILTIN_TOOLS } from '../runtime/tools/builtin-tools';
+import { WEBSEARCH_TOOL_ID } from '../runtime/tools/websearch.tool';
 import { NotSupportedError } from '@/common/errors';
 import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './dto/v1-file.dto';
 import { V1CommandDto, V1ForkDto, V1LogDto, V1RevertDto, V1SummarizeDto } from './dto/v1-misc.dto';
@@ -81,9 +82,10 @@ export class V1ProjectController {
     return this.instance.config();
   }
 
+  /** Every built-in tool, and `websearch`, offered where a location's config (or a signed-in console) names a search provider. */
   @Get('experimental/tool/ids')
   toolIds(@Query() _query: V1QueryDto): string[] {
-    return BUILTIN_TOOLS.map((tool) => tool.name);
+    return [...BUILTIN_TOOLS.map((tool) => tool.name), WEBSEARCH_TOOL_ID];
   }
 
   @Post('log')

@@ -16,6 +16,18 @@ export function cliConfig(v2: Json): Json {
       models: entry.models ?? {},
     };
   }
+  // opencode's remote MCP entries take the same members, but for `auth` (a V2 hint opencode has no field for).
+  const mcp: Json = {};
+  for (const [name, entry] of Object.entries(
+    ((v2.mcp as Json | undefined)?.servers ?? {}) as Record<string, Json>,
+  )) {
+    const { auth: _auth, ...server } = entry;
+    mcp[name] = server;
+  }
   const policies = (v2.policies ?? []) as unknown[];
-  return { provider, ...(policies.length ? { experimental: { policies } } : {}) };
+  return {
+    provider,
+    ...(Object.keys(mcp).length ? { mcp } : {}),
+    ...(policies.length ? { experimental: { policies } } : {}),
+  };
 }

@@ -106,8 +106,9 @@ export class WorkspaceConfigController {
     @Param('org') org: string,
     @Body() body: Record<string, unknown>,
     @CurrentPrincipal() principal: ConsolePrincipal,
+    @Req() request: HttpRequest,
     @Res() res: HttpReply,
   ): Promise<void> {
-    send(res, await this.config.update(principal, actorOf(principal), org, body));
+    send(res, await this.config.update(principal, actorOf(principal), org, body, requestOrigin(request)));
   }
 }

@@ -9,6 +9,7 @@ import { ConsolePrincipal } from '../console-access/console-principal';
 import {
   ConfigDocument,
   EMPTY_DOCUMENT,
+  McpServer,
   parseConfigInput,
   ProviderEntry,
   renderConfig,
@@ -43,6 +44,9 @@ export type ProviderSource = (
   origin: string,
 ) => Promise<Record<string, ProviderEntry>>;
 
+/** MCP servers a module offers every member of a workspace (the console's own), beside those its admins wrote. */
+export type McpSource = (workspaceId: string, origin: string) => Record<string, McpServer>;
+
 /** API keys (service accounts' and personal) may change everything but providers and models. */
 const KEY_CREDENTIALS = new Set(['service_account_key', 'personal_key']);
 
@@ -57,23 +61,39 @@ export class WorkspaceConfigService {
   ) {}
 
   private readonly sources: ProviderSource[] = [];
+  private readonly mcpSources: McpSource[] = [];
 
   /** Adds providers every workspace's config offers (a module calls it at start; see ProviderSource). */
   offer(source: ProviderSource): void {
     this.sources.push(source);
   }
 
+  /** Adds MCP servers every workspace's config offers (a module calls it at start; see McpSource). */
+  offerMcp(source: McpSource): void {
+    this.mcpSources.push(source);
+  }
+
   /**
-   * The config as a client reads it: what the admins wrote, plus the providers offered by other modules (an
-   * admin's provider of the same id wins), each with the workspace header; the ETag covers both.
+   * The config as a client reads it: what the admins wrote, plus the providers and MCP servers offered by other
+   * modules (an admin's entry of the same id wins), each provider with the workspace header; the ETag covers all.
    */
   async read(workspaceId: string, known: string[], origin?: string): Promise<RenderedConfig> {
-    if (this.sources.length === 0 || origin === undefined) return this.stored(workspaceId, known);
+    const offered = this.sources.length + this.mcpSources.length > 0;
+    if (!offered || origin === undefined) return this.stored(workspaceId, known);
     const { body } = await this.stored(workspaceId, []);
-    const config = JSON.parse(body!) as { providers: Record<string, ProviderEntry> };
+    const config = JSON.parse(body!) as {
+      providers: Record<string, ProviderEntry>;
+      mcp?: { servers: Record<string, McpServer> };
+    };
     for (const source of this.sources) {
       for (const [id, entry] of Object.entries(await source(workspaceId, origin))) {
         config.providers[id] ??= { ...entry, headers: { ...entry.headers, [WORKSPACE_HEADER]: workspaceId } };
+      }
+    }
+    for (const source of this.mcpSources) {
+      for (const [name, server] of Object.entries(source(workspaceId, origin))) {
+        config.mcp ??= { servers: {} };
+        config.mcp.servers[name] ??= server;
       }
     }
     const rendered = stableJson(config);
@@ -109,8 +129,9 @@ export class WorkspaceConfigService {
     actor: Actor,
     workspaceId: string,
     input: unknown,
+    origin?: string,
   ): Promise<RenderedConfig> {
-    const change = parseConfigInput(input);
+    const change = parseConfigInput(origin ? this.withoutOffered(workspaceId, origin, input) : input);
     const result = await this.transactions.run(async (tx) => {
       const stored = await this.configs.lock(tx, workspaceId, EMPTY_CONFIG, new Date(this.clock.now()));
       const before: ConfigDocument = { ...EMPTY_DOCUMENT, ...stored.document };
@@ -138,6 +159,25 @@ export class WorkspaceConfigService {
     });
     // Other processes hear of the change from the database's notification; this one forgets at once.
     this.policies.forget();
-    return result;
+    return origin ? this.read(workspaceId, [], origin) : result;
+  }
+
+  /**
+   * The body without the MCP servers other modules offer, as a client that read the config sends them back: they
+   * are not the admins' to store (nor could they be: their header references the member's token).
+   */
+  private withoutOffered(workspaceId: string, origin: string, input: unknown): unknown {
+    const servers = (input as { mcp?: { servers?: unknown } } | null)?.mcp?.servers;
+    if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return input;
+    const kept = { ...(servers as Record<string, unknown>) };
+    for (const source of this.mcpSources) {
+      for (const [name, server] of Object.entries(source(workspaceId, origin))) {
+        if (name in kept && stableJson(kept[name]) === stableJson(server)) delete kept[name];
+      }
+    }
+    const mcp = (input as { mcp: Record<string, unknown> }).mcp;
+    // Only offered servers: the same as none, which is stored as null (disabled), not as an empty map.
+    const none = Object.keys(kept).length === 0 && Object.keys(mcp).length === 1;
+    return { ...(input as object), mcp: none ? null : { ...mcp, servers: kept } };
   }
 }

@@ -32,6 +32,7 @@ const BODILESS = new Set([
   'session.revert.commit',
   'session.revert.clear',
   'session.question.reject',
+  'connections.test',
 ]);
 
 function operations(document: Document) {

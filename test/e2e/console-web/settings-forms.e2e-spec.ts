@@ -14,12 +14,19 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
   let browser: Browser;
   let owner: Person;
   let upstream: ScriptedModelServer;
+  let searchProvider: string;
 
   beforeAll(async () => {
     upstream = await ScriptedModelServer.start();
     // The connections' scripted upstream listens on loopback, which connections may not reach by default.
     t = await createTestApp({ env: { OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1' } });
     owner = await signup(t, 'owner@example.com');
+    const search = await owner.post(`/console/api/orgs/${owner.org}/search-providers`, {
+      kind: 'searxng',
+      name: 'Team search',
+      base_url: 'https://searx.example.com',
+    });
+    searchProvider = search.body.id;
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -104,11 +111,12 @@ describe('console settings as forms, JSON as the advanced view (Debian chromium)
       .waitFor();
     expect((await stored()).providers.team.models.large).toMatchObject({ cost: { input: 3, output: 15 } });
 
-    // Web search through the provider; an MCP server whose URL is refused next to it, then fixed.
-    await page.getByLabel('Web search for members').selectOption('team');
+    // Web search through the workspace's search provider, chosen by name; an MCP server whose URL is refused next
+    // to it, then fixed.
+    await page.getByLabel('Web search for members').selectOption({ label: 'Through Team search' });
     await page.getByRole('button', { name: 'Save web search' }).click();
     await page.getByRole('region', { name: 'Web search' }).getByText('Saved.').waitFor();
-    expect((await stored()).websearch).toEqual({ providerID: 'team' });
+    expect((await stored()).websearch).toEqual({ providerID: searchProvider });
     await page.getByRole('button', { name: 'Add an MCP server' }).click();
     const server = page.getByRole('group', { name: 'MCP server 1' });
     await server.getByLabel('Name').fill('docs');

@@ -18,6 +18,13 @@ const POLICIES = [
   { action: 'provider.use', resource: 'openai', effect: 'deny' },
   { action: 'provider.use', resource: 'outpost', effect: 'allow' },
 ];
+/** The console's own MCP server, which every member's config lists (`/console/mcp`, docs/console.md). */
+const consoleMcp = (t: TestApp, org: string) => ({
+  type: 'remote',
+  url: `${t.url}/console/mcp`,
+  headers: { Authorization: 'Bearer {env:OPENCODE_CONSOLE_TOKEN}', 'x-org-id': org },
+  oauth: false,
+});
 const DOCUMENT = {
   providers: { outpost: PROVIDER },
   websearch: { providerID: 'exa' },
@@ -65,7 +72,12 @@ describe('workspace config (V2)', () => {
     const other = await signup(t);
     const res = await other.get(CONFIG).set('x-org-id', other.org);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ providers: {}, policies: [], experimental: { policies: [] } });
+    expect(res.body).toEqual({
+      providers: {},
+      mcp: { servers: { outpost: consoleMcp(t, other.org) } },
+      policies: [],
+      experimental: { policies: [] },
+    });
     expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
   });
 
@@ -88,7 +100,12 @@ describe('workspace config (V2)', () => {
           },
         },
         websearch: { providerID: 'exa' },
-        mcp: { servers: { docs: { type: 'remote', url: 'https://mcp.example.com/mcp', auth: 'console' } } },
+        mcp: {
+          servers: {
+            docs: { type: 'remote', url: 'https://mcp.example.com/mcp', auth: 'console' },
+            outpost: consoleMcp(t, owner.org),
+          },
+        },
         policies: POLICIES,
         experimental: { policies: POLICIES },
       });
@@ -113,6 +130,10 @@ describe('workspace config (V2)', () => {
               },
               models: PROVIDER.models,
             },
+          },
+          mcp: {
+            docs: { type: 'remote', url: 'https://mcp.example.com/mcp' },
+            outpost: consoleMcp(t, owner.org),
           },
           experimental: { policies: POLICIES },
         },
@@ -203,7 +224,11 @@ describe('workspace config (V2)', () => {
         expect(res.headers.etag).not.toBe(etag);
         const fresh = await withKey(inferenceKey).set('if-none-match', etag);
         expect(fresh.status).toBe(200);
-        expect(fresh.headers.etag).toBe(res.headers.etag);
+        // The document names the console's address as each process was reached (its MCP server's URL): the same
+        // document through the same address has the same ETag.
+        const throughSecond = await second.http.get(CONFIG).set('authorization', bearer(inferenceKey));
+        expect(throughSecond.headers.etag).toBe(res.headers.etag);
+        expect(fresh.body.mcp.servers.outpost.url).toBe(`${t.url}/console/mcp`);
         expect(fresh.body.experimental.policies).toHaveLength(3);
       } finally {
         await second.close();
@@ -265,7 +290,8 @@ describe('workspace config (V2)', () => {
       const off = await put(allKey, { websearch: null, mcp: null });
       expect(off.status).toBe(200);
       expect(off.body.websearch).toBeUndefined();
-      expect(off.body.mcp).toBeUndefined();
+      // The admins' servers are off; the console's own stays, for every member.
+      expect(Object.keys(off.body.mcp.servers)).toEqual(['outpost']);
       expect(off.body.providers.outpost.name).toBe(PROVIDER.name);
       expect((await put(allKey, { websearch: DOCUMENT.websearch, mcp: DOCUMENT.mcp })).status).toBe(200);
       const models = { ...PROVIDER.models, 'gpt-6': { name: 'GPT-6' } };

@@ -19,6 +19,7 @@ describe('POST /inference/v1/search: a web search as a gateway call', () => {
       env: {
         OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1',
         OUTPOST_SECRET_KEY: 'search-test-secret-0123456789abcdef',
+        OUTPOST_METRICS_TOKEN: 'search-metrics',
       },
     });
     owner = await signup(t);
@@ -113,12 +114,50 @@ describe('POST /inference/v1/search: a web search as a gateway call', () => {
     expect(res.headers['x-should-retry']).toBe('false');
     expect(res.body.error).toMatchObject({ type: 'insufficient_quota' });
     expect(res.body.error.message).toContain("this key's monthly budget has $0.01 left");
+    // A search has no output to lower: the advice is the budget's, never max_tokens.
+    expect(res.body.error.message).not.toContain('max_tokens');
+    expect(res.body.error.message).toContain('Ask a workspace owner or admin to raise the budget');
     expect(upstream.requests.length).toBe(before);
     const log = await eventually(
       () => owner.get(`/console/api/orgs/${owner.org}/usage/requests?key=${keyId}`),
       (answer) => answer.body.data?.length >= 1,
     );
     expect(log.body.data[0]).toMatchObject({ status: 402, outcome: 'budget_refused', cost_micro_cents: '0' });
+  });
+
+  it("searches are counted in the gateway's metrics: schema search, by outcome, and their cost", async () => {
+    await enable('searxng');
+    const model = `search/${providers.searxng}`;
+    const series = (text: string, name: string) =>
+      Number(text.match(new RegExp(`^${name.replace(/[{}/]/g, '\\$&')} (\\S+)$`, 'm'))?.[1] ?? 0);
+    const scrape = async () => {
+      const res = await t.http.get('/metrics').set('authorization', 'Bearer search-metrics');
+      expect(res.status).toBe(200);
+      return {
+        answered: series(
+          res.text,
+          `outpost_gateway_requests_total{schema="search",model="${model}",outcome="answered"}`,
+        ),
+        refused: series(
+          res.text,
+          `outpost_gateway_requests_total{schema="search",model="${model}",outcome="budget_refused"}`,
+        ),
+        cost: series(res.text, `outpost_gateway_cost_usd_total{model="${model}"}`),
+      };
+    };
+    const before = await scrape();
+    // A key whose budget pays for exactly one search: the first is answered, the second refused.
+    const { key, keyId, sa } = await serviceAccountKey(owner, owner.org, 'inference');
+    const patched = await owner.patch(`/console/api/orgs/${owner.org}/service-accounts/${sa}/keys/${keyId}`, {
+      monthly_budget_dollars: 0.02,
+    });
+    expect(patched.status).toBe(200);
+    expect((await search(key, { query: 'counted' })).status).toBe(200);
+    expect((await search(key, { query: 'refused' })).status).toBe(402);
+    const after = await scrape();
+    expect(after.answered - before.answered).toBe(1);
+    expect(after.refused - before.refused).toBe(1);
+    expect(after.cost - before.cost).toBeCloseTo(0.02, 9);
   });
 
   it('a key whose allowed_models do not name search/<provider id> gets 403; one that names it searches', async () => {

@@ -71,5 +71,15 @@ describe('opencode console login (the released 1.18.33 CLI) against the Outpost 
       options: { baseURL: 'https://gateway.example.com/v1' },
       models: { 'team-model': { name: 'Team Model' } },
     });
+    // And the console's own MCP server (debug config hides header values; `mcp list` connects with them).
+    const mcp = (JSON.parse(config.stdout) as { mcp?: Record<string, Record<string, unknown>> }).mcp?.outpost;
+    expect(mcp).toMatchObject({
+      type: 'remote',
+      url: `${t.url}/console/mcp`,
+      headers: { Authorization: expect.any(String), 'x-org-id': expect.any(String) },
+    });
+    const listed = await opencode(['mcp', 'list'], { env, cwd: project });
+    // `●  ✓ outpost connected` (with colour codes) when the server answered initialize and tools/list.
+    expect(listed.stdout + listed.stderr).toMatch(/✓ outpost\W+(\[\d+m)?connected/);
   });
 });

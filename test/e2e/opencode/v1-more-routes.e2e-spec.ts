@@ -59,7 +59,7 @@ describe('v1 routes the released SDK calls that answered 404: vcs, find, project
     ]);
     expect(out.findSymbols).toMatchObject({ status: 200, data: [] });
     expect(out.appLog).toMatchObject({ status: 200, data: true });
-    expect(out.toolIds.data).toEqual(expect.arrayContaining(['bash', 'read', 'edit', 'grep']));
+    expect(out.toolIds.data).toEqual(expect.arrayContaining(['bash', 'read', 'edit', 'grep', 'websearch']));
     expect(out.ptyList).toMatchObject({ status: 200, data: [] });
     expect(out.ptyCreate.status).toBe(501);
     expect(JSON.stringify(out.ptyCreate.error)).toContain('pseudo-terminals');

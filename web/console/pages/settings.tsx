@@ -7,6 +7,8 @@ import { Connections } from './settings/connections';
 import { AdvancedJson } from './settings/json';
 import { McpForm, PoliciesForm, WebSearchForm } from './settings/policies';
 import { type Providers, ProvidersSection } from './settings/providers';
+import { ConsoleMcpPanel, type ConsoleMcpServer } from './settings/console-mcp';
+import { type SearchProvider, SearchProviders } from './settings/search-providers';
 
 type Config = Schemas['WorkspaceConfigDto'];
 
@@ -84,8 +86,26 @@ function ProvidersPart({ providers, parts }: { providers: Providers; parts: Part
   );
 }
 
+/** The console's own MCP server, which the config lists for every member: shown on its own, not as the admins'. */
+const CONSOLE_MCP = 'outpost';
+
+function consoleMcpOf(current: Config): ConsoleMcpServer | undefined {
+  const server = (current.mcp?.servers as Record<string, ConsoleMcpServer> | undefined)?.[CONSOLE_MCP];
+  return server && server.url.endsWith('/console/mcp') ? server : undefined;
+}
+
+/** The config as the admins wrote it: without the console's own MCP server (a PUT leaves it out anyway). */
+function withoutConsoleMcp(current: Config): Config {
+  if (!consoleMcpOf(current) || !current.mcp) return current;
+  const servers = { ...(current.mcp.servers as Record<string, unknown>) };
+  delete servers[CONSOLE_MCP];
+  return { ...current, mcp: Object.keys(servers).length ? { ...current.mcp, servers } : undefined } as Config;
+}
+
 /** Policies, web search and MCP servers: each a form, and the same as JSON. */
-function PolicyParts({ current, providers, parts }: { current: Config; providers: Providers; parts: Parts }) {
+function PolicyParts(props: { current: Config; searchProviders: SearchProvider[]; parts: Parts }) {
+  const { searchProviders, parts } = props;
+  const current = withoutConsoleMcp(props.current);
   const { admin, save } = parts;
   return (
     <>
@@ -102,7 +122,7 @@ function PolicyParts({ current, providers, parts }: { current: Config; providers
         <WebSearchForm
           key={parts.formKey('websearch')}
           value={current.websearch ?? null}
-          providers={Object.keys(providers)}
+          providers={searchProviders.map((provider) => [provider.id, provider.name])}
           editable={admin}
           onSave={(websearch) => save({ websearch: websearch as Config['websearch'] })}
         />
@@ -124,6 +144,14 @@ export function SettingsPage({ workspace }: PageProps) {
   const org = workspace.id;
   const admin = isAdmin(workspace.role);
   const config = useLoad(() => call(api.GET('/console/api/v2/config', { params: inOrg(org) })), [org]);
+  // Only owners and admins may read the search providers; members see the setting's id.
+  const search = useLoad(
+    () =>
+      admin
+        ? call(api.GET('/console/api/orgs/{org}/search-providers', { params: { path: { org } } }))
+        : Promise.resolve([] as SearchProvider[]),
+    [org, admin],
+  );
   const save = (change: Partial<Config>) =>
     call(
       api.PUT('/console/api/orgs/{org}/config', { params: { path: { org } }, body: change as Config }),
@@ -136,6 +164,7 @@ export function SettingsPage({ workspace }: PageProps) {
     <Loading state={config}>
       {(current) => {
         const providers = (current.providers ?? {}) as Providers;
+        const consoleMcp = consoleMcpOf(current);
         const version = JSON.stringify(current);
         const parts: Parts = {
           admin,
@@ -152,7 +181,11 @@ export function SettingsPage({ workspace }: PageProps) {
               </p>
             )}
             <ProvidersPart providers={providers} parts={parts} />
-            <PolicyParts current={current} providers={providers} parts={parts} />
+            {admin ? (
+              <SearchProviders org={org} providers={search.data ?? []} onChange={search.reload} />
+            ) : null}
+            <PolicyParts current={current} searchProviders={search.data ?? []} parts={parts} />
+            {consoleMcp ? <ConsoleMcpPanel server={consoleMcp} /> : null}
             {admin ? <Connections org={org} /> : null}
           </>
         );

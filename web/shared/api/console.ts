@@ -979,6 +979,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** MCP (Streamable HTTP, stateless) with the tools websearch (when the workspace enables it), workspace_usage and workspace_models */
+    post: operations['console.mcp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6012,6 +6029,70 @@ export interface operations {
         };
       };
       /** @description NotFound: no such connection in this workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'console.mcp': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the workspace (org_<id>); required with a user token, must match a bound key */
+        'x-org-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON-RPC message of the Model Context Protocol */
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC answer (a notification is answered 202 with no body) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description OrgRequired: a user token without x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Unauthorized: missing, invalid, expired or revoked credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description Forbidden: wrong workspace, not a member, a role below member, or an Inference-only key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description NotFound: the workspace does not exist or was deleted */
       404: {
         headers: {
           [name: string]: unknown;

@@ -1,6 +1,11 @@
 import { OutboundHttp, refusedAddress } from '@/common/net/outbound-http';
 import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
-import { MAX_SEARCH_RESULTS, searchWeb, WebSearchError } from '@/common/web-search/web-search';
+import {
+  MAX_SEARCH_RESULTS,
+  numberedResults,
+  searchWeb,
+  WebSearchError,
+} from '@/common/web-search/web-search';
 import { SearchResult } from '@/common/web-search/web-search.types';
 import type { WebSearchConfig } from '../../location-config/websearch-config';
 import { substituteEnv } from '../providers/env-template';
@@ -17,6 +22,9 @@ const DEFAULT_RESULTS = 5;
 /** `{env:NAME}` in a setting, from the environment or what a config source holds (the console's token). */
 type Env = (name: string) => string | undefined;
 
+/** The tool's id (and its permission action), as opencode names it. */
+export const WEBSEARCH_TOOL_ID = 'websearch';
+
 /**
  * `websearch`: the web searched through the location's `websearch` provider (a search API, or an Outpost gateway's
  * `POST /v1/search`, which the console link sets up), every call through the server's outbound guard. The model
@@ -24,8 +32,8 @@ type Env = (name: string) => string | undefined;
  */
 export function webSearchTool(config: WebSearchConfig, env: Env): AnyTool {
   const tool: Tool<WebSearchInput> = {
-    name: 'websearch',
-    action: 'websearch',
+    name: WEBSEARCH_TOOL_ID,
+    action: WEBSEARCH_TOOL_ID,
     description:
       'Search the web. Returns numbered results (title, URL, snippet); read a page with webfetch. ' +
       `\`max_results\`: 1 to ${MAX_SEARCH_RESULTS} (default ${DEFAULT_RESULTS}).`,
@@ -127,14 +135,8 @@ async function gatewaySearch(
   return answer.results;
 }
 
-/** The results as the model reads them: numbered, each with its title, URL and snippet. */
+/** The results as the model reads them, with where to go next. */
 function numbered(query: string, results: SearchResult[]): string {
-  if (results.length === 0) return `No results for "${query}".`;
-  const lines = results.map(
-    (result, i) =>
-      `${i + 1}. ${result.title || result.url}\n   ${result.url}${result.snippet ? `\n   ${oneLine(result.snippet)}` : ''}`,
-  );
-  return `${lines.join('\n\n')}\n\nRead a result with webfetch and its URL.`;
+  if (results.length === 0) return numberedResults(query, results);
+  return `${numberedResults(query, results)}\n\nRead a result with webfetch and its URL.`;
 }
-
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 500);

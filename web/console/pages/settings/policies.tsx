@@ -187,15 +187,17 @@ export function PoliciesForm(props: {
 /** Hosted web search: off, or through one of the workspace's providers. */
 export function WebSearchForm(props: {
   value: { providerID: string } | null;
-  providers: string[];
+  /** The search providers to choose from: `[id, name]`. */
+  providers: Array<[string, string]>;
   editable: boolean;
   onSave: (value: { providerID: string } | null) => Promise<unknown>;
 }) {
   const [provider, setProvider] = useState(props.value?.providerID ?? '');
   const [saved, setSaved] = useState<string>();
   const form = useFormAction(['websearch']);
-  const choices =
-    provider && !props.providers.includes(provider) ? [provider, ...props.providers] : props.providers;
+  const known = props.providers.some(([id]) => id === provider);
+  const choices: Array<[string, string]> =
+    provider && !known ? [[provider, provider], ...props.providers] : props.providers;
   return (
     <form
       onSubmit={async (event) => {
@@ -214,9 +216,9 @@ export function WebSearchForm(props: {
         {...describedBy('websearch-provider', form.at('websearch'))}
       >
         <option value="">Off</option>
-        {choices.map((id) => (
+        {choices.map(([id, name]) => (
           <option key={id} value={id}>
-            Through {id}
+            Through {name}
           </option>
         ))}
       </select>
