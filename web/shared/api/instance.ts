@@ -1666,7 +1666,7 @@ export interface components {
        * @description OpenAI, Anthropic, or any server that speaks OpenAI's chat API (then `baseURL` is needed).
        * @enum {string}
        */
-      kind: 'openai' | 'anthropic' | 'openai-compatible';
+      kind: 'anthropic' | 'openai' | 'openai-compatible';
       /** @description The provider's id in config and in model references (`<id>/<model>`), e.g. `openai` or `local-llm`. */
       id: string;
       /** @description A name for people; defaults to the id. */
