@@ -110,12 +110,15 @@ describe('Prompt file parts: @file mentions reach the model with their content',
       { type: 'text', text: 'greet.ts\nutil/\nutil/a.ts' },
     ]);
     // opencode's note, the same for a mentioned file and a pasted one (below).
-    const note = 'ERROR: Cannot read image (this model does not support image input). Inform the user.';
+    const note = 'ERROR: Cannot read "logo.png" (this model does not support image input). Inform the user.';
     expect(parts[3]).toEqual({ type: 'text', text: note });
     server.script({ text: 'ok' });
+    const mark = log.events.length;
     const pasted = `data:image/png;base64,${PNG.toString('base64')}`;
-    expect((await a.prompt(text, { text: 'Pasted', files: [{ uri: pasted }] })).status).toBe(200);
-    await log.idle(text);
+    expect(
+      (await a.prompt(text, { text: 'Pasted', files: [{ uri: pasted, name: 'logo.png' }] })).status,
+    ).toBe(200);
+    await log.idle(text, mark);
     expect(userParts(server)[1]).toEqual({ type: 'text', text: note });
     expect(JSON.stringify(server.requests.at(-1)!.body)).not.toContain('image_url');
 
