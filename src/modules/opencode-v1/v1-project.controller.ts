@@ -20,6 +20,7 @@ import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './
 import {
   V1CommandDto,
   V1ForkDto,
+  V1InitDto,
   V1LogDto,
   V1PtyParamsDto,
   V1RevertDto,
@@ -132,6 +133,15 @@ export class V1ProjectController {
   @HttpCode(200)
   command(@Param() params: V1SessionParamsDto, @Body() body: V1CommandDto, @Query() _query: V1QueryDto) {
     return this.sessions.command(params.sessionID, body);
+  }
+
+  /** opencode's `session.init`: the built-in `/init` run in the session; `true` once it has ended. */
+  @Post('session/:sessionID/init')
+  @HttpCode(200)
+  async init(@Param() params: V1SessionParamsDto, @Body() body: V1InitDto, @Query() _query: V1QueryDto) {
+    const model = body.providerID && body.modelID ? `${body.providerID}/${body.modelID}` : undefined;
+    await this.sessions.command(params.sessionID, { command: 'init', ...(model ? { model } : {}) });
+    return true;
   }
 
   /** The TUI's /compact: answers once the summary is written. */

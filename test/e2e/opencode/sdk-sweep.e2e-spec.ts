@@ -43,7 +43,6 @@ const NOT_YET = new Set<string>([
   'global.config.update',
   'project.update',
   'tool.list',
-  'session.init',
   'part.delete',
   'part.update',
   'experimental.session.background',

@@ -122,3 +122,21 @@ export class V1PtyParamsDto {
   @MaxLength(200)
   ptyID!: string;
 }
+
+/** `POST /session/{id}/init`: the built-in `/init` command (write or improve AGENTS.md) with this model. */
+export class V1InitDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  providerID?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  modelID?: string;
+
+  /** The SDK's id for the new message: checked, and Outpost gives the message its own. */
+  @IsOptional()
+  @Matches(MESSAGE_ID, { message: 'messageID must be a message id (msg_…)' })
+  messageID?: string;
+}
