@@ -180,6 +180,12 @@ describe('v1 routes: the TUI control queue, git worktrees, and the rest opencode
       .set('authorization', auth);
     expect(again.status).toBe(404);
 
+    // Outpost saves no permissions (always-answers stay on the session): forgetting one names the id.
+    const saved = await t.http.delete('/api/permission/saved/per_x').set('authorization', auth);
+    expect(saved.status).toBe(404);
+    expect(saved.body).toMatchObject({ _tag: 'SavedPermissionNotFoundError' });
+    expect((await t.http.delete('/api/permission/saved/per_x')).status).toBe(401);
+
     const sessions = await t.http.get('/experimental/session').set('authorization', auth);
     expect((sessions.body as Json[]).some((s) => s.id === sessionID)).toBe(true);
   });

@@ -872,6 +872,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/permission/saved/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Forget a saved permission (Outpost saves none, so every id is unknown: 404) */
+    delete: operations['permission.saved.remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/fs/list': {
     parameters: {
       query?: never;
@@ -4562,6 +4579,53 @@ export interface operations {
       };
       /** @description UnauthorizedError */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'permission.saved.remove': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Forgotten (what opencode answers; Outpost saves none, so never) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SavedPermissionNotFoundError: no saved permission has that id */
+      404: {
         headers: {
           [name: string]: unknown;
         };
