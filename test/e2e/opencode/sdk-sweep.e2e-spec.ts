@@ -61,7 +61,6 @@ const NOT_YET = new Set<string>([
   'v2.integration.attempt.complete',
   'v2.credential.remove',
   'v2.credential.update',
-  'v2.pty.remove',
   'v2.projectCopy.remove',
   'v2.projectCopy.create',
   'v2.projectCopy.refresh',

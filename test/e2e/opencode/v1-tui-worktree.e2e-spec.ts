@@ -185,6 +185,9 @@ describe('v1 routes: the TUI control queue, git worktrees, and the rest opencode
     expect(saved.status).toBe(404);
     expect(saved.body).toMatchObject({ _tag: 'SavedPermissionNotFoundError' });
     expect((await t.http.delete('/api/permission/saved/per_x')).status).toBe(401);
+    const pty = await t.http.delete('/api/pty/pty_x').set('authorization', auth);
+    expect(pty.status).toBe(404);
+    expect(pty.body).toMatchObject({ _tag: 'PtyNotFoundError' });
 
     const sessions = await t.http.get('/experimental/session').set('authorization', auth);
     expect((sessions.body as Json[]).some((s) => s.id === sessionID)).toBe(true);

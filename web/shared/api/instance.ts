@@ -958,6 +958,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/pty/{ptyID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Stop a pseudo-terminal (Outpost runs none: 404) */
+    delete: operations['pty.remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/console-link': {
     parameters: {
       query?: never;
@@ -4934,6 +4951,55 @@ export interface operations {
       };
       /** @description NotSupportedError: Outpost runs no pseudo-terminals */
       501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'pty.remove': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        ptyID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Stopped (what opencode answers; Outpost runs none, so never) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description PtyNotFoundError: no pseudo-terminal has that id */
+      404: {
         headers: {
           [name: string]: unknown;
         };
