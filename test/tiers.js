@@ -52,6 +52,7 @@ const SYSTEM = [
   'opencode/sdk-v2*.e2e-spec.ts',
   'opencode/tui*.e2e-spec.ts',
   'opencode/v1-more-routes.e2e-spec.ts',
+  'opencode/sdk-sweep.e2e-spec.ts',
   // chromium
   'console/device-browser.e2e-spec.ts',
   'console-web/*-browser.e2e-spec.ts',

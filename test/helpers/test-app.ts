@@ -61,6 +61,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     OUTPOST_PASSWORD: TEST_PASSWORD,
     OPENCODE_SERVER_PASSWORD: undefined,
     OUTPOST_CONFIG_DIR: join(dataDir, 'config'),
+    // opencode's global config of the machine's user stays out of tests (its own tests set these).
+    XDG_CONFIG_HOME: join(dataDir, 'xdg-config'),
+    OPENCODE_CONFIG: undefined,
+    OPENCODE_CONFIG_CONTENT: undefined,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Every test signs people up and starts device sign-ins from 127.0.0.1; the limits have tests of their own.
     OUTPOST_SIGNUPS_PER_HOUR: '1000000',

@@ -239,6 +239,15 @@ export function parseConfigDocument(
     if (model) config.model = model;
     else problems.push({ path: 'model', message: 'must be "provider/model" or { id, providerID }' });
   }
+  for (const [key, field] of [
+    ['enabled_providers', 'enabledProviders'],
+    ['disabled_providers', 'disabledProviders'],
+  ] as const) {
+    const list = raw[key];
+    if (list === undefined) continue;
+    if (Array.isArray(list) && list.every((id) => typeof id === 'string' && id !== '')) config[field] = list;
+    else problems.push({ path: key, message: 'must be a list of provider ids' });
+  }
   if (raw.small_model !== undefined) {
     const model = parseModel(raw.small_model);
     if (model) config.smallModel = model;
@@ -287,6 +296,13 @@ export function mergeConfigs(base: OutpostConfig, over: OutpostConfig): OutpostC
     instructions: [...new Set([...base.instructions, ...over.instructions])],
     ...((over.smallModel ?? base.smallModel) ? { smallModel: over.smallModel ?? base.smallModel } : {}),
     ...((over.model ?? base.model) ? { model: over.model ?? base.model } : {}),
+    // A later file's provider lists replace an earlier one's, as opencode merges lists.
+    ...((over.enabledProviders ?? base.enabledProviders)
+      ? { enabledProviders: over.enabledProviders ?? base.enabledProviders }
+      : {}),
+    ...((over.disabledProviders ?? base.disabledProviders)
+      ? { disabledProviders: over.disabledProviders ?? base.disabledProviders }
+      : {}),
     // A later file's search provider replaces an earlier one's (and the console's) whole.
     ...((over.websearch ?? base.websearch) ? { websearch: over.websearch ?? base.websearch } : {}),
   };

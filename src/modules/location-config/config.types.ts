@@ -62,6 +62,10 @@ export interface OutpostConfig {
   websearch?: WebSearchConfig;
   /** The default model (opencode's `model`, `"provider/model"`), which clients pick when none is chosen. */
   model?: ModelRef;
+  /** opencode's `enabled_providers`: only these providers load (all when unset). */
+  enabledProviders?: string[];
+  /** opencode's `disabled_providers`: these providers never load. */
+  disabledProviders?: string[];
 }
 
 /**

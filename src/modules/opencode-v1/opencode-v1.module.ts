@@ -4,6 +4,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { EventsModule } from '../events/events.module';
 import { InstanceAuthModule } from '../instance-auth/instance-auth.module';
 import { InstanceAuthenticator } from '../instance-auth/instance.authenticator';
+import { LocationReloadModule } from '../location-reload/location-reload.module';
 import { LocationsModule } from '../locations/locations.module';
 import { McpModule } from '../mcp/mcp.module';
 import { PromptModule } from '../prompt/prompt.module';
@@ -19,6 +20,10 @@ import { V1QuestionsController } from './v1-questions.controller';
 import { V1ProjectController } from './v1-project.controller';
 import { V1SessionsController } from './v1-sessions.controller';
 import { V1SessionsService } from './v1-sessions.service';
+import { V1GitController } from './v1-git.controller';
+import { V1GitService } from './v1-git.service';
+import { V1TuiController } from './v1-tui.controller';
+import { V1TuiService } from './v1-tui.service';
 import { V1VcsService } from './v1-vcs.service';
 
 /** The paths of opencode's v1 routes: the instance's credentials guard them (unknown ones too). */
@@ -44,6 +49,8 @@ export const V1_PREFIXES = [
   '/file',
   '/log',
   '/pty',
+  '/tui',
+  '/instance',
 ];
 
 /**
@@ -60,6 +67,7 @@ export const V1_PREFIXES = [
     PromptModule,
     EventsModule,
     McpModule,
+    LocationReloadModule,
   ],
   controllers: [
     V1InstanceController,
@@ -68,8 +76,18 @@ export const V1_PREFIXES = [
     V1ProjectController,
     V1McpController,
     V1QuestionsController,
+    V1TuiController,
+    V1GitController,
   ],
-  providers: [V1InstanceService, V1SessionsService, V1EventsService, V1FilesService, V1VcsService],
+  providers: [
+    V1InstanceService,
+    V1SessionsService,
+    V1EventsService,
+    V1FilesService,
+    V1VcsService,
+    V1TuiService,
+    V1GitService,
+  ],
 })
 export class OpencodeV1Module implements OnModuleInit {
   constructor(

@@ -164,6 +164,10 @@ export class V1EventsService {
       case 'question.asked':
       case 'question.replied':
       case 'question.rejected':
+      case 'tui.prompt.append':
+      case 'tui.command.execute':
+      case 'tui.toast.show':
+      case 'tui.session.select':
         return [e(event.type, event.data as Record<string, unknown>)];
       default:
         return [];

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
 import { ProvidersService } from '../runtime/providers/providers.service';
 import { v1Agent, v1ConfigProviders, v1Providers, V1_VERSION } from './v1-shapes';
+
+/** Entries of /etc/shells no one can work in. */
+const NOT_SHELLS = new Set(['nologin', 'false', 'git-shell']);
 
 /** What v1 clients read about the instance at a directory: paths, project, config, providers, agents. */
 @Injectable()
@@ -28,6 +32,20 @@ export class V1InstanceService {
       worktree: location.project.directory,
       directory: location.directory,
     };
+  }
+
+  /** `GET /pty/shells`: /etc/shells (unique, existing), else opencode's three defaults. */
+  async shells(): Promise<Array<{ path: string; name: string; acceptable: boolean }>> {
+    const listed = await readFile('/etc/shells', 'utf8').catch(() => '');
+    const paths = listed
+      ? [...new Set(listed.split('\n').map((line) => line.trim()))].filter((l) => l && !l.startsWith('#'))
+      : ['/bin/bash', '/bin/zsh', '/bin/sh'];
+    const present = paths.filter((path) => existsSync(path));
+    return present.map((path) => ({
+      path,
+      name: basename(path).toLowerCase(),
+      acceptable: !NOT_SHELLS.has(basename(path).toLowerCase()),
+    }));
   }
 
   async project(directory?: string) {

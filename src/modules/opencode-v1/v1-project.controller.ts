@@ -1,14 +1,34 @@
-import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, UseFilters } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Logger,
+  Param,
+  Post,
+  Query,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { LocationReloadService } from '../location-reload/location-reload.service';
 import { SessionCompaction } from '../prompt/compaction/session-compaction';
 import { SessionRevert } from '../prompt/revert/session-revert';
 import { BUILTIN_TOOLS } from '../runtime/tools/builtin-tools';
 import { WEBSEARCH_TOOL_ID } from '../runtime/tools/websearch.tool';
 import { NotSupportedError } from '@/common/errors';
 import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './dto/v1-file.dto';
-import { V1CommandDto, V1ForkDto, V1LogDto, V1RevertDto, V1SummarizeDto } from './dto/v1-misc.dto';
+import {
+  V1CommandDto,
+  V1ForkDto,
+  V1InitDto,
+  V1LogDto,
+  V1PtyParamsDto,
+  V1RevertDto,
+  V1SummarizeDto,
+} from './dto/v1-misc.dto';
 import { V1QueryDto } from './dto/v1-query.dto';
-import { V1SessionParamsDto } from './dto/v1-session.dto';
+import { V1ListSessionsQueryDto, V1MessageParamsDto, V1SessionParamsDto } from './dto/v1-session.dto';
 import { V1Directory } from './v1-directory.decorator';
 import { V1ErrorFilter } from './v1-error.filter';
 import { V1FilesService } from './v1-files.service';
@@ -34,6 +54,7 @@ export class V1ProjectController {
     private readonly sessions: V1SessionsService,
     private readonly compaction: SessionCompaction,
     private readonly reverts: SessionRevert,
+    private readonly reloads: LocationReloadService,
   ) {}
 
   @Get('vcs/status')
@@ -116,6 +137,15 @@ export class V1ProjectController {
     return this.sessions.command(params.sessionID, body);
   }
 
+  /** opencode's `session.init`: the built-in `/init` run in the session; `true` once it has ended. */
+  @Post('session/:sessionID/init')
+  @HttpCode(200)
+  async init(@Param() params: V1SessionParamsDto, @Body() body: V1InitDto, @Query() _query: V1QueryDto) {
+    const model = body.providerID && body.modelID ? `${body.providerID}/${body.modelID}` : undefined;
+    await this.sessions.command(params.sessionID, { command: 'init', ...(model ? { model } : {}) });
+    return true;
+  }
+
   /** The TUI's /compact: answers once the summary is written. */
   @Post('session/:sessionID/summarize')
   @HttpCode(200)
@@ -144,6 +174,23 @@ export class V1ProjectController {
     return v1Session(await this.reverts.unrevert(params.sessionID));
   }
 
+  /** Nothing is shared (there is no share service), so there is nothing to take back: the session as it is. */
+  @Delete('session/:sessionID/share')
+  async unshare(@Param() params: V1SessionParamsDto, @Query() _query: V1QueryDto) {
+    return this.sessions.get(params.sessionID);
+  }
+
+  @Delete('session/:sessionID/message/:messageID')
+  deleteMessage(@Param() params: V1MessageParamsDto, @Query() _query: V1QueryDto): Promise<true> {
+    return this.sessions.deleteMessage(params.sessionID, params.messageID);
+  }
+
+  /** The sessions of every project, newest first (the web app's session list across projects). */
+  @Get('experimental/session')
+  experimentalSessions(@Query() query: V1ListSessionsQueryDto) {
+    return this.sessions.list(query);
+  }
+
   /** Outpost keeps sessions on this server: there is no share service to publish them to. */
   @Post('session/:sessionID/share')
   share(@Param() _params: V1SessionParamsDto, @Query() _query: V1QueryDto): never {
@@ -158,5 +205,25 @@ export class V1ProjectController {
   @Post('pty')
   createPty(@Query() _query: V1QueryDto): never {
     throw new NotSupportedError('pty.create', 'Outpost does not run pseudo-terminals; use the shell route');
+  }
+
+  /** The login shells of the server's machine, from /etc/shells, as opencode lists them for a new terminal. */
+  @Get('pty/shells')
+  ptyShells(@Query() _query: V1QueryDto) {
+    return this.instance.shells();
+  }
+
+  /** As in opencode, removing a terminal that is not there (Outpost runs none) succeeds. */
+  @Delete('pty/:ptyID')
+  removePty(@Param() _params: V1PtyParamsDto, @Query() _query: V1QueryDto): true {
+    return true;
+  }
+
+  /** The TUI's reload: every loaded location's config, agents and plugins are read again. */
+  @Post('instance/dispose')
+  @HttpCode(200)
+  async dispose(@Query() _query: V1QueryDto): Promise<true> {
+    await this.reloads.reload();
+    return true;
   }
 }

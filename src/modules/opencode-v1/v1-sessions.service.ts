@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { pathToFileURL } from 'node:url';
-import { InvalidRequestError } from '@/common/errors';
-import { OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
+import { ConflictError, InvalidRequestError } from '@/common/errors';
+import { EventsPublisher, OutpostEvent, PUBLISHED_EVENT } from '@/common/events';
 import { LocationsService } from '../locations/locations.service';
 import { DrainsService } from '../prompt/drains.service';
 import { PromptService } from '../prompt/prompt.service';
@@ -39,6 +39,7 @@ export class V1SessionsService {
     private readonly drains: DrainsService,
     private readonly permissions: PermissionRequestsService,
     private readonly emitter: EventEmitter2,
+    private readonly events: EventsPublisher,
   ) {}
 
   async create(body: V1CreateSessionDto, directory?: string) {
@@ -141,6 +142,27 @@ export class V1SessionsService {
     const info = await this.sessions.get(id);
     const all = v1Messages(await this.sessions.messages(id), id, info.location.directory);
     return limit === undefined ? all : all.slice(-limit);
+  }
+
+  /** `DELETE /session/{id}/message/{messageID}`: the message goes (announced as removed); the rest stays. */
+  async deleteMessage(id: string, messageID: string): Promise<true> {
+    const info = await this.sessions.get(id);
+    if (this.activity.active()[id]) {
+      throw new ConflictError(`Session ${id} is running; delete messages once it is idle`, id);
+    }
+    const stored = (await this.sessions.messages(id)).find(
+      (m) => m.id === messageID || (m as { answerID?: string }).answerID === messageID,
+    );
+    if (!stored || !(await this.sessions.deleteMessagesFrom(id, stored.id, true))) {
+      throw new MessageNotFoundError(id, messageID);
+    }
+    const answerID = (stored as { answerID?: string }).answerID;
+    this.events.publish(
+      'session.message.removed',
+      { sessionID: id, messageID: stored.id, ...(answerID ? { answerID } : {}) },
+      info.location,
+    );
+    return true;
   }
 
   async message(id: string, messageID: string) {

@@ -1,11 +1,19 @@
-import { Controller, Get, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { NotSupportedError } from '@/common/errors';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { LocationQueryDto } from '../locations/dto/location-query.dto';
 import { locationListSchema } from '../locations/location-schema';
 import { publicInfo } from '../locations/locations.controller';
 import { LocationsService } from '../locations/locations.service';
+import { PtyParamsDto } from './dto/pty-params.dto';
+import { PtyNotFoundError } from './pty.errors';
 
 const PTY_LIST_RESPONSE = locationListSchema(
   {
@@ -60,5 +68,15 @@ export class PtyController {
   async ptys(@Query() query: LocationQueryDto) {
     const location = await this.locations.resolve(query.location?.directory);
     return { location: publicInfo(location), data: [] as never[] };
+  }
+
+  @Delete('pty/:ptyID')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'pty.remove', summary: 'Stop a pseudo-terminal (Outpost runs none: 404)' })
+  @ApiNoContentResponse({ description: 'Stopped (what opencode answers; Outpost runs none, so never)' })
+  @ApiErrorResponse(404, 'PtyNotFoundError', 'no pseudo-terminal has that id')
+  async removePty(@Param() params: PtyParamsDto, @Query() query: LocationQueryDto): Promise<never> {
+    await this.locations.resolve(query.location?.directory);
+    throw new PtyNotFoundError(params.ptyID);
   }
 }

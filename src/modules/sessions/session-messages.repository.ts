@@ -86,6 +86,16 @@ export class SessionMessagesRepository {
     return rows.length;
   }
 
+  /** Deletes one message; false when it is not there. */
+  async deleteMessage(sessionId: string, messageId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.manager.query(
+      `WITH deleted AS (DELETE FROM session_message WHERE session_id = $1 AND id = $2 RETURNING 1)
+       SELECT 1 FROM deleted`,
+      [sessionId, messageId],
+    );
+    return rows.length > 0;
+  }
+
   /** Rewrites a message's data whether or not it is complete (pruned tool outputs of closed steps). */
   async rewriteMessage(sessionId: string, id: string, data: Record<string, unknown>): Promise<boolean> {
     const rows: unknown[] = await this.db.manager.query(

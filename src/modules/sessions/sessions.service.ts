@@ -337,8 +337,9 @@ export class SessionsService {
     return this.published('session.updated', row);
   }
 
-  /** Deletes the messages from `messageID` on: a staged revert made final. */
-  deleteMessagesFrom(sessionID: string, messageID: string): Promise<number> {
+  /** Deletes the messages from `messageID` on (a staged revert made final), or that one only: how many went. */
+  async deleteMessagesFrom(sessionID: string, messageID: string, only = false): Promise<number> {
+    if (only) return Number(await this.transcript.deleteMessage(sessionID, messageID));
     return this.transcript.deleteMessagesFrom(sessionID, messageID);
   }
 

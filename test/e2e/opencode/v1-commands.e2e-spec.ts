@@ -49,6 +49,28 @@ describe('Commands: built-in /init and /review, config and file templates with $
     expect(review).toContain('severity');
   });
 
+  it('session.init runs /init with the model it names and answers true once the run has ended', async () => {
+    const project = projectDir({ 'outpost.json': providerConfig(server) });
+    const sessionID = await api(t).createSession(project);
+    const before = server.requests.length;
+    server.script({ text: 'Wrote AGENTS.md.' });
+    const res = await t.http
+      .post(`/session/${sessionID}/init?${at(project)}`)
+      .set('authorization', basic())
+      .send({ providerID: 'scripted', modelID: 'small', messageID: 'msg_0123456789abcdefghijklmnop' });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(true);
+    expect(server.requests.length).toBe(before + 1);
+    const user = (server.requests.at(-1)!.body.messages as Json[]).filter((m) => m.role === 'user').at(-1)!;
+    expect(JSON.stringify(user.content)).toContain('AGENTS.md');
+    const bad = await t.http
+      .post(`/session/${sessionID}/init?${at(project)}`)
+      .set('authorization', basic())
+      .send({ messageID: 'nope' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('messageID');
+  });
+
   it('a file command fills in $ARGUMENTS and $1, attaches @file, inlines !`cmd` and names a denied one', async () => {
     const config = JSON.parse(providerConfig(server)) as Json;
     const project = projectDir({

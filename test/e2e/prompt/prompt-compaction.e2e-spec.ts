@@ -177,6 +177,42 @@ describe('Compaction: the compaction agent summarises, the model gets the summar
     expect(summary.parts[0]).toMatchObject({ type: 'text', text: 'SUMMARY: big file read.' });
   });
 
+  it('compacting after an undo drops the reverted messages first: the summary never sees the undone turn', async () => {
+    const project = projectDir({ 'outpost.json': providerConfig(server) });
+    const a = api(t);
+    const sessionID = await a.createSession(project);
+    for (const [text, answer] of [
+      ['kept question', 'kept answer'],
+      ['undone question', 'undone answer'],
+    ]) {
+      server.script({ text: answer });
+      await a.prompt(sessionID, { text });
+      await log.idle(sessionID, log.events.length - 1);
+    }
+    const undone = (await a.messages(sessionID)).find(
+      (m) => m.type === 'user' && m.text === 'undone question',
+    )!;
+    const v1 = (path: string, body: Json) =>
+      t.http
+        .post(`${path}?directory=${encodeURIComponent(project)}`)
+        .set('authorization', basic())
+        .send(body);
+    expect((await v1(`/session/${sessionID}/revert`, { messageID: undone.id })).status).toBe(200);
+
+    const before = server.requests.length;
+    const mark = log.events.length;
+    server.script({ text: 'SUMMARY: one question answered.' });
+    const res = await v1(`/session/${sessionID}/summarize`, { providerID: 'scripted', modelID: 'small' });
+    expect(res.status).toBe(200);
+    const asked = conversation(server.requests[before].body);
+    expect(asked.slice(0, 2)).toEqual(['user:kept question', 'assistant:kept answer']);
+    expect(JSON.stringify(server.requests[before].body)).not.toContain('undone');
+    // The undone turn is gone for good (announced as removed), the revert mark with it, the summary visible.
+    expect(log.events.slice(mark).filter((e) => e.type === 'session.message.removed')).toHaveLength(2);
+    expect((await a.session(sessionID)).revert).toBeUndefined();
+    expect(outline(await a.messages(sessionID))).toEqual(['user:kept question', 'assistant', 'compaction']);
+  });
+
   it('refuses to compact a session with nothing to compact, and reports a failed summary', async () => {
     const project = projectDir({ 'outpost.json': providerConfig(server) });
     const a = api(t);

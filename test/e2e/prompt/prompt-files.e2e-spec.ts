@@ -90,7 +90,7 @@ describe('Prompt file parts: @file mentions reach the model with their content',
     ]);
   });
 
-  it('lists a directory, gives an image to a model that takes images and a note to one that does not', async () => {
+  it('lists a directory, gives an image to a model that takes images and the same note to one that does not, pasted or mentioned', async () => {
     const dir = project(server);
     const a = api(t);
     const files = [
@@ -109,10 +109,18 @@ describe('Prompt file parts: @file mentions reach the model with their content',
       },
       { type: 'text', text: 'greet.ts\nutil/\nutil/a.ts' },
     ]);
-    expect(parts[3]).toEqual({
-      type: 'text',
-      text: `[The user attached ${join(dir, 'logo.png')} (image/png); its content is not shown because this model does not take images.]`,
-    });
+    // opencode's note, the same for a mentioned file and a pasted one (below).
+    const note = 'ERROR: Cannot read "logo.png" (this model does not support image input). Inform the user.';
+    expect(parts[3]).toEqual({ type: 'text', text: note });
+    server.script({ text: 'ok' });
+    const mark = log.events.length;
+    const pasted = `data:image/png;base64,${PNG.toString('base64')}`;
+    expect(
+      (await a.prompt(text, { text: 'Pasted', files: [{ uri: pasted, name: 'logo.png' }] })).status,
+    ).toBe(200);
+    await log.idle(text, mark);
+    expect(userParts(server)[1]).toEqual({ type: 'text', text: note });
+    expect(JSON.stringify(server.requests.at(-1)!.body)).not.toContain('image_url');
 
     const vision = await a.createSession(dir, { model: { providerID: 'scripted', id: 'vision' } });
     server.script({ text: 'A dot.' });

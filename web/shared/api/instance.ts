@@ -872,6 +872,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/permission/saved/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Forget a saved permission (Outpost saves none, so every id is unknown: 404) */
+    delete: operations['permission.saved.remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/fs/list': {
     parameters: {
       query?: never;
@@ -936,6 +953,23 @@ export interface paths {
     /** Start a pseudo-terminal (Outpost runs none: 501) */
     post: operations['pty.create'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/pty/{ptyID}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Stop a pseudo-terminal (Outpost runs none: 404) */
+    delete: operations['pty.remove'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1666,7 +1700,7 @@ export interface components {
        * @description OpenAI, Anthropic, or any server that speaks OpenAI's chat API (then `baseURL` is needed).
        * @enum {string}
        */
-      kind: 'openai' | 'anthropic' | 'openai-compatible';
+      kind: 'anthropic' | 'openai' | 'openai-compatible';
       /** @description The provider's id in config and in model references (`<id>/<model>`), e.g. `openai` or `local-llm`. */
       id: string;
       /** @description A name for people; defaults to the id. */
@@ -4571,6 +4605,53 @@ export interface operations {
       };
     };
   };
+  'permission.saved.remove': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Forgotten (what opencode answers; Outpost saves none, so never) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description SavedPermissionNotFoundError: no saved permission has that id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
   'fs.list': {
     parameters: {
       query?: {
@@ -4870,6 +4951,55 @@ export interface operations {
       };
       /** @description NotSupportedError: Outpost runs no pseudo-terminals */
       501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'pty.remove': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        ptyID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Stopped (what opencode answers; Outpost runs none, so never) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description InvalidRequestError */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description PtyNotFoundError: no pseudo-terminal has that id */
+      404: {
         headers: {
           [name: string]: unknown;
         };

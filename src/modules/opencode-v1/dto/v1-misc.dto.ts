@@ -98,3 +98,45 @@ export class V1CommandDto {
   @IsArray()
   parts?: unknown[];
 }
+
+/** `POST /experimental/worktree`: the worktree's name (its folder and branch `opencode/<name>`). */
+export class V1WorktreeCreateDto {
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+    message: 'name must be letters, digits, dots, dashes or underscores (at most 64)',
+  })
+  name?: string;
+}
+
+/** `DELETE /experimental/worktree`, `POST /experimental/worktree/reset`: which worktree. */
+export class V1WorktreeTargetDto {
+  @IsString()
+  @MaxLength(4096)
+  @Matches(/^\//, { message: 'directory must be an absolute path' })
+  directory!: string;
+}
+
+/** `DELETE /pty/{ptyID}`. */
+export class V1PtyParamsDto {
+  @IsString()
+  @MaxLength(200)
+  ptyID!: string;
+}
+
+/** `POST /session/{id}/init`: the built-in `/init` command (write or improve AGENTS.md) with this model. */
+export class V1InitDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  providerID?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  modelID?: string;
+
+  /** The SDK's id for the new message: checked, and Outpost gives the message its own. */
+  @IsOptional()
+  @Matches(MESSAGE_ID, { message: 'messageID must be a message id (msg_…)' })
+  messageID?: string;
+}

@@ -20,6 +20,7 @@ import { SessionsActivity } from '../../sessions/sessions-activity';
 import { SessionsService } from '../../sessions/sessions.service';
 import { chooseModel } from '../loop/model-choice';
 import { sessionAgent } from '../loop/session-agent';
+import { SessionRevert } from '../revert/session-revert';
 import { CompactionFailedError } from './compaction.errors';
 import { pruneToolOutputs } from './prune';
 
@@ -58,12 +59,18 @@ export class SessionCompaction {
     private readonly modelStep: ModelStep,
     private readonly events: EventsPublisher,
     private readonly clock: Clock,
+    private readonly reverts: SessionRevert,
   ) {}
 
   async compact(sessionID: string, options: CompactOptions): Promise<CompactionMessage> {
-    const session = await this.sessions.get(sessionID);
+    let session = await this.sessions.get(sessionID);
     if (!options.inRun && this.activity.active()[sessionID]) {
       throw new ConflictError(`Session ${sessionID} is running; compact it once it is idle`, sessionID);
+    }
+    // As in opencode, an undone turn is dropped for good before the summary, so the summary never holds it.
+    if (session.revert) {
+      await this.reverts.commit(sessionID);
+      session = await this.sessions.get(sessionID);
     }
     const location = await this.locations.resolve(session.location.directory);
     const registry = await this.providers.forLocation(location);
@@ -89,7 +96,7 @@ export class SessionCompaction {
     }
     const model = registry.resolve(ref);
     const history = toPromptMessages(transcript as TranscriptMessage[], {
-      accepts: acceptedFiles(registry.configs()[ref.providerID], model.config),
+      accepts: acceptedFiles(registry.configs()[ref.providerID], model.config, ref.id),
     });
 
     const created = this.clock.now();

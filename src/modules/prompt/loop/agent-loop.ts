@@ -12,6 +12,7 @@ import { isToolDisabled } from '../../runtime/permissions/evaluate';
 import { PermissionRuleset } from '../../runtime/permissions/permission.types';
 import { microCentsToDollars } from '@/common/money';
 import { cost } from '../../runtime/providers/cost';
+import { providerFamily } from '../../runtime/providers/model-family';
 import { acceptedFiles } from '../../runtime/providers/provider-config';
 import { PromptMessage, toPromptMessages, TranscriptMessage } from '../../runtime/providers/history';
 import { CONTEXT_OVERFLOW_ERROR, ModelStep } from '../../runtime/providers/model-step';
@@ -27,7 +28,6 @@ import { ModelRef, SessionInfo } from '../../sessions/session.types';
 import { SessionsService } from '../../sessions/sessions.service';
 import { SessionCompaction } from '../compaction/session-compaction';
 import { promptConfig, PromptConfig } from '../prompt.config';
-import { providerFamily } from '../system/provider-prompts';
 import { SystemPromptService } from '../system/system-prompt.service';
 import { AssistantRecorder } from './assistant-recorder';
 import { chooseModel } from './model-choice';
@@ -204,7 +204,7 @@ export class AgentLoop implements OnModuleInit {
       ...(await this.skills.tools(location, rulesets)),
     ];
     const tools = [...BUILTIN_TOOLS, ...extra].filter((tool) => !isToolDisabled(tool.action, ...rulesets));
-    const accepts = acceptedFiles(registry.configs()[ref.providerID], registry.model(ref));
+    const accepts = acceptedFiles(registry.configs()[ref.providerID], registry.model(ref), ref.id);
     // A model that takes other attachments than the last step's sees the transcript written anew.
     const history =
       cache.historyFor(accepts) ??

@@ -1,3 +1,5 @@
+import type { ProviderFamily } from '../../runtime/providers/model-family';
+
 /**
  * The base system prompts of the coding agent, one per provider family. Written for Outpost: they name the
  * tools Outpost offers (read, write, edit, list, glob, grep, bash) and say how to work in a repository. Each
@@ -58,17 +60,6 @@ ${TOOLS}
 ${WORK}
 
 ${STYLE}`;
-
-export type ProviderFamily = 'anthropic' | 'openai' | 'other';
-
-/** The family of a model, by the provider package it runs on, else by its id. */
-export function providerFamily(providerPackage: string | undefined, modelID: string): ProviderFamily {
-  if (providerPackage === 'aisdk:@ai-sdk/anthropic' || /claude/i.test(modelID)) return 'anthropic';
-  if (providerPackage === 'aisdk:@ai-sdk/openai' || /(^|\/)(gpt-|o[134]\b|o[134]-|codex)/i.test(modelID)) {
-    return 'openai';
-  }
-  return 'other';
-}
 
 export function providerPrompt(family: ProviderFamily): string {
   return family === 'anthropic' ? ANTHROPIC : family === 'openai' ? OPENAI : OTHER;

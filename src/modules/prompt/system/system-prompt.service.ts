@@ -6,7 +6,8 @@ import { AgentInfo } from '../../agents/agent.types';
 import { LocationConfigService } from '../../location-config/location-config.service';
 import { ResolvedLocation } from '../../locations/location.types';
 import { findInstructionFiles, readInstructions } from './instruction-files';
-import { ProviderFamily, providerPrompt } from './provider-prompts';
+import type { ProviderFamily } from '../../runtime/providers/model-family';
+import { providerPrompt } from './provider-prompts';
 
 /**
  * The system prompt of a step, in an order that stays the same from step to step and run to run (so providers

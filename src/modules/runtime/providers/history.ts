@@ -30,12 +30,23 @@ export interface TranscriptFile {
   source?: { type: string; uri?: string };
 }
 
-/** What the model of a step can take as file parts (opencode's `modalities.input`). */
+/** The kinds of attachment a model may or may not take (opencode's `modalities.input`, less text). */
+export type FileModality = 'image' | 'pdf' | 'audio' | 'video';
+export const FILE_MODALITIES: ReadonlySet<string> = new Set<FileModality>(['image', 'pdf', 'audio', 'video']);
+
+/** What the model of a step can take as file parts. */
 export interface HistoryOptions {
-  accepts: ReadonlySet<'image' | 'pdf'>;
+  accepts: ReadonlySet<FileModality>;
 }
 
-const ACCEPTS_ALL: HistoryOptions = { accepts: new Set(['image', 'pdf']) };
+const ACCEPTS_ALL: HistoryOptions = { accepts: FILE_MODALITIES as ReadonlySet<FileModality> };
+
+/** The modality of an attachment by its mime type; undefined for text and anything else sent as it is. */
+export function fileModality(mime: string): FileModality | undefined {
+  if (mime === 'application/pdf') return 'pdf';
+  const kind = mime.split('/')[0];
+  return kind === 'image' || kind === 'audio' || kind === 'video' ? kind : undefined;
+}
 
 export type TranscriptContent =
   | { type: 'text'; text: string }
@@ -135,9 +146,14 @@ function userContent(
   const parts: Array<LanguageModelV3TextPart | LanguageModelV3FilePart> = [];
   if (message.text !== '') parts.push({ type: 'text', text: message.text });
   for (const file of message.files) {
-    const mentioned = mentionedFile(file, options);
+    const mentioned = mentionedFile(file);
     if (mentioned) {
       parts.push(...mentioned);
+      continue;
+    }
+    const refused = unsupportedFile(file, options);
+    if (refused) {
+      parts.push(refused);
       continue;
     }
     parts.push({
@@ -152,10 +168,10 @@ function userContent(
 
 /**
  * A file the user mentioned by path (a `file://` attachment, read when the prompt was admitted), as opencode
- * shows it: a text file as if the read tool had read it, a directory as the list tool's listing, an image or a
- * PDF as a file part when the model takes them, else a note. Undefined for inline attachments (sent as they are).
+ * shows it: a text file as if the read tool had read it, a directory as the list tool's listing, other files
+ * that are not media as a note. Undefined for inline attachments and media (images, PDFs: see `unsupportedFile`).
  */
-function mentionedFile(file: TranscriptFile, options: HistoryOptions): LanguageModelV3TextPart[] | undefined {
+function mentionedFile(file: TranscriptFile): LanguageModelV3TextPart[] | undefined {
   const uri = file.source?.type === 'uri' ? file.source.uri : undefined;
   if (!uri?.startsWith('file:')) return undefined;
   const url = new URL(uri);
@@ -177,10 +193,28 @@ function mentionedFile(file: TranscriptFile, options: HistoryOptions): LanguageM
       text(numberLines(content, input.offset, input.limit).output),
     ];
   }
-  const kind = file.mime === 'application/pdf' ? 'pdf' : file.mime.startsWith('image/') ? 'image' : undefined;
-  if (kind && file.data && options.accepts.has(kind)) return undefined;
-  const why = kind ? `this model does not take ${kind === 'pdf' ? 'PDFs' : 'images'}` : 'it is not text';
-  return [text(`[The user attached ${path} (${file.mime}); its content is not shown because ${why}.]`)];
+  if (fileModality(file.mime)) return undefined; // sent as a file part, or a note when the model cannot take it
+  return [
+    text(`[The user attached ${path} (${file.mime}); its content is not shown because it is not text.]`),
+  ];
+}
+
+/**
+ * The note a model gets instead of an image, PDF, audio or video it cannot take, whatever the attachment's
+ * source (a pasted `data:` URL or a file the user mentioned): opencode's words, so the model tells the person.
+ */
+function unsupportedFile(file: TranscriptFile, options: HistoryOptions): LanguageModelV3TextPart | undefined {
+  const modality = fileModality(file.mime);
+  if (!modality) return undefined;
+  if (modality === 'image' && !file.data) {
+    return { type: 'text', text: 'ERROR: Image file is empty or corrupted. Please provide a valid image.' };
+  }
+  if (options.accepts.has(modality)) return undefined;
+  const name = file.name ? `"${file.name}"` : modality;
+  return {
+    type: 'text',
+    text: `ERROR: Cannot read ${name} (this model does not support ${modality} input). Inform the user.`,
+  };
 }
 
 function assistantMessages(content: TranscriptContent[], messages: PromptMessage[]): void {

@@ -1,3 +1,5 @@
+import { FILE_MODALITIES, FileModality } from './history';
+import { providerFamily } from './model-family';
 import { fromOpencodeShape } from './opencode-provider';
 import { PROVIDER_PACKAGES, ProviderPackage } from './provider-packages';
 
@@ -140,16 +142,15 @@ function modelConfigProblem(model: unknown): string | undefined {
 }
 
 /**
- * The attachments a model takes: what its `modalities.input` lists, else what its package's API takes
- * (Anthropic and OpenAI: images and PDFs; an OpenAI-compatible server: only text, unless configured).
+ * The attachments a model takes: what its `modalities.input` lists, else what its family takes (Claude and
+ * OpenAI's models: images and PDFs; any other model, such as one behind an OpenAI-compatible server: only text).
  */
 export function acceptedFiles(
   provider: ProviderConfig | undefined,
   model: ModelConfig,
-): ReadonlySet<'image' | 'pdf'> {
+  modelID: string,
+): ReadonlySet<FileModality> {
   const listed = model.modalities?.input;
-  if (listed)
-    return new Set(listed.filter((kind): kind is 'image' | 'pdf' => kind === 'image' || kind === 'pdf'));
-  if (provider?.package === 'aisdk:@ai-sdk/openai-compatible') return new Set();
-  return new Set(['image', 'pdf']);
+  if (listed) return new Set(listed.filter((kind): kind is FileModality => FILE_MODALITIES.has(kind)));
+  return providerFamily(provider?.package, modelID) === 'other' ? new Set() : new Set(['image', 'pdf']);
 }
