@@ -40,6 +40,7 @@ module.exports = {
   rootDir: root,
   projects,
   testTimeout: 60_000,
+  testSequencer: '<rootDir>/test/helpers/slow-first-sequencer.js',
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 };

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { bearer, Person, serviceAccountKey, signup } from '../../helpers/console';
 import { eventually } from '../../helpers/eventually';
 import { SEARCH_KEYS, ScriptedSearch } from '../../helpers/scripted-search';
@@ -128,21 +129,26 @@ describe('POST /inference/v1/search: a web search as a gateway call', () => {
   it("searches are counted in the gateway's metrics: schema search, by outcome, and their cost", async () => {
     await enable('searxng');
     const model = `search/${providers.searxng}`;
-    const series = (text: string, name: string) =>
+    const one = (text: string, name: string) =>
       Number(text.match(new RegExp(`^${name.replace(/[{}/]/g, '\\$&')} (\\S+)$`, 'm'))?.[1] ?? 0);
+    // Each node counts what it served (Prometheus scrapes every node): the fleet's figures are their sums.
     const scrape = async () => {
-      const res = await t.http.get('/metrics').set('authorization', 'Bearer search-metrics');
-      expect(res.status).toBe(200);
+      const texts = await Promise.all(
+        t.nodes.map(async (node) => {
+          const res = await request(node.url).get('/metrics').set('authorization', 'Bearer search-metrics');
+          expect(res.status).toBe(200);
+          return res.text;
+        }),
+      );
+      const total = (name: string) => texts.reduce((sum, text) => sum + one(text, name), 0);
       return {
-        answered: series(
-          res.text,
+        answered: total(
           `outpost_gateway_requests_total{schema="search",model="${model}",outcome="answered"}`,
         ),
-        refused: series(
-          res.text,
+        refused: total(
           `outpost_gateway_requests_total{schema="search",model="${model}",outcome="budget_refused"}`,
         ),
-        cost: series(res.text, `outpost_gateway_cost_usd_total{model="${model}"}`),
+        cost: total(`outpost_gateway_cost_usd_total{model="${model}"}`),
       };
     };
     const before = await scrape();

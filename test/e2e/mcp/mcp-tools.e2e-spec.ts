@@ -1,5 +1,5 @@
 import { MCP_TEST_LOCAL as LOCAL } from '../../helpers/mcp-server';
-import { RemoteMcp, startRemoteMcp } from '../../helpers/mcp-remote';
+import { RemoteMcp, startRemoteMcp, startSseMcp } from '../../helpers/mcp-remote';
 import { projectDir } from '../../helpers/project-dir';
 import { Api, EventLog, providerConfig, startScripted, stopScripted } from '../../helpers/prompt';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -156,5 +156,33 @@ describe('a remote MCP server (Streamable HTTP) is reached through the outbound 
     expect(res.body).toEqual({
       remote: { status: 'failed', error: expect.stringContaining('wrong or missing header') },
     });
+  });
+});
+
+describe('an older remote MCP server that speaks only HTTP+SSE is reached by the fallback', () => {
+  let t: TestApp;
+  let server: ScriptedModelServer;
+  let log: EventLog;
+  let a: Api;
+  let remote: RemoteMcp;
+
+  beforeAll(async () => {
+    ({ t, server, log, a } = await startScripted({ env: { OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1' } }));
+    remote = await startSseMcp();
+  });
+  afterAll(async () => {
+    await stopScripted({ t, server });
+    await remote.close();
+  });
+
+  it('Streamable HTTP is refused, SSE answers: its tools reach the model and its status is connected', async () => {
+    const mcp = { legacy: { type: 'remote', url: remote.url } };
+    const directory = projectDir({ 'opencode.json': providerConfig(server, { mcp }) });
+    const { results } = await callThroughModel(a, log, server, directory, [
+      { name: 'legacy_echo', input: { text: 'over sse' } },
+    ]);
+    expect(results).toEqual(['echo: over sse']);
+    const status = await a.get(`/mcp?directory=${encodeURIComponent(directory)}`);
+    expect(status.body).toEqual({ legacy: { status: 'connected' } });
   });
 });

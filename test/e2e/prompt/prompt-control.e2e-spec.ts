@@ -221,6 +221,10 @@ describe('session.prompt: delivery, interrupts, permissions, retries and switche
       retry: { attempt: 2 },
       time: { completed: expect.any(Number) },
     });
+    // The error names the provider, the address called, and where a person fixes it.
+    expect(messages[1].error.message).toMatch(
+      /still down \(provider "\w[\w-]*" at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: check its base URL and key on the web app's Models page or in the location's opencode\.json\)$/,
+    );
     expect((await a.session(sessionID)).outcome).toBe('failed');
     expect(log.of(sessionID, ['session.execution.failed'])[0].data).toMatchObject({
       error: { type: 'APIError' },

@@ -3,6 +3,7 @@
  * and an assistant turn with reasoning, text and a tool call) exported, imported under a new id, and exported again
  * gives the same messages. The import reads its body as it streams, so no body limit stands in the way.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { tempDir } from '../../helpers/sessions';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { fullInfo, sessionId } from './fixtures';
@@ -49,6 +50,16 @@ function transcript(count: number) {
 
 const headers = { authorization: basic(), 'content-type': 'application/json' };
 
+/**
+ * The same messages in the same order, compared one by one with node's deep equality; the first that differs is shown
+ * as `toEqual` shows it. (`toEqual` over the 100,000 messages: this file took 224 s in a clean-clone CI; 108 s so.)
+ */
+function expectSameMessages(actual: unknown[], expected: unknown[]) {
+  expect(actual).toHaveLength(expected.length);
+  const index = actual.findIndex((message, i) => !isDeepStrictEqual(message, expected[i]));
+  if (index >= 0) expect({ index, message: actual[index] }).toEqual({ index, message: expected[index] });
+}
+
 async function importText(body: string): Promise<number> {
   const res = await fetch(`${t.url}/api/experimental/session/import`, { method: 'POST', headers, body });
   await res.text();
@@ -72,14 +83,13 @@ describe('session export and import, round trip', () => {
     const messages = transcript(MESSAGES);
     expect(await importText(JSON.stringify({ info: fullInfo(first, home), messages }))).toBe(200);
     const once = await exported(first);
-    expect(once.messages).toHaveLength(MESSAGES);
-    expect(once.messages).toEqual(messages);
+    expectSameMessages(once.messages, messages);
 
     const second = sessionId();
     const body = JSON.stringify({ info: { ...once.info, id: second }, messages: once.messages });
     expect(Buffer.byteLength(body)).toBeGreaterThan(64 * 1024 * 1024);
     expect(await importText(body)).toBe(200);
     const twice = await exported(second);
-    expect(twice.messages).toEqual(once.messages);
+    expectSameMessages(twice.messages, once.messages);
   }, 240_000); // two imports and two exports of 75 MB: about 20 s on a quiet machine, minutes on a loaded one
 });

@@ -175,6 +175,10 @@ describe('ModelStep against a provider that does not answer', () => {
     expect(result).toMatchObject({ status: 'failed', attempts: 3, error: { type: 'APIError' } });
     expect(result.error?.status).toBeUndefined();
     expect(result.error?.message).toMatch(/Cannot connect/);
+    // It names the provider, the address it called, and where to fix them.
+    expect(result.error?.message).toBe(
+      `Cannot connect to the provider: connect ECONNREFUSED 127.0.0.1:${port} (provider "down": check its base URL and key on the web app's Models page or in the location's opencode.json)`,
+    );
     expect(retries).toHaveLength(2);
   });
 });

@@ -61,7 +61,7 @@ export class ModelStep {
       const outcome = await this.attempt(request);
       if (outcome.kind === 'done') return { ...outcome.result, attempts: attempt };
       if (outcome.kind === 'interrupted') return { ...outcome.partial, attempts: attempt };
-      const error = describe(outcome.error);
+      const error = describe(outcome.error, request.model.provider);
       if (!isRetryable(outcome.error) || attempt > policy.maxRetries) {
         return { ...outcome.partial, status: 'failed', finish: 'error', error, attempts: attempt };
       }
@@ -334,8 +334,20 @@ function contextOverflow(error: unknown): string | undefined {
     : undefined;
 }
 
-/** The error as recorded on the assistant message (`{ type, message, status? }`). */
-function describe(error: unknown): StepError {
+/**
+ * Where a person fixes a provider that fails: its id (the AI SDK's `provider` is `<id>.chat` and the like) and the
+ * address called, and the two places a provider is set.
+ */
+function whereToFix(provider: string, url: string | undefined): string {
+  const id = provider.split('.')[0];
+  return ` (provider "${id}"${url ? ` at ${url}` : ''}: check its base URL and key on the web app's Models page or in the location's opencode.json)`;
+}
+
+/**
+ * The error as recorded on the assistant message (`{ type, message, status? }`); a provider's own failure (refused,
+ * unreachable, no key) names the provider and where to fix it.
+ */
+function describe(error: unknown, provider: string): StepError {
   const overflow = contextOverflow(error);
   if (overflow) return { type: CONTEXT_OVERFLOW_ERROR, message: overflow };
   const stop = budgetStop(error);
@@ -348,11 +360,17 @@ function describe(error: unknown): StepError {
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const type = status === 401 || status === 403 ? 'ProviderAuthError' : 'APIError';
-    return { type, message: error.message, ...(status === undefined ? {} : { status }) };
+    const message = error.message + whereToFix(provider, error.url);
+    return { type, message, ...(status === undefined ? {} : { status }) };
   }
-  if (LoadAPIKeyError.isInstance(error)) return { type: 'ProviderAuthError', message: error.message };
+  if (LoadAPIKeyError.isInstance(error))
+    return { type: 'ProviderAuthError', message: error.message + whereToFix(provider, undefined) };
   const network = networkError(error);
-  if (network) return { type: 'APIError', message: `Cannot connect to the provider: ${network.message}` };
+  if (network)
+    return {
+      type: 'APIError',
+      message: `Cannot connect to the provider: ${network.message}${whereToFix(provider, undefined)}`,
+    };
   const inStream = streamError(error);
   if (inStream) return { type: 'APIError', message: `${inStream.type}: ${inStream.message}` };
   return { type: 'UnknownError', message: errorMessage(error) };
