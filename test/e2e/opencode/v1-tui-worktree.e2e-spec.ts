@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ascendingId } from '../../../src/common/ids';
+import { V1TuiService } from '../../../src/modules/opencode-v1/v1-tui.service';
+import { eventually } from '../../helpers/eventually';
 import { openSse } from '../../helpers/sse';
 import { basic, TestApp } from '../../helpers/test-app';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -68,7 +70,12 @@ describe('v1 routes: the TUI control queue, git worktrees, and the rest opencode
       .get('/tui/control/next')
       .set('authorization', auth)
       .then((r) => r.body);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // let the reader's request arrive first
+    // The reader's request has arrived and waits (no fixed pause: its wait is seen in the service).
+    const tui = t.app.get(V1TuiService) as unknown as { waiting: unknown[] };
+    await eventually(
+      () => tui.waiting.length,
+      (count) => count === 1,
+    );
     await post('/tui/open-models', project);
     expect(await waiting).toEqual({ path: '/tui/open-models', body: {} });
     expect((await post('/tui/control/response', project, { ok: true })).body).toBe(true);
