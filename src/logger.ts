@@ -11,24 +11,14 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
-/** JSON lines are written in batches of this many bytes, or this often, whichever comes first. */
-const JSON_BATCH_BYTES = 8 * 1024;
-const JSON_FLUSH_MS = 50;
-
 /**
- * The process's one logger, secrets redacted: readable lines on a terminal, written at once; JSON lines
- * otherwise (or always, with `LOG_FORMAT=json`), written in batches (JSON_BATCH_BYTES, at least every
- * JSON_FLUSH_MS, and at exit): a write per request line was a fifth of the CPU of a request that touches no
- * database (bench:http).
+ * The process's one logger, never buffered, secrets redacted: readable lines on a terminal, JSON lines
+ * otherwise (or always, with `LOG_FORMAT=json`).
  */
 export function createLogger(level: string, format: LogFormat = 'auto'): Logger {
   const options = { level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
   const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
-  if (!readable)
-    return pino(
-      options,
-      pino.destination({ dest: 1, sync: false, minLength: JSON_BATCH_BYTES, periodicFlush: JSON_FLUSH_MS }),
-    );
+  if (!readable) return pino(options);
   return forReading(
     pino(
       options,
