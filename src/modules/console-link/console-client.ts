@@ -87,3 +87,31 @@ export async function refreshTokens(
   });
   return tokenAnswer(consoleUrl, answer);
 }
+
+/**
+ * The name of the workspace a device token is bound to, as the console's `GET /console/api/orgs` lists it (a
+ * bound token sees that workspace only): what a person reads instead of its `org_…` id. Null when the console
+ * does not say (an older console, an outage): the id is shown then.
+ */
+export async function workspaceName(
+  http: OutboundHttp,
+  consoleUrl: string,
+  accessToken: string,
+  orgId: string,
+): Promise<string | null> {
+  try {
+    const res = await http.fetch(`${consoleUrl}/console/api/orgs`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'x-org-id': orgId },
+    });
+    if (!res.ok) return null;
+    const answer: unknown = await res.json().catch(() => undefined);
+    const found = Array.isArray(answer)
+      ? (answer as Array<{ id?: unknown; name?: unknown }>).find((org) => org?.id === orgId)
+      : undefined;
+    return typeof found?.name === 'string' && found.name.trim() !== ''
+      ? found.name.trim().slice(0, 200)
+      : null;
+  } catch {
+    return null;
+  }
+}
