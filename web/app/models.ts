@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import { createContext } from 'preact';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError, at, client, ok } from './api';
 import type { ModelView } from './types';
 
@@ -28,14 +29,23 @@ export async function namedModels(directory?: string): Promise<NamedModel[]> {
   }));
 }
 
-/** `namedModels` of a location as it loads (again when `tick` changes): null while loading, and the failure. */
+/** `namedModels` of a location as it loads (again when `tick` changes; none while `directory` is empty). */
 export function useNamedModels(directory: string, tick = 0) {
   const [models, setModels] = useState<NamedModel[] | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
+    if (!directory) return;
     void namedModels(directory)
       .then(setModels)
       .catch((failure: ApiError) => setError(failure.message));
   }, [directory, tick]);
   return { models, error };
+}
+
+/** The models of the location a transcript is read in, to name the models its messages used. */
+export const LocationModels = createContext<NamedModel[]>([]);
+
+/** `provider/model` of a message by name, from the location's models (`LocationModels`). */
+export function useModelWords(model: { providerID: string; id: string }): string {
+  return modelWords(useContext(LocationModels), model.providerID, model.id);
 }

@@ -94,6 +94,7 @@ describe('the web app names what it showed as ids (Debian chromium)', () => {
 
   async function sessionPage(page: Page) {
     await page.goto(`${instance.url}/#/session/${session}`);
+    await page.locator('.message-foot', { hasText: 'Llama 3.3 70B (Together)' }).waitFor();
     const chooser = page.getByRole('combobox', { name: 'Model', exact: true });
     await chooser.locator('option', { hasText: 'Llama 3.3 70B (Together)' }).waitFor({ state: 'attached' });
     return chooser;
@@ -135,6 +136,14 @@ describe('the web app names what it showed as ids (Debian chromium)', () => {
     while ((await stored())?.providerID !== connection && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await stored()).toMatchObject({ providerID: connection, id: 'llama-70b' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('the transcript names the model each answer came from, not its conn_ id', async () => {
+    const { page, context, problems } = await signedInPage(browser, instance, DESKTOP);
+    await sessionPage(page);
+    await noIds(page.locator('.session').innerText());
     expect(problems).toEqual([]);
     await context.close();
   });
