@@ -83,7 +83,9 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     });
     // The form opens again with what is stored.
     await page.getByRole('button', { name: 'Edit controls of deploy' }).click();
-    expect(await form.getByLabel('Other models or routes').inputValue()).toBe('scripted/small\nsmart\nopenai/gpt-4o');
+    expect(await form.getByLabel('Other models or routes').inputValue()).toBe(
+      'scripted/small\nsmart\nopenai/gpt-4o',
+    );
     await form.getByRole('button', { name: 'Cancel' }).click();
     expect(problems).toEqual([]);
     await context.close();
