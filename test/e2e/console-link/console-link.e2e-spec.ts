@@ -102,18 +102,23 @@ describe('an instance signed in to a console', () => {
     expect((await runCli(dataDir, ['login', '--status'])).output).toContain(
       `signed in: ${consoleApp.url}, workspace Personal (${owner.org}), since`,
     );
+    // A sign-in kept by an older version has no name: the server asks the console for it.
+    const { orgName, ...older } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(orgName).toBe('Personal');
+    writeFileSync(file, JSON.stringify(older), { mode: 0o600 });
 
     instance = await createTestApp({
       dataDir,
       env: { OUTPOST_CONSOLE_POLL_MS: '300', OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1' },
     });
-    const linked = await info();
+    const linked = await poll(info, (body) => body.console.workspaceName !== null);
     expect(linked.console).toMatchObject({
       state: 'linked',
       console: consoleApp.url,
       workspace: owner.org,
       workspaceName: 'Personal',
     });
+    expect(JSON.parse(readFileSync(file, 'utf8')).orgName).toBe('Personal');
   });
 
   it("the workspace's provider is in every location and a prompt runs through the gateway, billed to the person", async () => {
