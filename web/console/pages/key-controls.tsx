@@ -23,19 +23,23 @@ export function controlsSummary(
   choices: ModelChoice[] = [],
 ): string {
   const parts: string[] = [];
+  // A model's name may be long: it wraps between its words, never inside one.
+  let modelPart = '';
   const { requests_per_minute: requests, tokens_per_minute: tokens } = key.rate_limit;
   if (requests !== null) parts.push(`${compact.format(requests)} req/min`);
   if (tokens !== null) parts.push(`${compact.format(tokens)} tok/min`);
   if (key.allowed_models !== null) {
     const count = key.allowed_models.length;
-    parts.push(count === 1 ? `only ${choiceWords(choices, key.allowed_models[0])}` : `${count} models`);
+    modelPart = count === 1 ? `only ${choiceWords(choices, key.allowed_models[0])}` : `${count} models`;
+    parts.push(modelPart);
   }
   if (key.monthly_budget_dollars !== null) {
     const budget = `${usd.format(key.monthly_budget_dollars)}/month`;
     parts.push(spent === undefined ? budget : `${budget} (${usd.format(spent)} spent)`);
   }
   // Each control on one line: a wrap falls between them, never inside one.
-  return parts.length === 0 ? 'no limits' : parts.map((part) => part.replace(/ /g, '\u00a0')).join(' · ');
+  const kept = (part: string) => (part === modelPart ? part : part.replace(/ /g, '\u00a0'));
+  return parts.length === 0 ? 'no limits' : parts.map(kept).join(' · ');
 }
 
 /** An empty box is no limit; anything else goes to the API as it is, which says what is wrong with it. */
