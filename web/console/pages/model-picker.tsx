@@ -84,7 +84,11 @@ export function ModelPicker(props: {
   return (
     <fieldset class="model-picker" aria-describedby={props.message ? `${id}-error` : undefined}>
       <legend>Allowed models</legend>
-      <p class="muted small">None chosen: any model the workspace allows.</p>
+      <p class="muted small">
+        {choices.length === 0
+          ? 'The workspace lists no models yet: name them by id below. None: any model the workspace allows.'
+          : 'None chosen: any model the workspace allows.'}
+      </p>
       {[...groups].map(([provider, list], index) => (
         <div key={provider} class="model-group" role="group" aria-labelledby={`${id}-group-${index}`}>
           <p id={`${id}-group-${index}`} class="model-provider">
