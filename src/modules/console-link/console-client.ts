@@ -1,6 +1,6 @@
 import { OutboundHttp, refusedAddress } from '@/common/net/outbound-http';
 import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
-import { DeviceCode, deviceCodeAnswer, tokenAnswer, Tokens } from './console-answers';
+import { DeviceCode, deviceCodeAnswer, tokenAnswer, Tokens, workspaceNameAnswer } from './console-answers';
 
 /**
  * The console's device-flow endpoints, as `outpost login` and the instance's link call them. The console is named
@@ -104,13 +104,7 @@ export async function workspaceName(
       headers: { authorization: `Bearer ${accessToken}`, 'x-org-id': orgId },
     });
     if (!res.ok) return null;
-    const answer: unknown = await res.json().catch(() => undefined);
-    const found = Array.isArray(answer)
-      ? (answer as Array<{ id?: unknown; name?: unknown }>).find((org) => org?.id === orgId)
-      : undefined;
-    return typeof found?.name === 'string' && found.name.trim() !== ''
-      ? found.name.trim().slice(0, 200)
-      : null;
+    return workspaceNameAnswer(orgId, await res.json().catch(() => undefined));
   } catch {
     return null;
   }
