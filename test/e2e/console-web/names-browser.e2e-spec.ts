@@ -135,16 +135,33 @@ describe('the console names models where it showed conn_ ids: key controls and t
         max_tokens: 10,
       });
     expect(call.status).toBe(200);
+    // Then one of the catalogue's model, which the key may no longer call (the test above): refused, and logged
+    // too (newest first: the connection's call is the second row).
+    const catalogue = await t.http
+      .post('/inference/openai/v1/chat/completions')
+      .set('authorization', bearer(key))
+      .send({ model: 'scripted/small', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 });
+    expect(catalogue.status).toBe(403);
     await eventually(
       () => owner.get(`/console/api/orgs/${owner.org}/usage/requests?key=${keyId}`),
-      (res) => res.status !== 200 || res.body.data.length >= 1,
+      (res) => res.status !== 200 || res.body.data.length >= 2,
     );
     const { context, page, problems } = await open(`/console/usage/requests?org=${owner.org}`);
-    const first = page.locator('table.requests tbody tr').first();
+    const rows = page.locator('table.requests tbody tr');
+    await rows.nth(1).waitFor();
+    const first = rows.nth(1);
     await first.getByText('Together / Llama 3.3 70B').waitFor();
     // 1,000 × $3 + 500 × $6 per million tokens.
     expect(await first.innerText()).toContain('$0.006');
     await noIds(page.locator('main').innerText());
+    // The model filter offers the workspace's models by name, and filters by what the log stores.
+    const offered = page.locator(`#filter-model-choices option[value="${connection}/llama-70b"]`);
+    expect(await offered.getAttribute('label')).toBe('Llama 3.3 70B (Together)');
+    await page.getByLabel('Model').fill(`${connection}/llama-70b`);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/model=conn_/);
+    await rows.first().getByText('Together / Llama 3.3 70B').waitFor();
+    await rows.nth(1).waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -164,11 +181,7 @@ describe('the console names models where it showed conn_ ids: key controls and t
         await keys.context.close();
 
         const log = await open(`/console/usage/requests?org=${owner.org}`, scheme, width);
-        await log.page
-          .locator('table.requests tbody tr')
-          .first()
-          .getByText('Together / Llama 3.3 70B')
-          .waitFor();
+        await log.page.locator('table.requests tbody tr').getByText('Together / Llama 3.3 70B').waitFor();
         expect(await accessibilityProblems(log.page)).toEqual([]);
         await log.page.screenshot({ path: join(SHOTS, `requests-${scheme}-${width}.png`), fullPage: true });
         expect(log.problems).toEqual([]);

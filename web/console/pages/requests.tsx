@@ -4,6 +4,7 @@ import type { PageProps } from '../main';
 import { DataTable } from '../table';
 import { ErrorText, useLoad } from '../ui';
 import { apiQuery, type Filters, FiltersForm, useAddressFilters } from './requests-filters';
+import { useModelChoices } from './model-picker';
 import { UsageTabs } from './usage-tabs';
 
 type Row = Schemas['RequestLogRowDto'];
@@ -266,6 +267,10 @@ export function RequestsPage({ workspace }: PageProps) {
   const [filters, apply] = useAddressFilters();
   const pages = useRequestPages(org, filters);
   const names = useNames(org, admin).data;
+  const models = useModelChoices(org, admin).map((choice) => ({
+    id: choice.value,
+    name: `${choice.name} (${choice.provider})`,
+  }));
   return (
     <>
       <UsageTabs org={org} current="requests" />
@@ -280,6 +285,7 @@ export function RequestsPage({ workspace }: PageProps) {
         admin={admin}
         members={names?.members ?? []}
         keys={names?.keys ?? []}
+        models={models}
         onApply={apply}
       />
       <p>
