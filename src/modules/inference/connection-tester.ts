@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { networkFailure } from '@/common/net/network-failure';
+import { refusalHint } from '@/common/net/refusal-hint';
 import { ConnectionsService } from '../connections/connections.service';
 import { ConnectionTestDto } from './dto/connection-test.dto';
 import { CallSchema } from './gateway.config';
@@ -30,15 +31,6 @@ function refusalWords(body: string): string {
     // not JSON: its first line
   }
   return body.trim().split('\n')[0].slice(0, 300) || 'no explanation in the answer';
-}
-
-/** What each refusal usually means, so the person knows where to look. */
-function hint(status: number): string {
-  if (status === 401 || status === 403) return 'Check the credential.';
-  if (status === 404) return 'Check the base URL (it usually ends in /v1) and the model id.';
-  if (status === 400 || status === 422) return "Check the model id and the connection's schema.";
-  if (status === 429) return 'The provider limits calls just now; the connection itself works.';
-  return 'The provider failed; try again later.';
 }
 
 /**
@@ -107,7 +99,7 @@ export class ConnectionTester {
           ok: false,
           status,
           latency_ms: elapsed(),
-          message: `${named} refused the call with HTTP ${status}: ${refusalWords(body)}. ${hint(status)}`,
+          message: `${named} refused the call with HTTP ${status}: ${refusalWords(body)}. ${refusalHint(status)}`,
         };
       } finally {
         done();

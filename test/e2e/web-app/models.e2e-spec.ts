@@ -106,6 +106,23 @@ describe('the Models page: no model at first, a provider added with its key kept
       JSON.stringify(await a.messages(session)).includes('Hello through the key in the data folder.'),
     );
     expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    // Test: one small real call; then a refusal, named with the provider, its URL and what to check.
+    server.script({ text: 'p' });
+    await here.getByRole('button', { name: 'Test local' }).click();
+    const passed = here.getByTestId('provider-test-local');
+    await passed.filter({ hasText: 'answered' }).waitFor();
+    expect(await passed.innerText()).toMatch(
+      /^Provider “local” at http:\/\/127\.0\.0\.1:\d+\/v1 answered \(model small, \d+ ms\)\.$/,
+    );
+    server.script({ error: { status: 401, message: 'Incorrect API key provided' } });
+    await here.getByRole('button', { name: 'Test local' }).click();
+    await passed.filter({ hasText: 'refused' }).waitFor();
+    expect(await passed.innerText()).toContain(
+      'refused the call with HTTP 401: Incorrect API key provided. Check the credential.',
+    );
+    expect(await passed.getAttribute('class')).toBe('error');
+    await screenshot(page, 'models-test-desktop');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -145,6 +162,17 @@ describe('the Models page: no model at first, a provider added with its key kept
     await here.getByText('second: tiny').waitFor();
     expect(await fitsWidth(page)).toBe(true);
     await screenshot(page, 'models-added-phone');
+    // Test, from the keyboard: nothing listens behind a closed provider, and the answer fits the phone.
+    server.script({ error: { status: 404, message: 'The model `tiny` does not exist' } });
+    await here.getByRole('button', { name: 'Test second' }).focus();
+    await page.keyboard.press('Enter');
+    const outcome = here.getByTestId('provider-test-second');
+    await outcome.filter({ hasText: 'HTTP 404' }).waitFor();
+    expect(await outcome.innerText()).toContain(
+      'Check the base URL (it usually ends in /v1) and the model id.',
+    );
+    expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, 'models-test-phone');
     expect(JSON.parse(readFileSync(join(t.dataDir, 'provider-keys.json'), 'utf8'))).toEqual({
       OUTPOST_KEY_LOCAL: KEY,
       OUTPOST_KEY_SECOND: SECOND_KEY,

@@ -74,11 +74,67 @@ function LocationModels({ directory, tick }: { directory: string; tick: number }
           {[...byProvider].map(([provider, list]) => (
             <li key={provider}>
               <strong>{list[0].providerName}</strong>: {list.map((m) => m.name).join(', ')}
+              <TestProvider directory={directory} providerID={provider} name={list[0].providerName} />
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+type TestOutcome = { ok: boolean; message: string };
+
+/**
+ * "Test": one small real call to the provider, as a prompt would make it; the answer says what happened, naming the
+ * provider, its URL and the cause.
+ */
+function TestProvider({
+  directory,
+  providerID,
+  name,
+}: {
+  directory: string;
+  providerID: string;
+  name: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+  const test = async () => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const result = await ok(
+        client.POST('/api/provider/{providerID}/test', {
+          params: { path: { providerID }, query: { location: { directory } } },
+          body: {},
+        }),
+      );
+      setOutcome({ ok: result.ok, message: result.message });
+    } catch (failure) {
+      setOutcome({ ok: false, message: (failure as ApiError).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      {' '}
+      <button
+        type="button"
+        class="secondary small"
+        disabled={busy}
+        onClick={test}
+        aria-label={`Test ${name}`}
+      >
+        {busy ? 'Testing…' : 'Test'}
+      </button>
+      {outcome ? (
+        <p role="status" class={outcome.ok ? 'notice' : 'error'} data-testid={`provider-test-${providerID}`}>
+          {outcome.message}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -668,6 +668,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/{providerID}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** One small real call to a location's provider (a one-token answer, 5 s at most): what answered, or why not, naming the provider, its URL and the cause */
+    post: operations['provider.test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/session/{sessionID}/message/{messageID}': {
     parameters: {
       query?: never;
@@ -1688,6 +1705,24 @@ export interface components {
     QuestionRequestListDto: {
       location: components['schemas']['LocationPublicInfoDto'];
       data: components['schemas']['QuestionRequestDto'][];
+    };
+    ProviderTestRequestDto: {
+      /** @description A model id of the provider, e.g. `gpt-4.1`. */
+      model?: string;
+    };
+    ProviderTestDto: {
+      /** @description Whether the provider answered the call with a success. */
+      ok: boolean;
+      provider: string;
+      /** @description The model tried, or null when the provider has none. */
+      model: string | null;
+      /** @description The provider's base URL, when it has one. */
+      url: string | null;
+      /** @description The provider's HTTP status; null when no answer came. */
+      status: number | null;
+      latency_ms: number;
+      /** @description In words: what answered, or why nothing did and what to check. */
+      message: string;
     };
     QuestionReplyDto: {
       answers: string[][];
@@ -3891,6 +3926,60 @@ export interface operations {
       };
       /** @description UnauthorizedError */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+    };
+  };
+  'provider.test': {
+    parameters: {
+      query?: {
+        location?: components['schemas']['LocationRefDto'] | null;
+      };
+      header?: never;
+      path: {
+        providerID: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProviderTestRequestDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderTestDto'];
+        };
+      };
+      /** @description InvalidRequestError: a field is malformed, or the provider has no such model */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description UnauthorizedError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaggedError'];
+        };
+      };
+      /** @description ProviderNotFoundError: the location has no such provider */
+      404: {
         headers: {
           [name: string]: unknown;
         };
