@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { DeviceModule } from '../device/device.module';
 import { IdentityModule } from '../identity/identity.module';
 import { KeysModule } from '../keys/keys.module';
+import { SsoModule } from '../sso/sso.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { CsrfService } from './csrf.service';
 import { PagesController } from './pages.controller';
 
 /** The console's web pages: sign-in, sign-up, device approval, invitations, and the person's overview. */
 @Module({
-  imports: [IdentityModule, WorkspacesModule, KeysModule, DeviceModule],
+  imports: [IdentityModule, WorkspacesModule, KeysModule, DeviceModule, SsoModule],
   controllers: [PagesController],
   providers: [CsrfService],
 })

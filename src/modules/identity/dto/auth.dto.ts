@@ -43,3 +43,36 @@ export class UserDto {
 export class SignupResultDto {
   user!: UserDto;
 }
+
+export class PasswordResetRequestDto {
+  @IsString()
+  @MaxLength(320)
+  email!: string;
+}
+
+export class PasswordResetCompleteDto {
+  /** The token of the reset link (`/console/reset-password/<token>`). */
+  @IsString()
+  @Length(20, 200)
+  token!: string;
+
+  /** At least 10 characters. */
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, 1024)
+  password!: string;
+}
+
+export class PasswordResetLinkDto {
+  /** The single-use link to hand to the person (shown once). */
+  url!: string;
+  expires_at!: string;
+}
+
+export class SignInOptionsDto {
+  /** "Forgot password?" sends a link by email (`OUTPOST_SMTP_URL`); otherwise an owner or the CLI makes one. */
+  password_reset_by_email!: boolean;
+  /** The identity provider's name for "Sign in with …", null when none is configured. */
+  sso_name!: string | null;
+  /** Where the browser starts a sign-in with it. */
+  sso_start_url!: string | null;
+}
