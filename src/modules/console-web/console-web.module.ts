@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { consoleAccessConfig } from '../console-access/console-access.config';
 import { DeviceModule } from '../device/device.module';
 import { IdentityModule } from '../identity/identity.module';
 import { KeysModule } from '../keys/keys.module';
@@ -9,7 +11,14 @@ import { PagesController } from './pages.controller';
 
 /** The console's web pages: sign-in, sign-up, device approval, invitations, and the person's overview. */
 @Module({
-  imports: [IdentityModule, WorkspacesModule, KeysModule, DeviceModule, SsoModule],
+  imports: [
+    ConfigModule.forFeature(consoleAccessConfig),
+    IdentityModule,
+    WorkspacesModule,
+    KeysModule,
+    DeviceModule,
+    SsoModule,
+  ],
   controllers: [PagesController],
   providers: [CsrfService],
 })

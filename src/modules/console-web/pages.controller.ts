@@ -1,4 +1,15 @@
-import { Body, Controller, Get, Inject, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
 import { Public } from '@/common/auth';
@@ -183,7 +194,11 @@ export class PagesController {
   @Get('forgot-password')
   async forgotPasswordPage(@Req() request: HttpRequest, @Res() response: HttpReply) {
     const csrf = this.csrf.token(request, response);
-    this.send(response, 200, page({ title: 'Forgot password' }, forgotPasswordForm(csrf, this.resets.byEmail)));
+    this.send(
+      response,
+      200,
+      page({ title: 'Forgot password' }, forgotPasswordForm(csrf, this.resets.byEmail)),
+    );
   }
 
   @Post('forgot-password')
@@ -215,7 +230,11 @@ export class PagesController {
   }
 
   @Get('reset-password/:token')
-  async resetPasswordPage(@Req() request: HttpRequest, @Res() response: HttpReply, @Param('token') token: string) {
+  async resetPasswordPage(
+    @Req() request: HttpRequest,
+    @Res() response: HttpReply,
+    @Param('token') token: string,
+  ) {
     try {
       const email = await this.resets.describe(token);
       const csrf = this.csrf.token(request, response);

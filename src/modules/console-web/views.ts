@@ -16,7 +16,8 @@ function ssoButton(next: string, sso: string | undefined): Html {
 }
 
 export function loginForm(csrf: string, next: string, email = '', sso?: string): Html {
-  return html`${ssoButton(next, sso)}<form method="post" action="/console/login">
+  return html`${ssoButton(next, sso)}
+    <form method="post" action="/console/login">
       ${csrfField(csrf)}<input type="hidden" name="next" value="${next}" />
       <label for="email">Email</label>
       <input type="email" id="email" name="email" autocomplete="username" required value="${email}" />
@@ -32,8 +33,9 @@ export function forgotPasswordForm(csrf: string, byEmail: boolean, email = ''): 
   const how = byEmail
     ? html`<p>Enter the email of your account: we send a link to set a new password.</p>`
     : html`<p>
-        This console does not send email. An owner of your workspace can make a reset link for you (Members page),
-        or the server's operator with <code>outpost console reset-password --email you@example.com</code>.
+        This console does not send email. An owner of your workspace can make a reset link for you (Members
+        page), or the server's operator with
+        <code>outpost console reset-password --email you@example.com</code>.
       </p>`;
   return html`${how}
     <form method="post" action="/console/forgot-password">
@@ -46,7 +48,9 @@ export function forgotPasswordForm(csrf: string, byEmail: boolean, email = ''): 
 }
 
 export function resetPasswordForm(csrf: string, token: string, email: string): Html {
-  return html`<p>Set a new password for <strong>${email}</strong>. Every other sign-in of this account ends.</p>
+  return html`<p>
+      Set a new password for <strong>${email}</strong>. Every other sign-in of this account ends.
+    </p>
     <form method="post" action="/console/reset-password/${token}">
       ${csrfField(csrf)}
       <input type="hidden" name="email" autocomplete="username" value="${email}" />

@@ -26,9 +26,11 @@ export class SsoRefusedError extends TaggedError {
 }
 
 export const SSO_REFUSALS = {
-  domain: 'Your email address is not in a domain allowed to sign in here. Ask the administrator of this console.',
+  domain:
+    'Your email address is not in a domain allowed to sign in here. Ask the administrator of this console.',
   unverified: 'Your identity provider did not confirm your email address, so it cannot sign you in here.',
-  signup: 'There is no console account for your email address and sign-up is not open. Ask for an invitation.',
+  signup:
+    'There is no console account for your email address and sign-up is not open. Ask for an invitation.',
   failed: 'Signing in with your identity provider did not complete. Try again.',
 } as const;
 export type SsoRefusal = keyof typeof SSO_REFUSALS;

@@ -137,10 +137,12 @@ export class IdentityService {
     const existing = await this.users.findByEmail(email);
     if (existing) {
       const actor: Actor = { type: 'user', id: existing.id, sourceAddress };
-      if (join) await this.workspaces.addMember(actor, join.workspaceId, existing.id, join.role, { via: 'sso' });
+      if (join)
+        await this.workspaces.addMember(actor, join.workspaceId, existing.id, join.role, { via: 'sso' });
       return this.sessions.start(existing.id);
     }
-    if (!join && (await this.signupMode()) !== 'open') throw new SsoRefusedError(SSO_REFUSALS.signup, 'signup');
+    if (!join && (await this.signupMode()) !== 'open')
+      throw new SsoRefusedError(SSO_REFUSALS.signup, 'signup');
     // The account signs in through the provider; a password it never learns until it resets one.
     const password = randomBytes(32).toString('base64url');
     const onlyTheFirst = !join && this.config.signup === 'first';

@@ -7,11 +7,7 @@ import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/cons
 import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
 import { ConsolePrincipal, personId } from '../console-access/console-principal';
 import { setSessionCookie } from '../console-access/session-cookie';
-import {
-  PasswordResetCompleteDto,
-  PasswordResetLinkDto,
-  PasswordResetRequestDto,
-} from './dto/auth.dto';
+import { PasswordResetCompleteDto, PasswordResetLinkDto, PasswordResetRequestDto } from './dto/auth.dto';
 import { IdentityService } from './identity.service';
 import { PasswordResetService } from './password-reset.service';
 
@@ -33,10 +29,14 @@ export class PasswordResetController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'auth.passwordReset.request',
-    summary: 'Forgot password: emails a single-use link if an account has this email (the same answer either way)',
+    summary:
+      'Forgot password: emails a single-use link if an account has this email (the same answer either way)',
   })
   @ApiErrorResponse(429, 'TooManyRequestsError', 'too many requests from this address')
-  async request(@Body() body: PasswordResetRequestDto, @Req() request: HttpRequest): Promise<{ message: string }> {
+  async request(
+    @Body() body: PasswordResetRequestDto,
+    @Req() request: HttpRequest,
+  ): Promise<{ message: string }> {
     await this.resets.request(body.email, request.ip ?? '', this.base(request));
     return {
       message: this.resets.byEmail
@@ -50,7 +50,8 @@ export class PasswordResetController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'auth.passwordReset.complete',
-    summary: 'Set a new password with a reset link: ends the account’s other sign-ins and signs in (sets the cookie)',
+    summary:
+      'Set a new password with a reset link: ends the account’s other sign-ins and signs in (sets the cookie)',
   })
   @ApiErrorResponse(410, 'Gone', 'the link was used, expired or replaced by a newer one')
   async complete(

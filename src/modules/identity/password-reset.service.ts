@@ -103,7 +103,12 @@ export class PasswordResetService {
    * belongs to is one the owner owns: an owner of one shared workspace cannot take over an account that reaches
    * further.
    */
-  async issueForOwner(ownerId: string, workspaceId: string, userId: string, linkBase: string): Promise<ResetLink> {
+  async issueForOwner(
+    ownerId: string,
+    workspaceId: string,
+    userId: string,
+    linkBase: string,
+  ): Promise<ResetLink> {
     const theirs = await this.workspaces.listForUser(userId);
     if (!theirs.some((workspace) => workspace.id === workspaceId)) {
       throw new ConsoleNotFoundError(`Member not found: ${userId}`);

@@ -34,7 +34,10 @@ export function parseMailEnv(env: Record<string, string | undefined>) {
       );
     }
     if (from === undefined) {
-      throw new ConfigError('OUTPOST_SMTP_FROM', 'must be set with OUTPOST_SMTP_URL (e.g. "Outpost <outpost@example.com>")');
+      throw new ConfigError(
+        'OUTPOST_SMTP_FROM',
+        'must be set with OUTPOST_SMTP_URL (e.g. "Outpost <outpost@example.com>")',
+      );
     }
   }
   return { smtpUrl, from };

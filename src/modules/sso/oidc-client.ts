@@ -15,7 +15,10 @@ function guardedHttp(policy: OutboundPolicy): CustomHttpOptionsProvider {
     policy.addresses(hostname).then(
       (addresses) =>
         options.all
-          ? callback(null, addresses.map((address) => ({ address, family: isIP(address) })))
+          ? callback(
+              null,
+              addresses.map((address) => ({ address, family: isIP(address) })),
+            )
           : callback(null, addresses[0], isIP(addresses[0])),
       (error: Error) => callback(error, '', 0),
     );
@@ -75,7 +78,11 @@ export class OidcClient {
   /** Where to send the browser, and what to keep until it comes back. */
   async start(redirectUri: string): Promise<{ url: string; pending: PendingSignIn }> {
     const client = await this.discover();
-    const pending = { state: generators.state(), nonce: generators.nonce(), verifier: generators.codeVerifier() };
+    const pending = {
+      state: generators.state(),
+      nonce: generators.nonce(),
+      verifier: generators.codeVerifier(),
+    };
     const url = client.authorizationUrl({
       redirect_uri: redirectUri,
       scope: 'openid email profile',
@@ -91,7 +98,11 @@ export class OidcClient {
    * Exchanges the code (checking state, nonce, PKCE and the ID token's signature) and reads the email: from the ID
    * token, else from the user info endpoint.
    */
-  async finish(redirectUri: string, query: Record<string, string>, pending: PendingSignIn): Promise<ProvidedIdentity> {
+  async finish(
+    redirectUri: string,
+    query: Record<string, string>,
+    pending: PendingSignIn,
+  ): Promise<ProvidedIdentity> {
     const client = await this.discover();
     const params = client.callbackParams(`/?${new URLSearchParams(query).toString()}`);
     const tokens = await client.callback(redirectUri, params, {

@@ -35,15 +35,24 @@ export function parseSsoEnv(env: Record<string, string | undefined>): { oidc: Oi
     url = undefined;
   }
   if (!url || !['http:', 'https:'].includes(url.protocol)) {
-    throw new ConfigError('OUTPOST_OIDC_ISSUER', `must be the issuer's URL like https://id.example.com (got "${issuer}")`);
+    throw new ConfigError(
+      'OUTPOST_OIDC_ISSUER',
+      `must be the issuer's URL like https://id.example.com (got "${issuer}")`,
+    );
   }
   const allowedDomains = parseDomains(optionalStr(env, 'OUTPOST_OIDC_ALLOWED_DOMAINS'));
   if (!allowedDomains) {
-    throw new ConfigError('OUTPOST_OIDC_ALLOWED_DOMAINS', 'must be a comma-separated list of domains like example.com');
+    throw new ConfigError(
+      'OUTPOST_OIDC_ALLOWED_DOMAINS',
+      'must be a comma-separated list of domains like example.com',
+    );
   }
   const workspaceId = optionalStr(env, 'OUTPOST_OIDC_WORKSPACE');
   if (workspaceId !== undefined && !/^org_[0-9A-Za-z]{10,36}$/.test(workspaceId)) {
-    throw new ConfigError('OUTPOST_OIDC_WORKSPACE', `must be a workspace id like org_01J… (got "${workspaceId}")`);
+    throw new ConfigError(
+      'OUTPOST_OIDC_WORKSPACE',
+      `must be a workspace id like org_01J… (got "${workspaceId}")`,
+    );
   }
   const role = oneOf<(typeof JOIN_ROLES)[number]>(env, 'OUTPOST_OIDC_ROLE', JOIN_ROLES, 'member');
   return {

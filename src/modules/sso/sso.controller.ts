@@ -26,7 +26,8 @@ function readPending(request: HttpRequest): (PendingSignIn & { next: string }) |
   try {
     const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Record<string, unknown>;
     const { state, nonce, verifier, next } = value;
-    if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string') return undefined;
+    if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string')
+      return undefined;
     return { state, nonce, verifier, next: consolePath(next) };
   } catch {
     return undefined;
@@ -66,7 +67,11 @@ export class SsoController {
     }
     const { url, pending } = started;
     const value = Buffer.from(JSON.stringify({ ...pending, next: consolePath(next) })).toString('base64url');
-    setCookie(response, PENDING_COOKIE, value, { ...PENDING_OPTIONS, secure: isSecure(request), maxAge: 600 });
+    setCookie(response, PENDING_COOKIE, value, {
+      ...PENDING_OPTIONS,
+      secure: isSecure(request),
+      maxAge: 600,
+    });
     response.header('Cache-Control', 'no-store').redirect(url, 303);
   }
 

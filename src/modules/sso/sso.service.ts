@@ -71,7 +71,8 @@ export class SsoService {
       this.logger.warn(`Sign-in with the identity provider failed: ${error.message}`);
       throw new SsoRefusedError(SSO_REFUSALS.failed, 'failed');
     });
-    if (!person.email || !person.emailVerified) throw new SsoRefusedError(SSO_REFUSALS.unverified, 'unverified');
+    if (!person.email || !person.emailVerified)
+      throw new SsoRefusedError(SSO_REFUSALS.unverified, 'unverified');
     if (!emailDomainAllowed(person.email, oidc.allowedDomains)) {
       throw new SsoRefusedError(SSO_REFUSALS.domain, 'domain');
     }

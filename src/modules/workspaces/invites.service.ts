@@ -87,7 +87,11 @@ export class InvitesService {
     return { invite, url, replaced, emailed };
   }
 
-  private async sendInvitation(invite: InviteEntity, url: string, principal: ConsolePrincipal): Promise<boolean> {
+  private async sendInvitation(
+    invite: InviteEntity,
+    url: string,
+    principal: ConsolePrincipal,
+  ): Promise<boolean> {
     const workspace = await this.workspaces.findLive(invite.workspaceId);
     const who = principal.name && principal.email ? `${principal.name} (${principal.email})` : 'Someone';
     const days = Math.round(INVITE_LIFETIME_MS / (24 * 3600_000));
