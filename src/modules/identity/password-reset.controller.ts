@@ -71,7 +71,7 @@ export class PasswordResetController {
     return { email: await this.resets.describe(token) };
   }
 
-  @Post('orgs/:org/members/:userId/password-reset')
+  @Post('orgs/:org/members/:user_id/password-reset')
   @SignedInOnly()
   @OrgRole('owner')
   @ApiOperation({
@@ -81,7 +81,7 @@ export class PasswordResetController {
   @ApiErrorResponse(403, 'Forbidden', 'the person also belongs to a workspace the caller does not own')
   async link(
     @Param('org') org: string,
-    @Param('userId') userId: string,
+    @Param('user_id') userId: string,
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Req() request: HttpRequest,
   ): Promise<PasswordResetLinkDto> {

@@ -57,7 +57,7 @@ function RoleSelect(props: {
   );
 }
 
-type Invited = { email: string; url: string; replaced: boolean };
+type Invited = { email: string; url: string; replaced: boolean; emailed: boolean };
 
 /** An email and a role; the invitation's link comes back (`onInvited`). */
 function InviteForm(props: {
@@ -81,7 +81,12 @@ function InviteForm(props: {
             }),
           );
           setEmail('');
-          props.onInvited({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
+          props.onInvited({
+            email: email.trim(),
+            url: invite.url,
+            replaced: invite.replaced_earlier,
+            emailed: invite.emailed,
+          });
         });
       }}
     >
@@ -128,7 +133,12 @@ function Invitations({ org, role }: { org: string; role: Role }) {
           {link.email} had an invitation already: the earlier link no longer works; send this one.
         </p>
       ) : null}
-      {link ? (
+      {link?.emailed ? (
+        <p class="notice" role="status">
+          The invitation was emailed to {link.email}.
+        </p>
+      ) : null}
+      {link && !link.emailed ? (
         <ShownOnce
           title={`Invitation for ${link.email}`}
           secret={link.url}
@@ -176,7 +186,49 @@ function Invitations({ org, role }: { org: string; role: Role }) {
   );
 }
 
-/** Remove a person (for admins), or leave the workspace (oneself); service accounts are removed under Keys. */
+/** An owner's single-use password reset link for a person, to hand over (refusals say why, e.g. other workspaces). */
+function ResetLinkButton(props: { member: Schemas['MemberDto']; org: string; action: Action }) {
+  const [url, setUrl] = useState<string>();
+  if (url) {
+    return (
+      <ShownOnce
+        title={`Password reset link for ${props.member.name}`}
+        secret={url}
+        what="link"
+        onDone={() => setUrl(undefined)}
+      >
+        <p class="small">
+          It works once, for an hour. Every other sign-in of the account ends when it is used.
+        </p>
+      </ShownOnce>
+    );
+  }
+  return (
+    <button
+      type="button"
+      class="secondary"
+      aria-label={`Password reset link for ${props.member.name}`}
+      disabled={props.action.busy}
+      onClick={() =>
+        void props.action.run(async () => {
+          const link = await call(
+            api.POST('/console/api/orgs/{org}/members/{user_id}/password-reset', {
+              params: { path: { org: props.org, user_id: props.member.user_id } },
+            }),
+          );
+          setUrl(link.url);
+        })
+      }
+    >
+      Reset password
+    </button>
+  );
+}
+
+/**
+ * Remove a person (for admins), or leave the workspace (oneself); for owners, a password reset link for someone
+ * else. Service accounts are removed under Keys.
+ */
 function MemberAction(props: {
   member: Schemas['MemberDto'];
   self: boolean;
@@ -187,19 +239,26 @@ function MemberAction(props: {
 }) {
   const { member, self, workspace } = props;
   if (member.kind !== 'person' || !(props.admin || self)) return null;
+  const reset =
+    workspace.role === 'owner' && !self ? (
+      <ResetLinkButton member={member} org={workspace.id} action={props.action} />
+    ) : null;
   return (
-    <DeleteButton
-      label={self ? 'Leave' : 'Remove'}
-      ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
-      question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
-      action={props.action}
-      request={() =>
-        api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
-          params: { path: { org: workspace.id, user_id: member.user_id } },
-        })
-      }
-      onDone={() => (self ? location.assign('/console') : props.onRemoved())}
-    />
+    <>
+      {reset}{' '}
+      <DeleteButton
+        label={self ? 'Leave' : 'Remove'}
+        ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
+        question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
+        action={props.action}
+        request={() =>
+          api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
+            params: { path: { org: workspace.id, user_id: member.user_id } },
+          })
+        }
+        onDone={() => (self ? location.assign('/console') : props.onRemoved())}
+      />
+    </>
   );
 }
 
