@@ -8,6 +8,7 @@ import { SsoModule } from '../sso/sso.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { CsrfService } from './csrf.service';
 import { PagesController } from './pages.controller';
+import { PasswordPagesController } from './password-pages.controller';
 
 /** The console's web pages: sign-in, sign-up, device approval, invitations, and the person's overview. */
 @Module({
@@ -19,7 +20,7 @@ import { PagesController } from './pages.controller';
     DeviceModule,
     SsoModule,
   ],
-  controllers: [PagesController],
+  controllers: [PagesController, PasswordPagesController],
   providers: [CsrfService],
 })
 export class ConsoleWebModule {}

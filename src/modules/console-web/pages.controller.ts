@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Inject,
-  NotFoundException,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Get, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isEmail } from 'class-validator';
 import { Public } from '@/common/auth';
@@ -26,22 +15,9 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { APP_PAGES, appBody, consoleNav } from './app-shell';
 import { CsrfService } from './csrf.service';
 import { Html, html, page } from '@/common/http/html';
-import {
-  approvalForm,
-  codeForm,
-  forgotPasswordForm,
-  homeBody,
-  inviteBody,
-  invitedWords,
-  loginForm,
-  resetPasswordForm,
-  signupForm,
-} from './views';
-import { PasswordResetService } from '../identity/password-reset.service';
+import { approvalForm, codeForm, homeBody, inviteBody, invitedWords, loginForm, signupForm } from './views';
 import { SSO_REFUSALS, SsoRefusal } from '../identity/identity.errors';
 import { SsoService } from '../sso/sso.service';
-import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
-import { requestOrigin } from '@/common/http/http';
 import { HttpReply, HttpRequest } from '@/common/http/http';
 
 type Form = Record<string, unknown>;
@@ -75,9 +51,7 @@ export class PagesController {
     private readonly flow: DeviceFlowService,
     private readonly tokens: DeviceTokensService,
     private readonly csrf: CsrfService,
-    private readonly resets: PasswordResetService,
     private readonly sso: SsoService,
-    @Inject(consoleAccessConfig.KEY) private readonly access: ConsoleAccessConfig,
   ) {}
 
   private async person(request: HttpRequest): Promise<SignedInPerson | undefined> {
@@ -108,18 +82,7 @@ export class PagesController {
 
   /** 403 page for a form without this browser's CSRF token. */
   private checkCsrf(request: HttpRequest, response: HttpReply, form: Form): boolean {
-    if (this.csrf.valid(request, form.csrf)) return true;
-    // A browser without the cookie gets one now, so reloading the form works.
-    this.csrf.token(request, response);
-    this.send(
-      response,
-      403,
-      page(
-        { title: 'Form expired', error: 'This form is out of date. Go back, reload the page and try again.' },
-        html`<p><a href="/console">Back to the console</a></p>`,
-      ),
-    );
-    return false;
+    return this.csrf.checkForm(request, response, form);
   }
 
   private actor(person: SignedInPerson, request: HttpRequest): Actor {
@@ -189,94 +152,6 @@ export class PagesController {
     const status = error ? 403 : 200;
     const body = loginForm(csrf, target, '', this.sso.providerName);
     this.send(response, status, page({ title: 'Sign in', error }, body));
-  }
-
-  @Get('forgot-password')
-  async forgotPasswordPage(@Req() request: HttpRequest, @Res() response: HttpReply) {
-    const csrf = this.csrf.token(request, response);
-    this.send(
-      response,
-      200,
-      page({ title: 'Forgot password' }, forgotPasswordForm(csrf, this.resets.byEmail)),
-    );
-  }
-
-  @Post('forgot-password')
-  async forgotPassword(@Req() request: HttpRequest, @Res() response: HttpReply, @Body() form: Form = {}) {
-    if (!this.checkCsrf(request, response, form)) return;
-    const email = text(form, 'email', 320).trim();
-    const csrf = this.csrf.token(request, response);
-    const retry = (status: number, error: string) =>
-      this.send(
-        response,
-        status,
-        page({ title: 'Forgot password', error }, forgotPasswordForm(csrf, this.resets.byEmail, email)),
-      );
-    if (!isEmail(email)) return retry(400, 'Enter a valid email address.');
-    try {
-      await this.resets.request(email, request.ip ?? '', this.access.origin ?? requestOrigin(request));
-    } catch (error) {
-      if (!(error instanceof TaggedError)) throw error;
-      return retry(error.status, error.message);
-    }
-    const notice = this.resets.byEmail
-      ? `If an account has the email ${email}, a link to reset its password is on its way. It works once, for an hour.`
-      : 'This console does not send email: ask an owner of your workspace for a reset link.';
-    this.send(
-      response,
-      200,
-      page({ title: 'Forgot password', notice }, html`<p><a href="/console/login">Back to sign-in</a></p>`),
-    );
-  }
-
-  @Get('reset-password/:token')
-  async resetPasswordPage(
-    @Req() request: HttpRequest,
-    @Res() response: HttpReply,
-    @Param('token') token: string,
-  ) {
-    try {
-      const email = await this.resets.describe(token);
-      const csrf = this.csrf.token(request, response);
-      this.send(response, 200, page({ title: 'Set a new password' }, resetPasswordForm(csrf, token, email)));
-    } catch (error) {
-      if (!(error instanceof TaggedError)) throw error;
-      this.resetRefused(response, error);
-    }
-  }
-
-  private resetRefused(response: HttpReply, error: TaggedError): void {
-    const again = html`<p><a href="/console/forgot-password">Ask for a new link</a></p>`;
-    this.send(response, error.status, page({ title: 'Set a new password', error: error.message }, again));
-  }
-
-  @Post('reset-password/:token')
-  async resetPassword(
-    @Req() request: HttpRequest,
-    @Res() response: HttpReply,
-    @Param('token') token: string,
-    @Body() form: Form = {},
-  ) {
-    if (!this.checkCsrf(request, response, form)) return;
-    const password = text(form, 'password');
-    try {
-      if (password.length < MIN_PASSWORD_LENGTH) {
-        const email = await this.resets.describe(token);
-        const csrf = this.csrf.token(request, response);
-        const error = `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`;
-        return this.send(
-          response,
-          400,
-          page({ title: 'Set a new password', error }, resetPasswordForm(csrf, token, email)),
-        );
-      }
-      const { session } = await this.resets.complete(token, password);
-      setSessionCookie(request, response, session, this.identity.sessionLifetimeMs);
-      response.redirect('/console?notice=password_set', 303);
-    } catch (error) {
-      if (!(error instanceof TaggedError)) throw error;
-      this.resetRefused(response, error);
-    }
   }
 
   @Post('login')

@@ -125,7 +125,7 @@ describe('sign-in with an OpenID Connect provider', () => {
     const forged = await t.http.get('/console/auth/oidc/callback?code=stolen&state=guessed');
     expect(forged.status).toBe(303);
     expect(forged.headers.location).toBe('/console/login?sso_error=failed');
-    expect(forged.headers['set-cookie']?.some((c: string) => c.startsWith('outpost_console='))).toBe(false);
+    expect(String(forged.headers['set-cookie'] ?? '')).not.toContain('outpost_console=');
   });
 
   it('has no provider to start on a console without one', async () => {
