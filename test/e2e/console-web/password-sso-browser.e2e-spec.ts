@@ -139,4 +139,38 @@ describe('forgot password and single sign-on in a browser', () => {
     expect(await other.page.getByRole('button', { name: 'Sign in', exact: true }).isVisible()).toBe(true);
     await other.context.close();
   });
+  it.each([
+    ['light', 'desktop'],
+    ['dark', 'phone'],
+    ['dark', 'desktop'],
+    ['light', 'phone'],
+  ] as const)(
+    '%s, %s: an owner makes a reset link for a member on the Members page',
+    async (scheme, size) => {
+      const owner = await signup(t, `owner-${scheme}-${size}@example.com`);
+      const email = `joined-${scheme}-${size}@example.com`;
+      const invite = await owner.post(`/console/api/orgs/${owner.org}/invites`, { email, role: 'member' });
+      const token = String(invite.body.url).split('/').pop();
+      const joined = await t.http
+        .post('/console/api/auth/signup')
+        .send({ email, password: PASSWORD, invite: token });
+      expect(joined.status).toBe(201);
+
+      const { context, page, problems } = await open(scheme, size);
+      const [name, value] = owner.cookie.split('=');
+      await context.addCookies([{ name, value, url: t.url }]);
+      await page.goto(`${t.url}/console/members?org=${owner.org}`);
+      const member = joined.body.user.name as string;
+      await page.getByRole('button', { name: `Reset password of ${member}` }).click();
+      const panel = page.getByRole('region', { name: `Password reset link for ${member}` });
+      await panel.getByTestId('shown-once').waitFor();
+      expect(await panel.getByTestId('shown-once').innerText()).toMatch(
+        /\/console\/reset-password\/[A-Za-z0-9_-]{43}$/,
+      );
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await shot(page, `console-members-reset-link-${scheme}-${size}`);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -187,41 +187,48 @@ function Invitations({ org, role }: { org: string; role: Role }) {
 }
 
 /** An owner's single-use password reset link for a person, to hand over (refusals say why, e.g. other workspaces). */
-function ResetLinkButton(props: { member: Schemas['MemberDto']; org: string; action: Action }) {
-  const [url, setUrl] = useState<string>();
-  if (url) {
-    return (
-      <ShownOnce
-        title={`Password reset link for ${props.member.name}`}
-        secret={url}
-        what="link"
-        onDone={() => setUrl(undefined)}
-      >
-        <p class="small">
-          It works once, for an hour. Every other sign-in of the account ends when it is used.
-        </p>
-      </ShownOnce>
-    );
-  }
+function ResetLinkButton(props: {
+  member: Schemas['MemberDto'];
+  org: string;
+  action: Action;
+  onLink: (url: string) => void;
+}) {
   return (
     <button
       type="button"
       class="secondary"
-      aria-label={`Password reset link for ${props.member.name}`}
+      aria-label={`Reset password of ${props.member.name}`}
       disabled={props.action.busy}
       onClick={() =>
         void props.action.run(async () => {
           const link = await call(
             api.POST('/console/api/orgs/{org}/members/{user_id}/password-reset', {
               params: { path: { org: props.org, user_id: props.member.user_id } },
+              // The route reads no body; a cookie's change carries a JSON one all the same (the CSRF rule).
+              body: {} as never,
             }),
           );
-          setUrl(link.url);
+          props.onLink(link.url);
         })
       }
     >
       Reset password
     </button>
+  );
+}
+
+function ResetLinkShown(props: { name: string; url: string; onDone: () => void }) {
+  return (
+    <ShownOnce
+      title={`Password reset link for ${props.name}`}
+      secret={props.url}
+      what="link"
+      onDone={props.onDone}
+    >
+      <p class="small">
+        It works once, for an hour. Every other sign-in of the account ends when it is used.
+      </p>
+    </ShownOnce>
   );
 }
 
@@ -236,12 +243,13 @@ function MemberAction(props: {
   workspace: PageProps['workspace'];
   action: Action;
   onRemoved: () => void;
+  onResetLink: (url: string) => void;
 }) {
   const { member, self, workspace } = props;
   if (member.kind !== 'person' || !(props.admin || self)) return null;
   const reset =
     workspace.role === 'owner' && !self ? (
-      <ResetLinkButton member={member} org={workspace.id} action={props.action} />
+      <ResetLinkButton member={member} org={workspace.id} action={props.action} onLink={props.onResetLink} />
     ) : null;
   return (
     <>
@@ -270,6 +278,7 @@ export function MembersPage({ workspace, me }: PageProps) {
     [org],
   );
   const [notice, setNotice] = useState<string>();
+  const [resetLink, setResetLink] = useState<{ name: string; url: string }>();
   const action = useAction();
   const change = (member: Schemas['MemberDto'], role: Role) =>
     action.run(async () => {
@@ -291,6 +300,7 @@ export function MembersPage({ workspace, me }: PageProps) {
       <h2>Members of {workspace.name}</h2>
       <Notice message={notice} />
       <ErrorText message={action.error} />
+      {resetLink ? <ResetLinkShown {...resetLink} onDone={() => setResetLink(undefined)} /> : null}
       <LoadedTable
         state={members}
         rowKey={(member) => member.user_id}
@@ -327,6 +337,7 @@ export function MembersPage({ workspace, me }: PageProps) {
               setNotice(`${member.name} was removed.`);
               members.reload();
             }}
+            onResetLink={(url) => setResetLink({ name: member.name, url })}
           />
         )}
       />
