@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consoleAccessConfig } from '../console-access/console-access.config';
+import { AuditModule } from '../audit/audit.module';
 import { MailModule } from '../mail/mail.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { PasswordResetController } from './password-reset.controller';
@@ -28,6 +29,7 @@ import { UsersRepository } from './users.repository';
     TypeOrmModule.forFeature([UserEntity, ConsoleSessionEntity, PasswordResetEntity]),
     WorkspacesModule,
     MailModule,
+    AuditModule,
   ],
   controllers: [AuthController, UserController, PasswordResetController],
   providers: [

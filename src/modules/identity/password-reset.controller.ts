@@ -5,9 +5,16 @@ import { HttpReply, HttpRequest, requestOrigin } from '@/common/http/http';
 import { ApiErrorResponse } from '../docs/api-error.decorator';
 import { consoleAccessConfig, ConsoleAccessConfig } from '../console-access/console-access.config';
 import { OrgRole, SignedInOnly } from '../console-access/console-access.decorators';
+import { actorOf } from '../console-access/actor';
 import { ConsolePrincipal, personId } from '../console-access/console-principal';
 import { setSessionCookie } from '../console-access/session-cookie';
-import { PasswordResetCompleteDto, PasswordResetLinkDto, PasswordResetRequestDto } from './dto/auth.dto';
+import {
+  PasswordResetCompleteDto,
+  PasswordResetEmailDto,
+  PasswordResetLinkDto,
+  PasswordResetRequestDto,
+  PasswordResetRequestedDto,
+} from './dto/auth.dto';
 import { IdentityService } from './identity.service';
 import { PasswordResetService } from './password-reset.service';
 
@@ -36,7 +43,7 @@ export class PasswordResetController {
   async request(
     @Body() body: PasswordResetRequestDto,
     @Req() request: HttpRequest,
-  ): Promise<{ message: string }> {
+  ): Promise<PasswordResetRequestedDto> {
     await this.resets.request(body.email, request.ip ?? '', this.base(request));
     return {
       message: this.resets.byEmail
@@ -67,7 +74,7 @@ export class PasswordResetController {
   @Public()
   @ApiOperation({ operationId: 'auth.passwordReset.get', summary: 'The email a usable reset link is for' })
   @ApiErrorResponse(410, 'Gone', 'the link was used, expired or replaced by a newer one')
-  async describe(@Param('token') token: string): Promise<{ email: string }> {
+  async describe(@Param('token') token: string): Promise<PasswordResetEmailDto> {
     return { email: await this.resets.describe(token) };
   }
 
@@ -85,7 +92,13 @@ export class PasswordResetController {
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Req() request: HttpRequest,
   ): Promise<PasswordResetLinkDto> {
-    const link = await this.resets.issueForOwner(personId(principal), org, userId, this.base(request));
+    const link = await this.resets.issueForOwner(
+      actorOf(principal),
+      personId(principal),
+      org,
+      userId,
+      this.base(request),
+    );
     return { url: link.url, expires_at: link.expiresAt.toISOString() };
   }
 }

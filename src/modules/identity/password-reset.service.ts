@@ -5,6 +5,8 @@ import { sha256 } from '@/common/hash';
 import { ulidId } from '@/common/ids';
 import { RateLimiter } from '@/common/rate-limit/rate-limiter';
 import { Transactions } from '@/database/transaction';
+import { AuditService } from '../audit/audit.service';
+import { Actor } from '../console-access/actor';
 import { ConsoleForbiddenError, ConsoleNotFoundError } from '../console-access/console-access.errors';
 import { MailService } from '../mail/mail.service';
 import { normalizeEmail } from '../workspaces/invites.service';
@@ -39,6 +41,7 @@ export class PasswordResetService {
     private readonly mail: MailService,
     private readonly limiter: RateLimiter,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
     @Inject(identityConfig.KEY) private readonly config: IdentityConfig,
   ) {}
 
@@ -104,6 +107,7 @@ export class PasswordResetService {
    * further.
    */
   async issueForOwner(
+    actor: Actor,
     ownerId: string,
     workspaceId: string,
     userId: string,
@@ -122,7 +126,16 @@ export class PasswordResetService {
         `This person also belongs to ${elsewhere.name}, which you do not own: they can reset their password with "Forgot password?", or the server's operator with \`outpost console reset-password\``,
       );
     }
-    return this.issue(userId, linkBase);
+    const link = await this.issue(userId, linkBase);
+    await this.transactions.run((tx) =>
+      this.audit.record(tx, actor, {
+        workspaceId,
+        action: 'member.password_reset_link',
+        target: { type: 'user', id: userId },
+        details: { expires_at: link.expiresAt.toISOString() },
+      }),
+    );
+    return link;
   }
 
   /** The CLI's link for any account (the operator's own tool). */

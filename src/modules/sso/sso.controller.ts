@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@/common/auth';
 import { clearCookie, cookieValue, setCookie } from '@/common/http/cookies';
 import { HttpReply, HttpRequest, isSecure, requestOrigin } from '@/common/http/http';
@@ -57,6 +57,10 @@ export class SsoController {
     operationId: 'auth.oidc.start',
     summary: 'Sign in with the identity provider: redirects to it (404 when none is configured)',
   })
+  @ApiResponse({
+    status: 303,
+    description: "to the provider's authorization endpoint (or back to the sign-in page)",
+  })
   async start(@Req() request: HttpRequest, @Res() response: HttpReply, @Query('next') next?: unknown) {
     let started: Awaited<ReturnType<SsoService['start']>>;
     try {
@@ -79,6 +83,11 @@ export class SsoController {
   @ApiOperation({
     operationId: 'auth.oidc.callback',
     summary: 'Where the identity provider sends the browser back: signs in, then redirects to the console',
+  })
+  @ApiResponse({
+    status: 303,
+    description:
+      'signed in (the cookie) to `next`, or to /console/login?sso_error=domain|unverified|signup|failed',
   })
   async callback(
     @Req() request: HttpRequest,

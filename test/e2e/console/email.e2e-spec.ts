@@ -198,6 +198,14 @@ describe('without email: links to hand over', () => {
       url: expect.stringMatching(new RegExp(`^${t.url}/console/reset-password/[A-Za-z0-9_-]{43}$`)),
       expires_at: expect.any(String),
     });
+    const audit = await owner.get(`/console/api/orgs/${owner.org}/audit?action=member.password_reset_link`);
+    expect(audit.body.entries).toEqual([
+      expect.objectContaining({
+        action: 'member.password_reset_link',
+        actor: expect.objectContaining({ id: owner.id }),
+        target: { type: 'user', id: joinerId },
+      }),
+    ]);
     expect(
       (
         await t.http

@@ -1127,11 +1127,19 @@ export interface components {
     PasswordResetRequestDto: {
       email: string;
     };
+    PasswordResetRequestedDto: {
+      /** @description The same sentence whether an account has the email or not. */
+      message: string;
+    };
     PasswordResetCompleteDto: {
       /** @description The token of the reset link (`/console/reset-password/<token>`). */
       token: string;
       /** @description At least 10 characters. */
       password: string;
+    };
+    PasswordResetEmailDto: {
+      /** @description The account a usable reset link is for. */
+      email: string;
     };
     PasswordResetLinkDto: {
       /** @description The single-use link to hand to the person (shown once). */
@@ -1878,7 +1886,9 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['PasswordResetRequestedDto'];
+        };
       };
       /** @description InvalidRequestError */
       400: {
@@ -1972,7 +1982,9 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['PasswordResetEmailDto'];
+        };
       };
       /** @description InvalidRequestError */
       400: {
@@ -3717,7 +3729,8 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      200: {
+      /** @description to the provider's authorization endpoint (or back to the sign-in page) */
+      303: {
         headers: {
           [name: string]: unknown;
         };
@@ -3752,7 +3765,8 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      200: {
+      /** @description signed in (the cookie) to `next`, or to /console/login?sso_error=domain|unverified|signup|failed */
+      303: {
         headers: {
           [name: string]: unknown;
         };

@@ -62,6 +62,16 @@ export class PasswordResetCompleteDto {
   password!: string;
 }
 
+export class PasswordResetRequestedDto {
+  /** The same sentence whether an account has the email or not. */
+  message!: string;
+}
+
+export class PasswordResetEmailDto {
+  /** The account a usable reset link is for. */
+  email!: string;
+}
+
 export class PasswordResetLinkDto {
   /** The single-use link to hand to the person (shown once). */
   url!: string;
