@@ -118,7 +118,7 @@ export class OidcClient {
     return {
       email: typeof claims.email === 'string' ? claims.email : '',
       emailVerified: claims.email_verified === true || claims.email_verified === 'true',
-      name: typeof claims.name === 'string' ? claims.name : undefined,
+      name: typeof claims.name === 'string' ? claims.name.trim().slice(0, 200) || undefined : undefined,
     };
   }
 }
