@@ -77,12 +77,3 @@ export class PasswordResetLinkDto {
   url!: string;
   expires_at!: string;
 }
-
-export class SignInOptionsDto {
-  /** "Forgot password?" sends a link by email (`OUTPOST_SMTP_URL`); otherwise an owner or the CLI makes one. */
-  password_reset_by_email!: boolean;
-  /** The identity provider's name for "Sign in with …", null when none is configured. */
-  sso_name!: string | null;
-  /** Where the browser starts a sign-in with it. */
-  sso_start_url!: string | null;
-}
