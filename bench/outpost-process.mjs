@@ -66,7 +66,14 @@ export const SERVER_NODE_ARGS = JSON.parse(readFileSync(join(ROOT, 'package.json
   .filter((word) => word.startsWith('--'));
 
 /** Starts `node dist/main.js` on database `database` at `port`; `env` adds or overrides variables. */
-export function spawnOutpost({ port, database, dataDir, directory, env = {} }) {
+export function spawnOutpost({
+  port,
+  database,
+  dataDir,
+  directory,
+  env = {},
+  stdio = ['ignore', 'inherit', 'inherit'],
+}) {
   return spawn(process.execPath, [...SERVER_NODE_ARGS, join(ROOT, 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH,
@@ -82,7 +89,7 @@ export function spawnOutpost({ port, database, dataDir, directory, env = {} }) {
       NODE_ENV: 'production',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio,
   });
 }
 

@@ -153,5 +153,7 @@ export function parseDatabaseEnv(env: Env) {
   return {
     url: postgresUrl(env, 'DATABASE_URL'),
     connectRetries: int(env, 'DATABASE_CONNECT_RETRIES', 2, 0, 100),
+    // Each process keeps up to this many connections: nodes × this must stay under the server's max_connections.
+    poolMax: int(env, 'DATABASE_POOL_MAX', 20, 1, 1000),
   };
 }

@@ -14,7 +14,8 @@ export function describeDatabase(databaseUrl: string): string {
   return `PostgreSQL at ${url.toString()}`;
 }
 
-export function dataSourceOptions(url: string): DataSourceOptions {
+/** `poolMax`: the connections this process keeps at most (DATABASE_POOL_MAX). */
+export function dataSourceOptions(url: string, poolMax = 20): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -26,6 +27,6 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrationsTableName: 'migrations',
     // pg with a pool that marks failures to get a working connection (503s, not 500s: watched-pool.ts).
     driver: watchedPg,
-    extra: { max: 20, connectionTimeoutMillis: 5_000 },
+    extra: { max: poolMax, connectionTimeoutMillis: 5_000 },
   };
 }

@@ -22,7 +22,7 @@ export const databaseInUse: { description?: string } = {};
           : describeDatabase(choice.url);
         logger.debug(`using ${databaseInUse.description}`);
         return {
-          ...dataSourceOptions(choice.url),
+          ...dataSourceOptions(choice.url, database.poolMax),
           retryAttempts: database.connectRetries,
           retryDelay: 1_000,
         };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { stopEmbeddedDatabase } from '../../src/database/embedded';
 import { addressOf, bootNode, NodeOptions } from './boot-node';
-import { fleetOf, nodeOf, TestNode } from './fleet';
+import { fleetOf, fleetSize, nodeOf, TestNode } from './fleet';
 import { rememberSecret, shareSecret } from './shared-secret';
 import { createTestDatabase } from './test-database';
 import { TestClock } from './test-clock';
@@ -73,6 +73,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     OUTPOST_DEVICE_CODES_PER_MINUTE: '1000000',
     HOST: '127.0.0.1',
     PORT: '0',
+    // In a fleet run, two test files at a time with up to four nodes each stay under PostgreSQL's 100 connections
+    // (20 a node did not: a loaded run's concurrent calls got 503 too many clients).
+    ...(fleetSize() > 1 ? { DATABASE_POOL_MAX: '10' } : {}),
     ...options.env,
   };
   // A second app on a database another one used shares its secret key, as the nodes of a fleet do.

@@ -202,9 +202,15 @@ export class RateLimiter implements OnApplicationShutdown {
   }
 
   /** What was last read of `key`'s counter, if read within PEEK_CACHE_MS and its window still runs. */
+  /**
+   * What was read of `key` within PEEK_CACHE_MS: a window that has not ended, or no window at all (nothing counted,
+   * the usual case: an address without failed sign-ins). Before, an empty window (resetsAt = now) was never fresh,
+   * so every request of a signed-in client read the store.
+   */
   private fresh(key: string, now: number): WindowCount | undefined {
     const known = this.seen.get(key);
-    return known && now - known.readAt <= PEEK_CACHE_MS && known.resetsAt > now ? known : undefined;
+    if (!known || now - known.readAt > PEEK_CACHE_MS) return undefined;
+    return known.count === 0 || known.resetsAt > now ? known : undefined;
   }
 
   private remember(key: string, count: WindowCount, now: number): WindowCount {

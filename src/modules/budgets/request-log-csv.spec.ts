@@ -20,30 +20,33 @@ describe('the request log as CSV', () => {
     expect(csvCell(0)).toBe('0');
   });
 
-  it('writes a header and a CRLF-ended line per row', () => {
+  it('writes a header and a CRLF-ended line per row: ids for tools, names and dollars for people', () => {
     const row = {
       id: 'req_1',
       request_id: 'r1',
       time: '2026-01-01T00:00:00.000Z',
       member: 'usr_1',
+      member_name: 'Ada',
       key: null,
+      key_name: null,
       route: '/inference/openai/v1/chat/completions',
       model: '\t=cmd',
+      model_name: '\t=cmd',
       served_by: null,
       status: 200,
       outcome: 'answered',
       input_tokens: 1,
       output_tokens: 2,
-      cost_micro_cents: '3',
+      cost_micro_cents: '1050',
       duration_ms: 4,
       ttfb_ms: null,
     } as unknown as RequestLogRowDto;
     const lines = requestLogCsv([row]).split('\r\n');
     expect(lines[0]).toBe(
-      'time,request_id,member,key,route,model,served_by,status,outcome,input_tokens,output_tokens,cost_micro_cents,duration_ms,ttfb_ms',
+      'time,request_id,member,member_name,key,key_name,route,model,model_name,served_by,status,outcome,input_tokens,output_tokens,cost_micro_cents,cost_dollars,duration_ms,ttfb_ms',
     );
     expect(lines[1]).toBe(
-      "2026-01-01T00:00:00.000Z,r1,usr_1,,/inference/openai/v1/chat/completions,'\t=cmd,,200,answered,1,2,3,4,",
+      "2026-01-01T00:00:00.000Z,r1,usr_1,Ada,,,/inference/openai/v1/chat/completions,'\t=cmd,'\t=cmd,,200,answered,1,2,1050,0.0000105,4,",
     );
     expect(lines[2]).toBe('');
   });

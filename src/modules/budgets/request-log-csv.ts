@@ -1,18 +1,29 @@
+import { microCentsToUsd } from '@/common/money';
 import type { RequestLogRowDto } from './dto/request-log.dto';
 
-const CSV_COLUMNS: Array<keyof RequestLogRowDto> = [
+type CsvRow = RequestLogRowDto & { cost_dollars: string };
+
+/**
+ * The columns: every one of the JSON rows' ids kept for tools, each followed by the name a person reads, and the
+ * cost in dollars (exact, `0.0000105`) beside the micro-cents.
+ */
+const CSV_COLUMNS: Array<keyof CsvRow> = [
   'time',
   'request_id',
   'member',
+  'member_name',
   'key',
+  'key_name',
   'route',
   'model',
+  'model_name',
   'served_by',
   'status',
   'outcome',
   'input_tokens',
   'output_tokens',
   'cost_micro_cents',
+  'cost_dollars',
   'duration_ms',
   'ttfb_ms',
 ];
@@ -33,7 +44,9 @@ export function csvCell(value: unknown): string {
 export function requestLogCsv(rows: RequestLogRowDto[]): string {
   const lines = [
     CSV_COLUMNS.join(','),
-    ...rows.map((row) => CSV_COLUMNS.map((c) => csvCell(row[c])).join(',')),
+    ...rows
+      .map((row): CsvRow => ({ ...row, cost_dollars: microCentsToUsd(BigInt(row.cost_micro_cents)) }))
+      .map((row) => CSV_COLUMNS.map((c) => csvCell(row[c])).join(',')),
   ];
   return lines.join('\r\n') + '\r\n';
 }

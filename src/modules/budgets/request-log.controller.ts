@@ -8,6 +8,7 @@ import { RequestLogPageDto, RequestLogQueryDto, RequestLogRowDto } from './dto/r
 import { RequestLogEntity } from './request-log.entity';
 import { RequestLog } from './request-log';
 import { requestLogCsv } from './request-log-csv';
+import { idsOf, withNames } from './request-log-names';
 
 function rowView(row: RequestLogEntity): RequestLogRowDto {
   return {
@@ -71,7 +72,8 @@ export class RequestLogController {
       limit,
       query.cursor,
     );
-    const data = rows.map(rowView);
+    const bare = rows.map(rowView);
+    const data = withNames(bare, await this.log.names(principal.workspaceId!, idsOf(bare)));
     if (query.format === 'csv') {
       void reply.header('content-type', 'text/csv; charset=utf-8');
       void reply.header('content-disposition', 'attachment; filename="requests.csv"');

@@ -136,6 +136,29 @@ export class RequestLogRepository {
     return query.orderBy('r.id', 'DESC').limit(limit).getMany();
   }
 
+  /**
+   * The names a person reads for the ids of a page: members (people and service accounts), keys (a service
+   * account's as `account / key`), and connections with their models' names. Read-only reads of the other modules'
+   * tables (ARCHITECTURE.md: the accepted exception); people by id (one who left keeps a name on old rows), the
+   * rest held to the workspace.
+   */
+  names(workspaceId: string, ids: { members: string[]; keys: string[]; connections: string[] }) {
+    return poolQuery<{ kind: 'member' | 'key' | 'connection'; id: string; name: string; models: unknown }>(
+      this.db,
+      `SELECT 'member' AS kind, u.id, u.name, NULL::jsonb AS models FROM users u WHERE u.id = ANY($2::varchar[])
+       UNION ALL
+       SELECT 'member', s.id, s.name, NULL FROM service_account s WHERE s.workspace_id = $1 AND s.id = ANY($2::varchar[])
+       UNION ALL
+       SELECT 'key', k.id, CASE WHEN s.id IS NULL THEN k.name ELSE s.name || ' / ' || k.name END, NULL
+         FROM api_key k LEFT JOIN service_account s ON s.id = k.service_account_id
+        WHERE k.workspace_id = $1 AND k.id = ANY($3::varchar[])
+       UNION ALL
+       SELECT 'connection', c.id, c.name, c.models FROM connection c
+        WHERE c.workspace_id = $1 AND c.id = ANY($4::varchar[])`,
+      [workspaceId, ids.members, ids.keys, ids.connections],
+    );
+  }
+
   /** Removes the rows created before `cutoff`; answers how many went. */
   async pruneBefore(cutoff: Date): Promise<number> {
     const rows = await poolQuery<{ n: string }>(

@@ -194,6 +194,11 @@ export class RequestLog implements OnApplicationBootstrap, OnApplicationShutdown
     return this.entries.page(workspaceId, { filter, limit, cursor });
   }
 
+  /** The names of the members, keys and connections a page names by id (RequestLogRepository.names). */
+  names(workspaceId: string, ids: { members: string[]; keys: string[]; connections: string[] }) {
+    return this.entries.names(workspaceId, ids);
+  }
+
   /** Removes what is older than the retention period; answers how many rows went. */
   async prune(): Promise<number> {
     try {

@@ -1,4 +1,10 @@
-import { ConsoleAnswerError, consoleConfigAnswer, deviceCodeAnswer, tokenAnswer } from './console-answers';
+import {
+  ConsoleAnswerError,
+  consoleConfigAnswer,
+  deviceCodeAnswer,
+  tokenAnswer,
+  workspaceNameAnswer,
+} from './console-answers';
 
 const ORIGIN = 'http://console.test';
 const code = {
@@ -148,5 +154,34 @@ describe('a workspace config from a console', () => {
       environment: { url: 'https://mcp.example.com/mcp', headers: {} },
       odd: { url: 'https://mcp.example.com/odd' },
     });
+  });
+});
+
+describe("the workspace's name in a console's answer", () => {
+  it('is the name of the workspace asked for, trimmed', () => {
+    const orgs = [
+      { id: 'org_other', name: 'Other' },
+      { id: 'org_1', name: '  Acme  ' },
+    ];
+    expect(workspaceNameAnswer('org_1', orgs)).toBe('Acme');
+  });
+
+  it('loses control characters, so a console cannot send a terminal escape sequence to `outpost login`', () => {
+    expect(
+      workspaceNameAnswer('org_1', [{ id: 'org_1', name: '\u001b]0;pwned\u0007Acme\u001b[2J\r\n' }]),
+    ).toBe(']0;pwnedAcme[2J');
+    expect(workspaceNameAnswer('org_1', [{ id: 'org_1', name: 'x'.repeat(500) }])).toHaveLength(200);
+  });
+
+  it('is null when the answer does not name it', () => {
+    for (const raw of [
+      undefined,
+      {},
+      [],
+      [{ id: 'org_2', name: 'B' }],
+      [{ id: 'org_1', name: 7 }],
+      [{ id: 'org_1', name: ' \u0007 ' }],
+    ])
+      expect(workspaceNameAnswer('org_1', raw)).toBeNull();
   });
 });

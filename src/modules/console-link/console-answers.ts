@@ -233,3 +233,20 @@ export function consoleConfigAnswer(origin: string, raw: unknown): ConsoleConfig
     ...(Object.keys(mcp).length ? { mcp } : {}),
   };
 }
+
+/**
+ * The name of workspace `orgId` in the console's `GET /console/api/orgs` answer, as a person may read it on a
+ * terminal: control characters (a terminal's escape sequences among them) taken out, trimmed, 200 characters at
+ * most; null when the answer does not name it.
+ */
+export function workspaceNameAnswer(orgId: string, raw: unknown): string | null {
+  if (!Array.isArray(raw)) return null;
+  const found: unknown = raw.find((org) => isRecord(org) && org.id === orgId);
+  const name = isRecord(found) ? found.name : undefined;
+  if (typeof name !== 'string') return null;
+  const words = name
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, 200);
+  return words === '' ? null : words;
+}

@@ -1,6 +1,6 @@
 import { OutboundHttp, refusedAddress } from '@/common/net/outbound-http';
 import { ALLOW_VARIABLE } from '@/common/net/outbound.config';
-import { DeviceCode, deviceCodeAnswer, tokenAnswer, Tokens } from './console-answers';
+import { DeviceCode, deviceCodeAnswer, tokenAnswer, Tokens, workspaceNameAnswer } from './console-answers';
 
 /**
  * The console's device-flow endpoints, as `outpost login` and the instance's link call them. The console is named
@@ -86,4 +86,26 @@ export async function refreshTokens(
     client_id: CLIENT_ID,
   });
   return tokenAnswer(consoleUrl, answer);
+}
+
+/**
+ * The name of the workspace a device token is bound to, as the console's `GET /console/api/orgs` lists it (a
+ * bound token sees that workspace only): what a person reads instead of its `org_…` id. Null when the console
+ * does not say (an older console, an outage): the id is shown then.
+ */
+export async function workspaceName(
+  http: OutboundHttp,
+  consoleUrl: string,
+  accessToken: string,
+  orgId: string,
+): Promise<string | null> {
+  try {
+    const res = await http.fetch(`${consoleUrl}/console/api/orgs`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'x-org-id': orgId },
+    });
+    if (!res.ok) return null;
+    return workspaceNameAnswer(orgId, await res.json().catch(() => undefined));
+  } catch {
+    return null;
+  }
 }

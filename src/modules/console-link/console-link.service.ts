@@ -8,7 +8,7 @@ import { parseConfigDocument } from '../location-config/config-validation';
 import { ConfigLayer } from '../location-config/config.types';
 import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
 import { consoleConfigAnswer, CONSOLE_TOKEN_VARIABLES, PolicyStatement } from './console-answers';
-import { ConsoleCallError, refreshTokens, refusal } from './console-client';
+import { ConsoleCallError, refreshTokens, refusal, workspaceName } from './console-client';
 import { consoleLinkConfig, ConsoleLinkConfig } from './console-link.config';
 import {
   ConsoleLink,
@@ -36,6 +36,8 @@ export interface LinkStatus {
   state: LinkState;
   console: string | null;
   workspace: string | null;
+  /** The workspace's name, as the console lists it; null until it said. */
+  workspaceName: string | null;
   since: string | null;
   /** When the workspace config was last fetched; it is kept on disk, so an outage changes nothing. */
   configFetchedAt: string | null;
@@ -59,6 +61,8 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
   private problem: string | null = null;
   private timer?: NodeJS.Timeout;
   private polling?: Promise<void>;
+  /** The access token the workspace's name was last asked with. */
+  private namedWith?: string;
 
   constructor(
     @Inject(appConfig.KEY) private readonly app: AppConfig,
@@ -98,6 +102,7 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
       state: !link ? 'unlinked' : link.signedOut ? 'signed_out' : 'linked',
       console: link?.consoleUrl ?? null,
       workspace: link?.orgId ?? null,
+      workspaceName: link?.orgName ?? null,
       since: link ? new Date(link.linkedAt).toISOString() : null,
       configFetchedAt: this.saved ? new Date(this.saved.fetchedAt).toISOString() : null,
       problem: this.problem,
@@ -134,6 +139,7 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
       try {
         await this.fresh(link);
         await this.fetchConfig();
+        await this.nameWorkspace(link);
         this.problem = null;
       } catch (error) {
         this.problem = (error as Error).message;
@@ -164,6 +170,19 @@ export class ConsoleLinkService implements ConfigSource, OnApplicationBootstrap,
     // `outpost logout` (another process) may have removed or replaced the link while the console answered.
     if (readLink(this.app.dataDir)?.linkedAt !== link.linkedAt) return;
     writeLink(this.app.dataDir, link);
+  }
+
+  /**
+   * Asks the console for the workspace's name once per access token: at start, and after each refresh (a renamed
+   * workspace shows within the hour). A link without one (an older sign-in, a console that did not say) gets it so.
+   */
+  private async nameWorkspace(link: ConsoleLink): Promise<void> {
+    if (link.signedOut || !link.orgId || this.namedWith === link.accessToken) return;
+    this.namedWith = link.accessToken;
+    const name = await workspaceName(this.http, link.consoleUrl, link.accessToken, link.orgId);
+    if (!name || name === link.orgName) return;
+    link.orgName = name;
+    if (readLink(this.app.dataDir)?.linkedAt === link.linkedAt) writeLink(this.app.dataDir, link);
   }
 
   private async fetchConfig(retried = false): Promise<void> {

@@ -8,6 +8,8 @@ export interface ConsoleLink {
   /** The console's origin, e.g. `https://outpost.example.com`. */
   consoleUrl: string;
   orgId: string | null;
+  /** The workspace's name as the console lists it, when it said (older files have none). */
+  orgName?: string;
   accessToken: string;
   refreshToken: string;
   /** Epoch ms when the access token expires. */

@@ -1,7 +1,7 @@
 /* The device sign-in of an instance to a console, shared by `outpost login` and the web app's server page. */
 import { OutboundHttp } from '@/common/net/outbound-http';
 import { Tokens } from './console-answers';
-import { ConsoleCallError, pollDeviceToken, requestDeviceCode } from './console-client';
+import { ConsoleCallError, pollDeviceToken, requestDeviceCode, workspaceName } from './console-client';
 import { ConsoleLink, readLink, removeLink, writeLink } from './console-link.store';
 
 /** A sign-in that cannot go on (denied, expired, refused), in words for the person. */
@@ -67,10 +67,14 @@ export async function startDeviceLogin(
         if (error.code === 'expired_token') break;
         throw new DeviceLoginError(`the console refused the sign-in: ${error.message}`);
       }
+      const orgName = tokens.orgId
+        ? await workspaceName(http, consoleUrl, tokens.accessToken, tokens.orgId)
+        : null;
       const now = Date.now();
       const signedIn: ConsoleLink = {
         consoleUrl,
         orgId: tokens.orgId,
+        ...(orgName ? { orgName } : {}),
         accessToken: tokens.accessToken,
         refreshToken: tokens.refreshToken,
         expiresAt: now + tokens.expiresInSeconds * 1000,

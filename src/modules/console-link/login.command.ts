@@ -16,6 +16,12 @@ While signed in, the instance uses the workspace's providers and policies throug
 billed to you. The tokens are kept in $OUTPOST_DATA_DIR/console.json (mode 0600).
 `;
 
+/** The workspace as a person reads it: its name, and its id in parentheses (`Acme (org_01J…)`). */
+function workspaceWords(link: { orgId: string | null; orgName?: string }): string {
+  if (!link.orgId) return '(none)';
+  return link.orgName ? `${link.orgName} (${link.orgId})` : link.orgId;
+}
+
 async function login(http: OutboundHttp, consoleUrl: string, dataDir: string): Promise<void> {
   const { link, userCode, done } = await startDeviceLogin(http, consoleUrl, dataDir);
   process.stdout.write(`To sign in, open ${link}\nand check that it shows the code ${userCode}\n\n`);
@@ -29,7 +35,7 @@ async function login(http: OutboundHttp, consoleUrl: string, dataDir: string): P
     throw error;
   }
   process.stdout.write(
-    `Signed in to ${consoleUrl}${signedIn.orgId ? `, workspace ${signedIn.orgId}` : ''}. A running server picks it up within seconds.\n`,
+    `Signed in to ${consoleUrl}${signedIn.orgId ? `, workspace ${workspaceWords(signedIn)}` : ''}. A running server picks it up within seconds.\n`,
   );
 }
 
@@ -41,7 +47,7 @@ function status(dataDir: string): void {
   }
   const since = new Date(link.linkedAt).toISOString();
   const state = link.signedOut ? 'signed out by the console: run outpost login again' : 'signed in';
-  process.stdout.write(`${state}: ${link.consoleUrl}, workspace ${link.orgId ?? '(none)'}, since ${since}\n`);
+  process.stdout.write(`${state}: ${link.consoleUrl}, workspace ${workspaceWords(link)}, since ${since}\n`);
 }
 
 async function logout(http: OutboundHttp, dataDir: string): Promise<void> {

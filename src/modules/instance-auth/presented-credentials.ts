@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { CookieOptions, cookieValue } from '@/common/http/cookies';
 import { HttpRequest, isSecure } from '@/common/http/http';
 
@@ -10,12 +10,17 @@ export class SecretMatcher {
   private readonly digest: Buffer;
 
   constructor(secret: string) {
-    this.digest = createHash('sha256').update(secret).digest();
+    this.digest = sha256(secret);
   }
 
   matches(presented: string): boolean {
-    return timingSafeEqual(createHash('sha256').update(presented).digest(), this.digest);
+    return timingSafeEqual(sha256(presented), this.digest);
   }
+}
+
+/** One-shot SHA-256: no Hash object per call (two calls on every request with a password). */
+function sha256(text: string): Buffer {
+  return hash('sha256', text, 'buffer') as unknown as Buffer;
 }
 
 /** `user:password` from `Authorization: Basic …` or `?auth_token=` (for EventSource). */

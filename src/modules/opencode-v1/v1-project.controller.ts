@@ -15,9 +15,14 @@ import { LocationReloadService } from '../location-reload/location-reload.servic
 import { SessionCompaction } from '../prompt/compaction/session-compaction';
 import { SessionRevert } from '../prompt/revert/session-revert';
 import { BUILTIN_TOOLS } from '../runtime/tools/builtin-tools';
-import { WEBSEARCH_TOOL_ID } from '../runtime/tools/websearch.tool';
+import { WEBSEARCH_SPEC, WEBSEARCH_TOOL_ID } from '../runtime/tools/websearch.tool';
 import { NotSupportedError } from '@/common/errors';
-import { V1FindSymbolsQueryDto, V1FindTextQueryDto, V1VcsDiffQueryDto } from './dto/v1-file.dto';
+import {
+  V1FindSymbolsQueryDto,
+  V1FindTextQueryDto,
+  V1ToolListQueryDto,
+  V1VcsDiffQueryDto,
+} from './dto/v1-file.dto';
 import {
   V1CommandDto,
   V1ForkDto,
@@ -107,6 +112,27 @@ export class V1ProjectController {
   @Get('experimental/tool/ids')
   toolIds(@Query() _query: V1QueryDto): string[] {
     return [...BUILTIN_TOOLS.map((tool) => tool.name), WEBSEARCH_TOOL_ID];
+  }
+
+  /**
+   * The same tools with what the model is told of them: `{id, description, parameters}` (JSON Schema). Outpost
+   * offers every model the same tools, so `provider` and `model` are required, as opencode requires them, and read
+   * by nothing else.
+   */
+  @Get('experimental/tool')
+  toolList(@Query() _query: V1ToolListQueryDto) {
+    return [
+      ...BUILTIN_TOOLS.map((tool) => ({
+        id: tool.name,
+        description: tool.description,
+        parameters: tool.inputSchema,
+      })),
+      {
+        id: WEBSEARCH_TOOL_ID,
+        description: WEBSEARCH_SPEC.description,
+        parameters: WEBSEARCH_SPEC.inputSchema,
+      },
+    ];
   }
 
   @Post('log')

@@ -84,26 +84,41 @@ describe('an instance signed in to a console', () => {
     await upstream.close();
   });
 
-  it('outpost login: the device flow approved over HTTP; tokens kept with mode 0600', async () => {
+  it('outpost login: the device flow approved over HTTP; tokens kept with mode 0600; the workspace named', async () => {
     const login = runLogin(dataDir, consoleApp.url);
     const userCode = await login.code;
     expect(login.output()).toContain(`${consoleApp.url}/console/device?user_code=`);
     await approve(consoleApp, owner, userCode, owner.org);
     expect(await login.exited).toBe(0);
-    expect(login.output()).toContain(`Signed in to ${consoleApp.url}, workspace ${owner.org}`);
+    // The workspace by its name (a sign-up's first one is "Personal"), its id in parentheses.
+    expect(login.output()).toContain(`Signed in to ${consoleApp.url}, workspace Personal (${owner.org}).`);
     const file = join(dataDir, 'console.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
       consoleUrl: consoleApp.url,
       orgId: owner.org,
+      orgName: 'Personal',
     });
+    expect((await runCli(dataDir, ['login', '--status'])).output).toContain(
+      `signed in: ${consoleApp.url}, workspace Personal (${owner.org}), since`,
+    );
+    // A sign-in kept by an older version has no name: the server asks the console for it.
+    const { orgName, ...older } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(orgName).toBe('Personal');
+    writeFileSync(file, JSON.stringify(older), { mode: 0o600 });
 
     instance = await createTestApp({
       dataDir,
       env: { OUTPOST_CONSOLE_POLL_MS: '300', OUTPOST_CONNECTIONS_ALLOW: '127.0.0.1' },
     });
-    const linked = await info();
-    expect(linked.console).toMatchObject({ state: 'linked', console: consoleApp.url, workspace: owner.org });
+    const linked = await poll(info, (body) => body.console.workspaceName !== null);
+    expect(linked.console).toMatchObject({
+      state: 'linked',
+      console: consoleApp.url,
+      workspace: owner.org,
+      workspaceName: 'Personal',
+    });
+    expect(JSON.parse(readFileSync(file, 'utf8')).orgName).toBe('Personal');
   });
 
   it("the workspace's provider is in every location and a prompt runs through the gateway, billed to the person", async () => {

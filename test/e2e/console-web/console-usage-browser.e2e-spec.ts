@@ -177,7 +177,8 @@ describe('usage and budgets pages show what the gateway recorded', () => {
     const page = await context.newPage();
     await page.goto(`${t.url}/console/usage?org=${owner.org}`);
     await page.getByRole('img', { name: 'Spend per day this month' }).waitFor();
-    await page.getByRole('cell', { name: 'Own upstream / ok' }).waitFor();
+    // The connection's name and its model's name ("OK"), as the request log names them.
+    await page.getByRole('cell', { name: 'Own upstream / OK' }).waitFor();
     expect(await page.locator('main').innerText()).not.toMatch(/conn_|key_/);
     await context.close();
   });

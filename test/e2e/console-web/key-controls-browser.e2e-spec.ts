@@ -69,7 +69,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     expect(await page.evaluate('document.activeElement.id')).toBe(`controls-${keyId}-requests`);
     await form.getByLabel('Requests per minute').fill('60');
     await form.getByLabel('Tokens per minute').fill('100000');
-    await form.getByLabel('Allowed models').fill('scripted/small, smart\nopenai/gpt-4o');
+    await form.getByLabel('Other models or routes').fill('scripted/small, smart\nopenai/gpt-4o');
     await form.getByLabel('Monthly budget ($)').fill('25.5');
     expect(await accessibilityProblems(page)).toEqual([]);
     await form.getByRole('button', { name: 'Save controls' }).click();
@@ -83,7 +83,9 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     });
     // The form opens again with what is stored.
     await page.getByRole('button', { name: 'Edit controls of deploy' }).click();
-    expect(await form.getByLabel('Allowed models').inputValue()).toBe('scripted/small\nsmart\nopenai/gpt-4o');
+    expect(await form.getByLabel('Other models or routes').inputValue()).toBe(
+      'scripted/small\nsmart\nopenai/gpt-4o',
+    );
     await form.getByRole('button', { name: 'Cancel' }).click();
     expect(problems).toEqual([]);
     await context.close();
@@ -106,7 +108,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
 
     // A model with a space in it: refused under the models box, the other error gone.
     await form.getByLabel('Requests per minute').fill('30');
-    await form.getByLabel('Allowed models').fill('scripted/small\nnot a model');
+    await form.getByLabel('Other models or routes').fill('scripted/small\nnot a model');
     await form.getByRole('button', { name: 'Save controls' }).click();
     const modelsError = form.locator(`#controls-${keyId}-models-error`);
     await modelsError.waitFor();
@@ -115,7 +117,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     expect(await serviceAccountKeyNow()).toEqual(before);
 
     // A negative budget: refused under the budget box.
-    await form.getByLabel('Allowed models').fill('scripted/small');
+    await form.getByLabel('Other models or routes').fill('scripted/small');
     await form.getByLabel('Monthly budget ($)').fill('-5');
     await form.getByRole('button', { name: 'Save controls' }).click();
     const budgetError = form.locator(`#controls-${keyId}-budget-error`);
@@ -148,7 +150,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     await page.getByRole('button', { name: 'Edit controls of laptop' }).click();
     const form = page.getByRole('form', { name: 'Controls of laptop' });
     await form.getByLabel('Tokens per minute').fill('5000');
-    await form.getByLabel('Allowed models').fill('scripted/small');
+    await form.getByLabel('Other models or routes').fill('scripted/small');
     await form.getByRole('button', { name: 'Save controls' }).click();
     await row(page, 'laptop').getByText('5K tok/min · only scripted/small').waitFor();
     expect(await personalKeyNow()).toMatchObject({
@@ -157,7 +159,7 @@ describe('a key’s controls in the Keys page: shown, edited in a form, refused 
     });
     // Emptying a box removes that control only.
     await page.getByRole('button', { name: 'Edit controls of laptop' }).click();
-    await form.getByLabel('Allowed models').fill('');
+    await form.getByLabel('Other models or routes').fill('');
     await form.getByRole('button', { name: 'Save controls' }).click();
     await row(page, 'laptop').getByText('5K tok/min', { exact: true }).waitFor();
     expect((await personalKeyNow()).allowed_models).toBeNull();

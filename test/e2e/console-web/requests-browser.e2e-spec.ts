@@ -137,7 +137,9 @@ describe('Usage → Requests: the gateway’s calls one by one in the console (D
     expect(csvHref).toContain('format=csv');
     const csv = (await page.evaluate(`fetch(${JSON.stringify(csvHref)}).then((r) => r.text())`)) as string;
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toMatch(/^time,request_id,member,key,route,model,served_by,status,outcome,/);
+    expect(lines[0]).toMatch(
+      /^time,request_id,member,member_name,key,key_name,route,model,model_name,served_by,status,outcome,/,
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',400,invalid,');
 

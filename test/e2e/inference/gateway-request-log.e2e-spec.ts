@@ -113,7 +113,7 @@ describe('the per-request log: GET /console/api/orgs/{org}/usage/requests', () =
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'time,request_id,member,key,route,model,served_by,status,outcome,input_tokens,output_tokens,cost_micro_cents,duration_ms,ttfb_ms',
+      'time,request_id,member,member_name,key,key_name,route,model,model_name,served_by,status,outcome,input_tokens,output_tokens,cost_micro_cents,cost_dollars,duration_ms,ttfb_ms',
     );
     expect(lines).toHaveLength(6);
     const bad = await owner.get(`/console/api/orgs/${owner.org}/usage/requests?status=42`);

@@ -27,6 +27,7 @@ describe('server.info: GET /api/info', () => {
         state: 'unlinked',
         console: null,
         workspace: null,
+        workspaceName: null,
         since: null,
         configFetchedAt: null,
         problem: null,

@@ -42,7 +42,6 @@ const NOT_YET = new Set<string>([
   'config.update',
   'global.config.update',
   'project.update',
-  'tool.list',
   'part.delete',
   'part.update',
   'experimental.session.background',

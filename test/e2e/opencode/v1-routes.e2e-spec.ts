@@ -240,3 +240,29 @@ describe('opencode v1 routes', () => {
     });
   });
 });
+
+describe('GET /experimental/tool (tool.list)', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('lists every tool id with what the model is told of it, and names a missing provider or model', async () => {
+    const ids = await t.http.get('/experimental/tool/ids').set('authorization', basic());
+    const list = await t.http
+      .get('/experimental/tool?provider=scripted&model=small')
+      .set('authorization', basic());
+    expect(list.status).toBe(200);
+    expect(list.body.map((tool: Json) => tool.id)).toEqual(ids.body);
+    for (const tool of list.body as Json[]) {
+      expect(tool.description.length).toBeGreaterThan(20);
+      expect(tool.parameters).toMatchObject({ type: 'object', properties: expect.any(Object) });
+    }
+    expect(list.body.find((tool: Json) => tool.id === 'bash').parameters.required).toContain('command');
+
+    const missing = await t.http.get('/experimental/tool?provider=scripted').set('authorization', basic());
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.body)).toContain('model');
+    const anonymous = await t.http.get('/experimental/tool?provider=scripted&model=small');
+    expect(anonymous.status).toBe(401);
+  });
+});

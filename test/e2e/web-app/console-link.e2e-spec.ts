@@ -61,13 +61,15 @@ describe('the web app signs the instance in to a console and out (issue 21)', ()
     await approve(consoleApp, owner, userCode, owner.org);
     await page
       .getByTestId('console-state')
-      .filter({ hasText: `Signed in to ${consoleApp.url}, workspace ${owner.org}.` })
+      // The workspace by its name (a sign-up's first one is "Personal"), not its org_ id.
+      .filter({ hasText: `Signed in to ${consoleApp.url}, workspace Personal.` })
       .waitFor({ timeout: 20_000 });
     const info = await instance.http.get('/api/info').set('authorization', basic());
     expect(info.body.console).toMatchObject({
       state: 'linked',
       console: consoleApp.url,
       workspace: owner.org,
+      workspaceName: 'Personal',
     });
     const file = join(instance.dataDir, 'console.json');
     const { accessToken } = JSON.parse(readFileSync(file, 'utf8')) as { accessToken: string };

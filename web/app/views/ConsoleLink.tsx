@@ -39,7 +39,8 @@ function useConsoleLink() {
 /** Where the link stands, in a sentence. */
 function linkWords(link: NonNullable<LinkView['link']>): string {
   if (link.state === 'linked')
-    return `Signed in to ${link.console}, workspace ${link.workspace ?? '(none)'}.`;
+    // The workspace by its name; its id only while the console has not said the name.
+    return `Signed in to ${link.console}, workspace ${link.workspaceName ?? link.workspace ?? '(none)'}.`;
   if (link.state === 'signed_out')
     return `Signed out: the console ${link.console} ended this server’s sign-in. Sign in again here, or run outpost login.`;
   return 'Not signed in to a console.';

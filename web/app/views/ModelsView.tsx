@@ -1,10 +1,10 @@
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { LabelledInput } from '../../shared/field';
-import { ApiError, at, client, ok } from '../api';
+import { ApiError, client, ok } from '../api';
 import { shortPath } from '../format';
 import { useKnownLocations } from '../locations';
-import type { ModelView } from '../types';
+import { type NamedModel, useNamedModels } from '../models';
 import { fieldWords, formWords } from '../../shared/field-words';
 import { ConsoleLink } from './ConsoleLink';
 
@@ -54,14 +54,8 @@ function Locations({ directories, tick }: { directories: string[]; tick: number 
 }
 
 function LocationModels({ directory, tick }: { directory: string; tick: number }) {
-  const [models, setModels] = useState<ModelView[] | null>(null);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    void ok(client.GET('/api/model', at(directory)))
-      .then((r) => setModels(r.data))
-      .catch((failure: ApiError) => setError(failure.message));
-  }, [directory, tick]);
-  const byProvider = new Map<string, ModelView[]>();
+  const { models, error } = useNamedModels(directory, tick);
+  const byProvider = new Map<string, NamedModel[]>();
   for (const model of models ?? [])
     byProvider.set(model.providerID, [...(byProvider.get(model.providerID) ?? []), model]);
   return (
@@ -79,7 +73,7 @@ function LocationModels({ directory, tick }: { directory: string; tick: number }
         <ul>
           {[...byProvider].map(([provider, list]) => (
             <li key={provider}>
-              <strong>{provider}</strong>: {list.map((m) => m.name).join(', ')}
+              <strong>{list[0].providerName}</strong>: {list.map((m) => m.name).join(', ')}
             </li>
           ))}
         </ul>

@@ -1,18 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, at, client, of, ok } from '../api';
-import type { AgentInfo, ModelView, SessionInfo } from '../types';
+import { modelWords, type NamedModel, namedModels } from '../models';
+import type { AgentInfo, SessionInfo } from '../types';
 
 /** The agents and models offered where the session works; `modelsLoaded` once the models have answered. */
 function usePromptChoices(directory: string) {
   const [agents, setAgents] = useState<AgentInfo[]>([]);
-  const [models, setModels] = useState<ModelView[]>([]);
+  const [models, setModels] = useState<NamedModel[]>([]);
   const [modelsLoaded, setModelsLoaded] = useState(false);
   useEffect(() => {
     void ok(client.GET('/api/agent', at(directory)))
       .then((r) => setAgents(r.data.filter((a) => a.mode !== 'subagent' && !a.hidden)))
       .catch(() => setAgents([]));
-    void ok(client.GET('/api/model', at(directory)))
-      .then((r) => setModels(r.data))
+    void namedModels(directory)
+      .then(setModels)
       .catch(() => setModels([]))
       .finally(() => setModelsLoaded(true));
   }, [directory]);
@@ -39,7 +40,7 @@ function AgentSelect(props: { agent: string; agents: AgentInfo[]; onChoose: (age
 /** The session's model (`provider/model`, or none: the location's default) among those offered. */
 function ModelSelect(props: {
   model: string;
-  models: ModelView[];
+  models: NamedModel[];
   onChoose: (providerID: string, id: string) => void;
 }) {
   const { model, models } = props;
@@ -59,7 +60,7 @@ function ModelSelect(props: {
         )}
         {models.map((m) => (
           <option key={`${m.providerID}/${m.id}`} value={`${m.providerID}/${m.id}`}>
-            {m.name} ({m.providerID})
+            {modelWords(models, m.providerID, m.id)}
           </option>
         ))}
       </select>

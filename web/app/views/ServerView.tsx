@@ -5,6 +5,7 @@ import { Qr } from '../components/Qr';
 import { formatCost, formatCount, sessionTitle, totalTokens } from '../format';
 import { navigate } from '../router';
 import { downloadExport } from '../transfer';
+import { modelWords, type NamedModel, namedModels } from '../models';
 import { ConsoleLink } from './ConsoleLink';
 import type { InstanceSchemas } from '../../shared/api/client';
 import type { PairingCode, ServerInfo, SessionInfo, SessionStatsInfo } from '../types';
@@ -168,6 +169,11 @@ function Totals({ stats }: { stats: SessionStatsInfo }) {
 /** Steps by model (with their cost) and calls by tool, as bars. */
 function ModelsAndTools({ stats }: { stats: SessionStatsInfo }) {
   const tools = stats.tools.usage ?? [];
+  // Models by name as the server's default location knows them (a console connection's, not its conn_… id).
+  const [named, setNamed] = useState<NamedModel[]>([]);
+  useEffect(() => {
+    void namedModels().then(setNamed, () => setNamed([]));
+  }, []);
   return (
     <div class="grid">
       <div>
@@ -176,7 +182,7 @@ function ModelsAndTools({ stats }: { stats: SessionStatsInfo }) {
           label="Cost by model"
           rows={stats.models.map((m) => ({
             key: `${m.model.providerID}/${m.model.id}`,
-            label: `${m.model.providerID}/${m.model.id}`,
+            label: modelWords(named, m.model.providerID, m.model.id),
             value: m.steps,
             shown: `${m.steps} steps · ${formatCost(m.cost)}`,
           }))}

@@ -13,6 +13,7 @@ import type {
   SessionMessageInfo,
 } from '../types';
 import { Approvals } from './Approvals';
+import { LocationModels, useNamedModels } from '../models';
 import { PromptBox } from './PromptBox';
 import { DeleteDialog, ForkDialog, MoveDialog, RenameDialog } from './SessionDialogs';
 import { Transcript } from './Transcript';
@@ -278,6 +279,7 @@ function NoSession({ missing, error }: { missing: boolean; error: string }) {
 export function SessionView({ id }: { id: string }) {
   const { session, messages, permissions, running, error, setError, missing, refreshInfo } = useSession(id);
   const [dialog, setDialog] = useState<Dialogs>(null);
+  const { models } = useNamedModels(session?.location.directory ?? '');
   // The tab says which session it is; titles arrive later than the session (the agent names it).
   useEffect(() => {
     document.title = session ? `${sessionTitle(session)} · Outpost` : 'Outpost';
@@ -315,7 +317,9 @@ export function SessionView({ id }: { id: string }) {
       {messages.length === 0 ? (
         <p class="muted empty">No messages yet. Ask something below.</p>
       ) : (
-        <Transcript messages={messages} onFork={(messageID) => setDialog({ fork: messageID })} />
+        <LocationModels.Provider value={models ?? []}>
+          <Transcript messages={messages} onFork={(messageID) => setDialog({ fork: messageID })} />
+        </LocationModels.Provider>
       )}
       <Approvals sessionID={id} requests={permissions} />
       <div class="prompt-dock">

@@ -1,6 +1,7 @@
 import { Diff } from '../components/Diff';
 import { Markdown } from '../components/Markdown';
 import { formatCost, formatCount, totalTokens } from '../format';
+import { useModelWords } from '../models';
 import type { AssistantContent, AssistantMessage, Json, SessionMessageInfo, ToolState } from '../types';
 
 type ToolPart = Extract<AssistantContent, { type: 'tool' }>;
@@ -50,7 +51,7 @@ function Message({ message, onFork }: { message: SessionMessageInfo; onFork: (me
     case 'model-switched':
       return (
         <p class="note">
-          Model switched to {message.model.providerID}/{message.model.id}
+          Model switched to <ModelName model={message.model} />
         </p>
       );
     case 'location-switched':
@@ -87,6 +88,11 @@ function Message({ message, onFork }: { message: SessionMessageInfo; onFork: (me
   }
 }
 
+/** A message's model by name (`Llama 3.3 70B (Together)`), its ids when the location does not list it. */
+function ModelName({ model }: { model: { providerID: string; id: string } }) {
+  return <>{useModelWords(model)}</>;
+}
+
 function Assistant({ message }: { message: AssistantMessage }) {
   const done = message.time.completed !== undefined;
   return (
@@ -111,7 +117,7 @@ function Assistant({ message }: { message: AssistantMessage }) {
       )}
       {done && (
         <p class="muted small message-foot">
-          {message.agent} · {message.model.providerID}/{message.model.id}
+          {message.agent} · <ModelName model={message.model} />
           {message.tokens && ` · ${formatCount(totalTokens(message.tokens))} tokens`}
           {message.cost !== undefined && ` · ${formatCost(message.cost)}`}
           {message.finish &&

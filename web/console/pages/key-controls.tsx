@@ -1,7 +1,8 @@
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../api';
-import { describedBy, FieldError, FormEnd, TextField, useFormAction } from '../field-errors';
+import { FormEnd, TextField, useFormAction } from '../field-errors';
+import { choiceWords, type ModelChoice, ModelPicker } from './model-picker';
 
 type Key = Schemas['KeyDto'];
 export type KeyControls = Pick<
@@ -19,21 +20,26 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
 export function controlsSummary(
   key: Pick<Key, 'rate_limit' | 'allowed_models' | 'monthly_budget_dollars'>,
   spent?: number,
+  choices: ModelChoice[] = [],
 ): string {
   const parts: string[] = [];
+  // A model's name may be long: it wraps between its words, never inside one.
+  let modelPart = '';
   const { requests_per_minute: requests, tokens_per_minute: tokens } = key.rate_limit;
   if (requests !== null) parts.push(`${compact.format(requests)} req/min`);
   if (tokens !== null) parts.push(`${compact.format(tokens)} tok/min`);
   if (key.allowed_models !== null) {
     const count = key.allowed_models.length;
-    parts.push(count === 1 ? `only ${key.allowed_models[0]}` : `${count} models`);
+    modelPart = count === 1 ? `only ${choiceWords(choices, key.allowed_models[0])}` : `${count} models`;
+    parts.push(modelPart);
   }
   if (key.monthly_budget_dollars !== null) {
     const budget = `${usd.format(key.monthly_budget_dollars)}/month`;
     parts.push(spent === undefined ? budget : `${budget} (${usd.format(spent)} spent)`);
   }
   // Each control on one line: a wrap falls between them, never inside one.
-  return parts.length === 0 ? 'no limits' : parts.map((part) => part.replace(/ /g, '\u00a0')).join(' · ');
+  const kept = (part: string) => (part === modelPart ? part : part.replace(/ /g, '\u00a0'));
+  return parts.length === 0 ? 'no limits' : parts.map(kept).join(' · ');
 }
 
 /** An empty box is no limit; anything else goes to the API as it is, which says what is wrong with it. */
@@ -57,20 +63,25 @@ const FIELDS = {
   budget: 'monthly_budget_dollars',
 };
 
-/** The form's boxes, as typed. */
+/** The form's boxes, as typed; the models picked from the list, and any other typed by id. */
 interface Draft {
   requests: string;
   tokens: string;
-  allowed: string;
+  chosen: string[];
+  others: string;
   budget: string;
 }
 
-const draftOf = (key: Key): Draft => ({
-  requests: String(key.rate_limit.requests_per_minute ?? ''),
-  tokens: String(key.rate_limit.tokens_per_minute ?? ''),
-  allowed: (key.allowed_models ?? []).join('\n'),
-  budget: String(key.monthly_budget_dollars ?? ''),
-});
+const draftOf = (key: Key, choices: ModelChoice[]): Draft => {
+  const listed = (model: string) => choices.some((choice) => choice.value === model);
+  return {
+    requests: String(key.rate_limit.requests_per_minute ?? ''),
+    tokens: String(key.rate_limit.tokens_per_minute ?? ''),
+    chosen: (key.allowed_models ?? []).filter(listed),
+    others: (key.allowed_models ?? []).filter((model) => !listed(model)).join('\n'),
+    budget: String(key.monthly_budget_dollars ?? ''),
+  };
+};
 
 /** The controls the boxes say: an empty one is no limit. */
 function controlsOf(draft: Draft): KeyControls {
@@ -81,7 +92,7 @@ function controlsOf(draft: Draft): KeyControls {
       requestsPerMinute === null && tokensPerMinute === null
         ? null
         : { requests_per_minute: requestsPerMinute, tokens_per_minute: tokensPerMinute },
-    allowed_models: models(draft.allowed),
+    allowed_models: models([...draft.chosen, draft.others].join('\n')),
     monthly_budget_dollars: limit(draft.budget),
   };
 }
@@ -91,19 +102,19 @@ const NONE: KeyControls = { rate_limit: null, allowed_models: null, monthly_budg
 /** The controls of one key: rate limits and the models it may call, each cleared by emptying its box. */
 export function KeyControlsForm(props: {
   keyItem: Key;
-  /** Models of the workspace's config, as a hint (`provider/model`). */
-  knownModels: string[];
+  /** The models to pick from, by name. */
+  knownModels: ModelChoice[];
   onSave: (controls: KeyControls) => Promise<unknown>;
   onClose: () => void;
 }) {
   const key = props.keyItem;
-  const [draft, setDraft] = useState(() => draftOf(key));
+  const [draft, setDraft] = useState(() => draftOf(key, props.knownModels));
   const form = useFormAction(Object.values(FIELDS));
   const first = useRef<HTMLInputElement>(null);
   // Focused as the form appears (a layout effect): a later focus would move the caret out of a box being typed in.
   useLayoutEffect(() => first.current?.focus(), []);
   const id = (field: string) => `controls-${key.id}-${field}`;
-  const setAllowed = (allowed: string) => setDraft((previous) => ({ ...previous, allowed }));
+  const set = (change: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...change }));
   const save = (controls: KeyControls) =>
     form.run(async () => {
       await props.onSave(controls);
@@ -142,19 +153,15 @@ export function KeyControlsForm(props: {
         {number('tokens', 'Tokens per minute (input + output)', { step: 1, inputMode: 'numeric' })}
         {number('budget', 'Monthly budget ($)', { step: 0.01, inputMode: 'decimal' })}
       </div>
-      <label for={id('models')}>Allowed models (one per line or comma-separated; empty: any)</label>
-      <textarea
+      <ModelPicker
         id={id('models')}
-        rows={3}
-        value={draft.allowed}
-        placeholder={props.knownModels.slice(0, 2).join('\n')}
-        onInput={(e) => setAllowed(e.currentTarget.value)}
-        {...describedBy(id('models'), form.at(FIELDS.models))}
+        choices={props.knownModels}
+        chosen={draft.chosen}
+        others={draft.others}
+        onChosen={(chosen) => set({ chosen })}
+        onOthers={(others) => set({ others })}
+        message={form.at(FIELDS.models)}
       />
-      <FieldError id={id('models')} message={form.at(FIELDS.models)} />
-      {props.knownModels.length > 0 ? (
-        <p class="muted small">In this workspace&rsquo;s config: {props.knownModels.join(', ')}</p>
-      ) : null}
       <FormEnd form={form} submit="Save controls" onCancel={props.onClose}>
         <button type="button" class="secondary" disabled={form.busy} onClick={() => save(NONE)}>
           Clear all controls

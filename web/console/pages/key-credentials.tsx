@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, call, day, inOrg, microToNumber, type Schemas, when } from '../api';
+import { api, call, day, microToNumber, type Schemas, when } from '../api';
 import { TextField } from '../field-errors';
 import { type Column, DataTable } from '../table';
 import {
@@ -13,6 +13,7 @@ import {
   useLoad,
 } from '../ui';
 import { controlsSummary, type KeyControls, KeyControlsForm } from './key-controls';
+import type { ModelChoice } from './model-picker';
 
 export type Key = Schemas['KeyDto'];
 export type Token = Schemas['TokenDto'];
@@ -23,29 +24,6 @@ export const PERMISSIONS = { inference: 'Inference only', all: 'All' } as const;
 
 /** The end of the chosen day (UTC), as the API takes an expiry. */
 const endOfDay = (date: string) => (date ? `${date}T23:59:59.000Z` : undefined);
-
-type ConfigProvider = { models?: object; settings?: { baseURL?: string } };
-
-/**
- * The models a key may be limited to, as the gateway names them, from the workspace config: the entries the
- * console offers for its own gateway name them already (`openai/gpt-4o`, a route; a connection's under its
- * `conn_…` id), others as `provider/model`. A hint for a key's allowed models; none if it cannot be read.
- */
-export function useKnownModels(org: string): string[] {
-  const config = useLoad(
-    () =>
-      call(api.GET('/console/api/v2/config', { params: inOrg(org) })).then((document) =>
-        Object.entries((document.providers ?? {}) as Record<string, ConfigProvider>).flatMap(
-          ([provider, entry]) => {
-            const gateway = /\/inference\/(openai|anthropic)\/v1$/.test(entry.settings?.baseURL ?? '');
-            return Object.keys(entry.models ?? {}).map((model) => (gateway ? model : `${provider}/${model}`));
-          },
-        ),
-      ),
-    [org],
-  );
-  return config.data ?? [];
-}
 
 /** Each key's spend this month (dollars), from the usage report; empty for those who may not read it. */
 export function useKeySpend(org: string, admin: boolean): Map<string, number> {
@@ -68,7 +46,10 @@ export function useKeySpend(org: string, admin: boolean): Map<string, number> {
 }
 
 /** The columns of keys and user tokens; with `spent` (keys), their controls too. */
-function credentialColumns(spent?: Map<string, number>): Array<Column<Key | Token> | false> {
+function credentialColumns(
+  spent?: Map<string, number>,
+  choices: ModelChoice[] = [],
+): Array<Column<Key | Token> | false> {
   return [
     { header: 'Name', cell: (item) => item.name },
     {
@@ -89,7 +70,7 @@ function credentialColumns(spent?: Map<string, number>): Array<Column<Key | Toke
     { header: 'Status', cell: (item) => item.status },
     !!spent && {
       header: 'Controls',
-      cell: (item) => ('rate_limit' in item ? controlsSummary(item, spent.get(item.id)) : null),
+      cell: (item) => ('rate_limit' in item ? controlsSummary(item, spent.get(item.id), choices) : null),
     },
   ];
 }
@@ -101,7 +82,7 @@ export function CredentialRows(props: {
   onRevoke: (item: Key | Token) => Promise<unknown>;
   /** Keys (not user tokens) have controls: shown in a column, and changed here when given. */
   controls?: {
-    knownModels: string[];
+    knownModels: ModelChoice[];
     spent: Map<string, number>;
     onSave: (key: Key, controls: KeyControls) => Promise<unknown>;
   };
@@ -116,7 +97,7 @@ export function CredentialRows(props: {
         rows={props.items}
         rowKey={(item) => item.id}
         empty={props.empty ?? 'No keys yet.'}
-        columns={credentialColumns(controls?.spent)}
+        columns={credentialColumns(controls?.spent, controls?.knownModels)}
         actionClass="actions"
         action={(item) => (
           <>
@@ -145,7 +126,8 @@ export function CredentialRows(props: {
       />
       {controls && edited ? (
         <KeyControlsForm
-          key={edited.id}
+          // Opened again when the models to pick from arrive, so what is stored shows as picked.
+          key={`${edited.id}-${controls.knownModels.length}`}
           keyItem={edited}
           knownModels={controls.knownModels}
           onSave={(changes) => controls.onSave(edited, changes)}
@@ -160,7 +142,7 @@ export function CredentialRows(props: {
 export function KeyRows(props: {
   keys: { data?: Key[]; error?: string; loading: boolean; reload: () => void };
   caption: string;
-  knownModels: string[];
+  knownModels: ModelChoice[];
   spent: Map<string, number>;
   action: Action;
   patch: (id: string, changes: KeyControls) => ApiCall;

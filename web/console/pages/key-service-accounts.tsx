@@ -3,6 +3,7 @@ import { api, call, day, type Schemas } from '../api';
 import { TextField } from '../field-errors';
 import { type Action, DeleteButton, ErrorText, Loading, Notice, useAction, useLoad } from '../ui';
 import { type Created, KeyRows, NewCredentialForm } from './key-credentials';
+import type { ModelChoice } from './model-picker';
 
 function RenameForm(props: {
   org: string;
@@ -97,7 +98,7 @@ function AccountActions(props: {
 
 function ServiceAccount(props: {
   org: string;
-  knownModels: string[];
+  knownModels: ModelChoice[];
   spent: Map<string, number>;
   account: Schemas['ServiceAccountDto'];
   onCreated: (created: Created) => void;
@@ -222,7 +223,7 @@ export function ServiceAccounts({
   onCreated,
 }: {
   org: string;
-  knownModels: string[];
+  knownModels: ModelChoice[];
   spent: Map<string, number>;
   onCreated: (created: Created) => void;
 }) {

@@ -2,20 +2,14 @@ import { useState } from 'preact/hooks';
 import { api, call, isAdmin } from '../api';
 import type { PageProps } from '../main';
 import { type Action, deleteThrough, ErrorText, Loading, ShownOnce, useAction, useLoad } from '../ui';
-import {
-  type Created,
-  CredentialRows,
-  KeyRows,
-  NewCredentialForm,
-  useKeySpend,
-  useKnownModels,
-} from './key-credentials';
+import { type Created, CredentialRows, KeyRows, NewCredentialForm, useKeySpend } from './key-credentials';
 import { ServiceAccounts } from './key-service-accounts';
+import { type ModelChoice, useModelChoices } from './model-picker';
 import { KeyUsage } from './key-usage';
 
 function PersonalKeys(props: {
   workspace: PageProps['workspace'];
-  knownModels: string[];
+  knownModels: ModelChoice[];
   spent: Map<string, number>;
   action: Action;
   onCreated: (created: Created) => void;
@@ -98,7 +92,7 @@ function UserTokens(props: { action: Action; onCreated: (created: Created) => vo
 export function KeysPage({ workspace }: PageProps) {
   const org = workspace.id;
   const [created, setCreated] = useState<Created>();
-  const knownModels = useKnownModels(org);
+  const knownModels = useModelChoices(org, isAdmin(workspace.role));
   const spent = useKeySpend(org, isAdmin(workspace.role));
   const action = useAction();
   return (
@@ -111,7 +105,7 @@ export function KeysPage({ workspace }: PageProps) {
           what={created.use === 'console' ? 'token' : 'key'}
           onDone={() => setCreated(undefined)}
         >
-          <KeyUsage secret={created.secret} use={created.use} org={org} model={knownModels[0]} />
+          <KeyUsage secret={created.secret} use={created.use} org={org} model={knownModels[0]?.value} />
         </ShownOnce>
       ) : null}
       {isAdmin(workspace.role) ? (

@@ -87,6 +87,8 @@ export function FiltersForm(props: {
   admin: boolean;
   members: Named[];
   keys: Named[];
+  /** The workspace's models by name, offered as the model box is typed in (it takes any model or route). */
+  models: Named[];
   onApply: (filters: Filters) => void;
 }) {
   const [draft, setDraft] = useState<Filters>(props.filters);
@@ -122,9 +124,15 @@ export function FiltersForm(props: {
             type="text"
             maxLength={200}
             placeholder="any"
+            list="filter-model-choices"
             value={draft.model ?? ''}
             onInput={set('model')}
           />
+          <datalist id="filter-model-choices">
+            {props.models.map((model) => (
+              <option value={model.id} key={model.id} label={model.name} />
+            ))}
+          </datalist>
         </div>
         {choice('status', 'Status', 'any status', STATUS_CHOICES)}
         <div>

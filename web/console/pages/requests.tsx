@@ -4,6 +4,7 @@ import type { PageProps } from '../main';
 import { DataTable } from '../table';
 import { ErrorText, useLoad } from '../ui';
 import { apiQuery, type Filters, FiltersForm, useAddressFilters } from './requests-filters';
+import { useModelChoices } from './model-picker';
 import { UsageTabs } from './usage-tabs';
 
 type Row = Schemas['RequestLogRowDto'];
@@ -69,7 +70,7 @@ function useNames(org: string, admin: boolean) {
 function RequestRows(props: {
   rows: Row[];
   memberName: (id: string) => string;
-  keyName: (id: string | null, member: string) => string;
+  keyName: (row: Row) => string;
 }) {
   return (
     // The region is focusable, so a keyboard can scroll it sideways when the window is narrow.
@@ -85,15 +86,15 @@ function RequestRows(props: {
           class: 'nowrap',
           cell: (row) => <time dateTime={row.time}>{time(row.time)}</time>,
         },
-        { header: 'Member', cell: (row) => props.memberName(row.member) },
-        { header: 'Key', cell: (row) => props.keyName(row.key, row.member) },
+        { header: 'Member', cell: (row) => row.member_name ?? props.memberName(row.member) },
+        { header: 'Key', cell: (row) => props.keyName(row) },
         {
           header: 'Model and route',
           cell: (row) => (
             <>
-              {row.model}
+              {row.model_name ?? row.model}
               {row.served_by && row.served_by !== row.model ? (
-                <span class="muted small"> via {row.served_by}</span>
+                <span class="muted small"> via {row.served_by_name ?? row.served_by}</span>
               ) : null}
               <br />
               <code class="small muted">{row.route.replace(/^\/inference/, '')}</code>
@@ -205,10 +206,13 @@ function csvAddress(org: string, filters: Filters): string {
 
 type Names = ReturnType<typeof useNames>['data'];
 
-/** A key by its name; one that is not listed by what it is, and the end of its id. */
-function keyName(names: Names, id: string | null, memberId: string): string {
+/**
+ * A key by its name: as this page lists it (`your key laptop`, `ci / deploy`), else as the log names it; one
+ * that is neither by what it is, and the end of its id.
+ */
+function keyName(names: Names, { key: id, key_name: logged, member: memberId }: Row): string {
   if (id === null) return 'no key';
-  const name = names?.key.get(id);
+  const name = names?.key.get(id) ?? logged;
   if (name) return name;
   // Another person's own keys are theirs to list; a service account's key that is not listed is gone.
   return memberId.startsWith('usr_')
@@ -241,7 +245,7 @@ function RequestList({
       <RequestRows
         rows={rows}
         memberName={(id) => names?.member.get(id) ?? id}
-        keyName={(id, memberId) => keyName(names, id, memberId)}
+        keyName={(row) => keyName(names, row)}
       />
       <p class="muted small" role="status">
         {count(rows.length)} {rows.length === 1 ? 'call' : 'calls'} shown
@@ -263,6 +267,10 @@ export function RequestsPage({ workspace }: PageProps) {
   const [filters, apply] = useAddressFilters();
   const pages = useRequestPages(org, filters);
   const names = useNames(org, admin).data;
+  const models = useModelChoices(org, admin).map((choice) => ({
+    id: choice.value,
+    name: `${choice.name} (${choice.provider})`,
+  }));
   return (
     <>
       <UsageTabs org={org} current="requests" />
@@ -277,6 +285,7 @@ export function RequestsPage({ workspace }: PageProps) {
         admin={admin}
         members={names?.members ?? []}
         keys={names?.keys ?? []}
+        models={models}
         onApply={apply}
       />
       <p>

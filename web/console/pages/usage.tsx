@@ -178,7 +178,12 @@ async function loadUsage(org: string, month: string) {
     for (const [id, name] of lists.flat()) keyNames.set(id, name);
     for (const key of personal) keyNames.set(key.id, `your key ${key.name}`);
   }
-  const connectionNames = new Map(connections.map((connection) => [connection.id, connection.name]));
+  const connectionNames = new Map(
+    connections.map((connection) => [
+      connection.id,
+      { name: connection.name, models: connection.models as Record<string, { name?: string }> },
+    ]),
+  );
   return { days, members, keys, models, people, keyNames, connectionNames };
 }
 
@@ -190,10 +195,14 @@ function keyName(keyNames: Map<string, string>, key: string): string {
 }
 
 /** A model of the report by name: a connection's models are `<connection id>/<model>`, named by the connection. */
-function modelName(connectionNames: Map<string, string>, key: string): string {
+function modelName(
+  connectionNames: Map<string, { name: string; models: Record<string, { name?: string }> }>,
+  key: string,
+): string {
   const [head, ...rest] = key.split('/');
   const connection = connectionNames.get(head);
-  return connection ? `${connection} / ${rest.join('/')}` : key;
+  const model = rest.join('/');
+  return connection ? `${connection.name} / ${connection.models[model]?.name ?? model}` : key;
 }
 
 export function UsagePage({ workspace }: PageProps) {

@@ -1063,6 +1063,8 @@ export interface components {
       state: 'unlinked' | 'linked' | 'signed_out';
       console: string | null;
       workspace: string | null;
+      /** @description The workspace's name, as the console lists it; null until the console has said. */
+      workspaceName?: string | null;
       since: string | null;
       /** @description When the workspace config was last fetched (a copy is kept, so a console outage changes nothing). */
       configFetchedAt: string | null;
@@ -1740,6 +1742,8 @@ export interface components {
       console: string | null;
       /** @description The workspace (org_…) the instance is signed in to */
       workspace: string | null;
+      /** @description The workspace's name, as the console lists it; null until the console has said */
+      workspaceName?: string | null;
       /** @description ISO-8601 */
       since: string | null;
       /** @description When the workspace config was last fetched (ISO-8601) */

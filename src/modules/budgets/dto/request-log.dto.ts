@@ -70,6 +70,14 @@ export class RequestLogRowDto {
   cost_micro_cents!: string;
   duration_ms!: number;
   ttfb_ms!: number | null;
+  /** The member's name (a person's, or a service account's); null when no longer known. */
+  member_name?: string | null;
+  /** The key's name (a service account's as `account / key`); null without a key or when no longer known. */
+  key_name?: string | null;
+  /** The model as a person reads it: a connection's as `<connection> / <model name>`, others as called. */
+  model_name?: string;
+  /** `served_by` named the same way. */
+  served_by_name?: string | null;
 }
 
 export class RequestLogPageDto {

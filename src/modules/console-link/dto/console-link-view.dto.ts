@@ -14,6 +14,13 @@ export class LinkStatusDto implements LinkStatus {
     description: 'The workspace (org_…) the instance is signed in to',
   })
   workspace!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    required: false,
+    description: "The workspace's name, as the console lists it; null until the console has said",
+  })
+  workspaceName!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'ISO-8601' })
   since!: string | null;
   @ApiProperty({

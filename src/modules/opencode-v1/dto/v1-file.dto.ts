@@ -36,6 +36,17 @@ export class V1FindTextQueryDto extends V1QueryDto {
   pattern!: string;
 }
 
+/** `GET /experimental/tool`: the tools as a model of `provider` would be offered them. */
+export class V1ToolListQueryDto extends V1QueryDto {
+  @IsString()
+  @MaxLength(200)
+  provider!: string;
+
+  @IsString()
+  @MaxLength(200)
+  model!: string;
+}
+
 /** `GET /vcs/diff`: `git` (the working tree against HEAD) or `branch` (served the same). */
 export class V1VcsDiffQueryDto extends V1QueryDto {
   @IsOptional()

@@ -25,6 +25,22 @@ type Env = (name: string) => string | undefined;
 /** The tool's id (and its permission action), as opencode names it. */
 export const WEBSEARCH_TOOL_ID = 'websearch';
 
+/** What the model is told of `websearch`, wherever it is offered or listed (`GET /experimental/tool`). */
+export const WEBSEARCH_SPEC = {
+  description:
+    'Search the web. Returns numbered results (title, URL, snippet); read a page with webfetch. ' +
+    `\`max_results\`: 1 to ${MAX_SEARCH_RESULTS} (default ${DEFAULT_RESULTS}).`,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', minLength: 1 },
+      max_results: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_RESULTS },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+};
+
 /**
  * `websearch`: the web searched through the location's `websearch` provider (a search API, or an Outpost gateway's
  * `POST /v1/search`, which the console link sets up), every call through the server's outbound guard. The model
@@ -34,18 +50,7 @@ export function webSearchTool(config: WebSearchConfig, env: Env): AnyTool {
   const tool: Tool<WebSearchInput> = {
     name: WEBSEARCH_TOOL_ID,
     action: WEBSEARCH_TOOL_ID,
-    description:
-      'Search the web. Returns numbered results (title, URL, snippet); read a page with webfetch. ' +
-      `\`max_results\`: 1 to ${MAX_SEARCH_RESULTS} (default ${DEFAULT_RESULTS}).`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', minLength: 1 },
-        max_results: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_RESULTS },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    ...WEBSEARCH_SPEC,
     permissions: (input) => [{ action: 'websearch', resource: input.query }],
     async run(input, ctx) {
       if (!ctx.outbound) throw new ToolError('websearch: this server makes no outbound calls here');

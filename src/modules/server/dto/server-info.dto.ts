@@ -15,6 +15,8 @@ export class ConsoleLinkDto {
   state: 'unlinked' | 'linked' | 'signed_out';
   console: string | null;
   workspace: string | null;
+  /** The workspace's name, as the console lists it; null until the console has said. */
+  workspaceName?: string | null;
   since: string | null;
   /** When the workspace config was last fetched (a copy is kept, so a console outage changes nothing). */
   configFetchedAt: string | null;
