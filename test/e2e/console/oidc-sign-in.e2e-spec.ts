@@ -1,3 +1,5 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { createTestApp, TestApp } from '../../helpers/test-app';
 import { asPerson, Person, signup } from '../../helpers/console';
 import { CookieJar, followRedirects, startIdp, TestIdp } from '../../helpers/oidc-idp';
@@ -164,5 +166,66 @@ describe('sign-in with a provider, no workspace to join', () => {
     );
     // The button names the provider by its host when OUTPOST_OIDC_NAME is not set.
     expect((await t.http.get('/console/login')).text).toContain('Sign in with 127.0.0.1</a>');
+  });
+});
+
+describe("the provider's other hosts go through the outbound guard", () => {
+  let t: TestApp;
+  let issuer: Server;
+  let inside: Server;
+  let insideCalls = 0;
+
+  beforeAll(async () => {
+    // Another loopback address stands for an internal host the operator did not name.
+    inside = createServer((_req, res) => {
+      insideCalls++;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => inside.listen(0, '127.0.0.2', resolve));
+    const insideUrl = `http://127.0.0.2:${(inside.address() as AddressInfo).port}`;
+    issuer = createServer((req, res) => {
+      const base = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`;
+      if (req.url !== '/.well-known/openid-configuration') return res.writeHead(404).end();
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          issuer: base,
+          authorization_endpoint: `${base}/auth`,
+          token_endpoint: `${insideUrl}/token`,
+          jwks_uri: `${insideUrl}/jwks`,
+          response_types_supported: ['code'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: ['RS256'],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve));
+    t = await createTestApp({
+      env: {
+        OUTPOST_OIDC_ISSUER: `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`,
+        OUTPOST_OIDC_CLIENT_ID: 'outpost',
+        OUTPOST_OIDC_CLIENT_SECRET: 'secret',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => issuer?.close(resolve));
+    await new Promise((resolve) => inside?.close(resolve));
+  });
+
+  it('reaches the configured issuer, and never opens a connection to an internal host it names', async () => {
+    const started = await t.http.get('/console/auth/oidc/start');
+    expect(started.status).toBe(303);
+    const authorize = new URL(started.headers.location);
+    expect(authorize.pathname).toBe('/auth');
+    const pending = String(started.headers['set-cookie']).match(/outpost_oidc=[^;]+/)![0];
+    const state = authorize.searchParams.get('state');
+    const back = await t.http
+      .get(`/console/auth/oidc/callback?code=a-code&state=${state}`)
+      .set('cookie', pending);
+    expect(back.status).toBe(303);
+    expect(back.headers.location).toBe('/console/login?sso_error=failed');
+    expect(insideCalls).toBe(0);
   });
 });
