@@ -25,6 +25,8 @@ const CONSOLE_MODULES = [
   'workspace-config',
   'budgets',
   'connections',
+  'mail',
+  'sso',
 ];
 /** The gateway's modules (and the console's MCP server, served beside it): they import console modules only. */
 const GATEWAY_MODULES = ['inference', 'console-mcp'];

@@ -8,7 +8,8 @@ const USAGE = `usage: outpost <command> [options]
 commands:
   serve     start the server (what \`npm start\` runs)
   pair      print a single-use pairing link and QR code for a new client (asks the running server)
-  console   console administration: \`outpost console create-user --email <email> --password-stdin\`
+  console   console administration: \`outpost console create-user --email <email> --password-stdin\`,
+            \`outpost console reset-password --email <email>\` (prints a single-use link)
   login     sign this instance in to a console: \`outpost login <console url>\` (device sign-in)
   logout    sign this instance out of its console
 

@@ -17,6 +17,7 @@ import { BudgetsModule } from './modules/budgets/budgets.module';
 import { RuntimeModule } from './modules/runtime/runtime.module';
 import { DeviceModule } from './modules/device/device.module';
 import { ConsoleWebModule } from './modules/console-web/console-web.module';
+import { SsoModule } from './modules/sso/sso.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { PromptModule } from './modules/prompt/prompt.module';
 import { SessionTransferModule } from './modules/session-transfer/session-transfer.module';
@@ -70,6 +71,7 @@ export const SURFACE_MODULES: Record<Surface, Type[]> = {
     AuditModule,
     DeviceModule,
     ConsoleWebModule,
+    SsoModule,
     WorkspaceConfigModule,
     BudgetsModule,
     ConnectionsModule,

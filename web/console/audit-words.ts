@@ -45,6 +45,8 @@ export function describe(entry: Entry, nameOf: NameOf): string {
       return `Changed ${target}’s role from ${str(d.from)} to ${str(d.to)}`;
     case 'member.removed':
       return `Removed ${target} (${str(d.role)})${keysRevoked(d)}`;
+    case 'member.password_reset_link':
+      return `Made a password reset link for ${target}`;
     case 'invite.revoked':
       return `Revoked the invitation${d.email ? ` of ${str(d.email)}` : ''}`;
     case 'service_account.created':

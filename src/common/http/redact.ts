@@ -3,8 +3,13 @@
  * Add a name here when a new route puts a secret in its path, query, headers or cookies.
  */
 
-/** Path segments that are secrets: pairing codes, invitation tokens. */
-const SECRET_PATHS = [/(\/auth\/connect\/)[^/?#&]+/g, /(\/invites\/)[^/?#&]+/g];
+/** Path segments that are secrets: pairing codes, invitation and password reset tokens. */
+const SECRET_PATHS = [
+  /(\/auth\/connect\/)[^/?#&]+/g,
+  /(\/invites\/)[^/?#&]+/g,
+  /(\/reset-password\/)[^/?#&]+/g,
+  /(\/password-reset\/)(?!complete(?:[/?#]|$))[^/?#&]+/g,
+];
 
 /** Query parameters whose values are secrets. */
 const SECRET_QUERY_NAMES = new Set([

@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'member.joined',
   'member.role_changed',
   'member.removed',
+  'member.password_reset_link',
   'invite.revoked',
   'service_account.created',
   'service_account.renamed',

@@ -4,6 +4,7 @@ import { readCookie } from '../console-access/session-cookie';
 import { SecretHasher } from '../console-access/secret-hasher';
 import { setCookie } from '@/common/http/cookies';
 import { HttpReply, HttpRequest, isSecure } from '@/common/http/http';
+import { html, page } from '@/common/http/html';
 
 export const CSRF_COOKIE = 'outpost_csrf';
 
@@ -39,5 +40,18 @@ export class CsrfService {
     const expected = Buffer.from(this.hasher.hash(`csrf:${value}`));
     const given = Buffer.from(posted);
     return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  /** Whether a posted form carries this browser's token; otherwise answers with a 403 page saying so. */
+  checkForm(request: HttpRequest, response: HttpReply, form: Record<string, unknown>): boolean {
+    if (this.valid(request, form.csrf)) return true;
+    // A browser without the cookie gets one now, so reloading the form works.
+    this.token(request, response);
+    const body = page(
+      { title: 'Form expired', error: 'This form is out of date. Go back, reload the page and try again.' },
+      html`<p><a href="/console">Back to the console</a></p>`,
+    );
+    response.status(403).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+    return false;
   }
 }

@@ -16,6 +16,8 @@ import { APP_PAGES, appBody, consoleNav } from './app-shell';
 import { CsrfService } from './csrf.service';
 import { Html, html, page } from '@/common/http/html';
 import { approvalForm, codeForm, homeBody, inviteBody, invitedWords, loginForm, signupForm } from './views';
+import { SSO_REFUSALS, SsoRefusal } from '../identity/identity.errors';
+import { SsoService } from '../sso/sso.service';
 import { HttpReply, HttpRequest } from '@/common/http/http';
 
 type Form = Record<string, unknown>;
@@ -49,6 +51,7 @@ export class PagesController {
     private readonly flow: DeviceFlowService,
     private readonly tokens: DeviceTokensService,
     private readonly csrf: CsrfService,
+    private readonly sso: SsoService,
   ) {}
 
   private async person(request: HttpRequest): Promise<SignedInPerson | undefined> {
@@ -79,18 +82,7 @@ export class PagesController {
 
   /** 403 page for a form without this browser's CSRF token. */
   private checkCsrf(request: HttpRequest, response: HttpReply, form: Form): boolean {
-    if (this.csrf.valid(request, form.csrf)) return true;
-    // A browser without the cookie gets one now, so reloading the form works.
-    this.csrf.token(request, response);
-    this.send(
-      response,
-      403,
-      page(
-        { title: 'Form expired', error: 'This form is out of date. Go back, reload the page and try again.' },
-        html`<p><a href="/console">Back to the console</a></p>`,
-      ),
-    );
-    return false;
+    return this.csrf.checkForm(request, response, form);
   }
 
   private actor(person: SignedInPerson, request: HttpRequest): Actor {
@@ -118,6 +110,7 @@ export class PagesController {
     const notices: Record<string, string> = {
       joined: 'You joined the workspace.',
       signed_out: 'The device was signed out.',
+      password_set: 'Your new password is set. Every other sign-in of your account has ended.',
     };
     this.render(
       request,
@@ -145,11 +138,20 @@ export class PagesController {
   }
 
   @Get('login')
-  async loginPage(@Req() request: HttpRequest, @Res() response: HttpReply, @Query('next') next?: unknown) {
+  async loginPage(
+    @Req() request: HttpRequest,
+    @Res() response: HttpReply,
+    @Query('next') next?: unknown,
+    @Query('sso_error') ssoError?: unknown,
+  ) {
     const target = safeNext(next);
     if (await this.person(request)) return response.redirect(target, 303);
     const csrf = this.csrf.token(request, response);
-    this.send(response, 200, page({ title: 'Sign in' }, loginForm(csrf, target)));
+    // Only a known reason is shown, as our own sentence: no text from a link reaches the page.
+    const error = typeof ssoError === 'string' ? SSO_REFUSALS[ssoError as SsoRefusal] : undefined;
+    const status = error ? 403 : 200;
+    const body = loginForm(csrf, target, '', this.sso.providerName);
+    this.send(response, status, page({ title: 'Sign in', error }, body));
   }
 
   @Post('login')
@@ -167,7 +169,7 @@ export class PagesController {
       this.send(
         response,
         error.status,
-        page({ title: 'Sign in', error: error.message }, loginForm(csrf, next, email)),
+        page({ title: 'Sign in', error: error.message }, loginForm(csrf, next, email, this.sso.providerName)),
       );
     }
   }

@@ -6,8 +6,18 @@ import { csrfField, Html, html } from '@/common/http/html';
 const linkWithNext = (path: string, next: string, extra = '') =>
   `${path}?next=${encodeURIComponent(next)}${extra}`;
 
-export function loginForm(csrf: string, next: string, email = ''): Html {
-  return html`<form method="post" action="/console/login">
+/** "Sign in with <name>", above the password form, when an identity provider is configured. */
+function ssoButton(next: string, sso: string | undefined): Html {
+  if (!sso) return html``;
+  return html`<p>
+      <a class="button" href="${linkWithNext('/console/auth/oidc/start', next)}">Sign in with ${sso}</a>
+    </p>
+    <p class="muted small">or with your email and password:</p>`;
+}
+
+export function loginForm(csrf: string, next: string, email = '', sso?: string): Html {
+  return html`${ssoButton(next, sso)}
+    <form method="post" action="/console/login">
       ${csrfField(csrf)}<input type="hidden" name="next" value="${next}" />
       <label for="email">Email</label>
       <input type="email" id="email" name="email" autocomplete="username" required value="${email}" />
@@ -15,7 +25,46 @@ export function loginForm(csrf: string, next: string, email = ''): Html {
       <input type="password" id="password" name="password" autocomplete="current-password" required />
       <button type="submit">Sign in</button>
     </form>
+    <p><a href="/console/forgot-password">Forgot password?</a></p>
     <p>No account yet? <a href="${linkWithNext('/console/signup', next)}">Create one</a>.</p>`;
+}
+
+export function forgotPasswordForm(csrf: string, byEmail: boolean, email = ''): Html {
+  const how = byEmail
+    ? html`<p>Enter the email of your account: we send a link to set a new password.</p>`
+    : html`<p>
+        This console does not send email. An owner of your workspace can make a reset link for you (Members
+        page), or the server's operator with
+        <code>outpost console reset-password --email you@example.com</code>.
+      </p>`;
+  return html`${how}
+    <form method="post" action="/console/forgot-password">
+      ${csrfField(csrf)}
+      <label for="email">Email</label>
+      <input type="email" id="email" name="email" autocomplete="username" required value="${email}" />
+      <button type="submit">Send the link</button>
+    </form>
+    <p><a href="/console/login">Back to sign-in</a></p>`;
+}
+
+export function resetPasswordForm(csrf: string, token: string, email: string): Html {
+  return html`<p>
+      Set a new password for <strong>${email}</strong>. Every other sign-in of this account ends.
+    </p>
+    <form method="post" action="/console/reset-password/${token}">
+      ${csrfField(csrf)}
+      <input type="hidden" name="email" autocomplete="username" value="${email}" />
+      <label for="password">New password (at least 10 characters)</label>
+      <input
+        type="password"
+        id="password"
+        name="password"
+        autocomplete="new-password"
+        minlength="10"
+        required
+      />
+      <button type="submit">Set the password</button>
+    </form>`;
 }
 
 export function signupForm(csrf: string, next: string, invite: string, email = ''): Html {

@@ -35,4 +35,9 @@ export class ConsoleSessionsRepository {
   async remove(tokenHash: string): Promise<void> {
     await this.sessions.delete({ tokenHash });
   }
+
+  /** Ends every sign-in of the person (a new password), in `tx`. */
+  async removeAllOf(userId: string, tx: Transaction): Promise<void> {
+    await tx.delete(ConsoleSessionEntity, { userId });
+  }
 }

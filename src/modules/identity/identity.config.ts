@@ -14,6 +14,8 @@ export function parseIdentityEnv(env: Record<string, string | undefined>) {
     signup: oneOf<SignupMode>(env, 'OUTPOST_CONSOLE_SIGNUP', SIGNUP_MODES, 'first'),
     /** Sign-ups allowed per address per hour. */
     signupsPerHour: int(env, 'OUTPOST_SIGNUPS_PER_HOUR', 20, 1, 1_000_000),
+    /** "Forgot password?" requests allowed per address per hour. */
+    passwordResetsPerHour: int(env, 'OUTPOST_PASSWORD_RESETS_PER_HOUR', 10, 1, 1_000_000),
     sessionDays: int(env, 'OUTPOST_CONSOLE_SESSION_DAYS', 30, 1, 365),
   };
 }

@@ -2,7 +2,13 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consoleAccessConfig } from '../console-access/console-access.config';
+import { AuditModule } from '../audit/audit.module';
+import { MailModule } from '../mail/mail.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { PasswordResetController } from './password-reset.controller';
+import { PasswordResetEntity } from './password-reset.entity';
+import { PasswordResetService } from './password-reset.service';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { AuthController } from './auth.controller';
 import { ConsoleSessionEntity } from './console-session.entity';
 import { identityConfig } from './identity.config';
@@ -20,10 +26,12 @@ import { UsersRepository } from './users.repository';
   imports: [
     ConfigModule.forFeature(identityConfig),
     ConfigModule.forFeature(consoleAccessConfig),
-    TypeOrmModule.forFeature([UserEntity, ConsoleSessionEntity]),
+    TypeOrmModule.forFeature([UserEntity, ConsoleSessionEntity, PasswordResetEntity]),
     WorkspacesModule,
+    MailModule,
+    AuditModule,
   ],
-  controllers: [AuthController, UserController],
+  controllers: [AuthController, UserController, PasswordResetController],
   providers: [
     IdentityService,
     PasswordService,
@@ -31,7 +39,9 @@ import { UsersRepository } from './users.repository';
     ConsoleSessionsRepository,
     UsersRepository,
     LoginThrottleService,
+    PasswordResetService,
+    PasswordResetsRepository,
   ],
-  exports: [IdentityService],
+  exports: [IdentityService, PasswordResetService],
 })
 export class IdentityModule {}

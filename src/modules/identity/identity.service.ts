@@ -2,7 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
 import { Transactions } from '@/database/transaction';
+import { randomBytes } from 'node:crypto';
 import { Actor } from '../console-access/actor';
+import type { Role } from '../console-access/console-principal';
+import { SsoRefusedError, SSO_REFUSALS } from './identity.errors';
 import {
   ConsoleConflictError,
   ConsoleForbiddenError,
@@ -23,6 +26,13 @@ export interface NewPerson {
   password: string;
   name?: string;
   invite?: string;
+  /** Joins this workspace with this role instead of getting a "Personal" one (an identity provider's sign-in). */
+  join?: AutoMembership;
+}
+
+export interface AutoMembership {
+  workspaceId: string;
+  role: Role;
 }
 
 const NEEDS_INVITATION = 'Sign-up needs an invitation on this console';
@@ -81,7 +91,10 @@ export class IdentityService {
       const inserted = await this.users.addUnlessEmailTaken(tx, user);
       if (!inserted) throw new ConsoleConflictError('An account with this email already exists', 'user');
       if (input.invite) await this.invites.accept(input.invite, user, actor, tx);
-      else await this.workspaces.create(actor, user.id, 'Personal', tx);
+      else if (input.join) {
+        const { workspaceId, role } = input.join;
+        await this.workspaces.addMember(actor, workspaceId, user.id, role, { via: 'sso' }, tx);
+      } else await this.workspaces.create(actor, user.id, 'Personal', tx);
       const session = startSession ? await this.sessions.start(user.id, tx) : '';
       return { user, session };
     });
@@ -108,6 +121,34 @@ export class IdentityService {
     }
     await this.throttle.reset(sourceAddress, email);
     return this.sessions.start(user.id);
+  }
+
+  /**
+   * Signs in the person an identity provider vouched for (a verified email): the account with that email, or a
+   * new one when sign-up is open or the provider's sign-ins join a workspace (`join`), which they then belong to.
+   * Returns a sign-in cookie value.
+   */
+  async ssoSignIn(
+    person: { email: string; name?: string },
+    join: AutoMembership | undefined,
+    sourceAddress: string,
+  ): Promise<string> {
+    const email = normalizeEmail(person.email);
+    const existing = await this.users.findByEmail(email);
+    if (existing) {
+      const actor: Actor = { type: 'user', id: existing.id, sourceAddress };
+      if (join)
+        await this.workspaces.addMember(actor, join.workspaceId, existing.id, join.role, { via: 'sso' });
+      return this.sessions.start(existing.id);
+    }
+    if (!join && (await this.signupMode()) !== 'open')
+      throw new SsoRefusedError(SSO_REFUSALS.signup, 'signup');
+    // The account signs in through the provider; a password it never learns until it resets one.
+    const password = randomBytes(32).toString('base64url');
+    const onlyTheFirst = !join && this.config.signup === 'first';
+    const input = { email, password, name: person.name, join };
+    const { session } = await this.createPerson(input, sourceAddress, true, onlyTheFirst);
+    return session;
   }
 
   /** The person signed in with this cookie value, or undefined (unknown or expired). */

@@ -42,6 +42,11 @@ export class SessionsService {
     return this.sessions.person(sha256(cookieValue), new Date(this.clock.now()));
   }
 
+  /** Ends every sign-in of the person, in `tx`. */
+  endAll(userId: string, tx: Transaction): Promise<void> {
+    return this.sessions.removeAllOf(userId, tx);
+  }
+
   async end(cookieValue: string): Promise<void> {
     await this.sessions.remove(sha256(cookieValue));
   }

@@ -41,4 +41,12 @@ export class UsersRepository {
   findByEmail(email: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ email });
   }
+
+  findById(id: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  async setPasswordHash(tx: Transaction, id: string, passwordHash: string): Promise<void> {
+    await tx.update(UserEntity, { id }, { passwordHash });
+  }
 }

@@ -31,19 +31,21 @@ export class InvitesController {
     @CurrentPrincipal() principal: ConsolePrincipal,
     @Req() request: HttpRequest,
   ): Promise<InviteCreatedDto> {
-    const { invite, token, replaced } = await this.invites.create(
+    const base = this.config.origin ?? requestOrigin(request);
+    const { invite, url, replaced, emailed } = await this.invites.create(
       principal,
       actorOf(principal),
       org,
       body.email,
       body.role,
+      base,
     );
-    const base = this.config.origin ?? requestOrigin(request);
     return {
       id: invite.id,
-      url: `${base}/console/invites/${token}`,
+      url,
       expires_at: invite.expiresAt.toISOString(),
       replaced_earlier: replaced,
+      emailed,
     };
   }
 

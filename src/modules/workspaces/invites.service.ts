@@ -4,6 +4,7 @@ import { Clock } from '@/common/clock';
 import { ulidId } from '@/common/ids';
 import { Transaction, Transactions } from '@/database/transaction';
 import { AuditService } from '../audit/audit.service';
+import { MailService } from '../mail/mail.service';
 import { sha256 } from '@/common/hash';
 import { Actor } from '../console-access/actor';
 import {
@@ -31,16 +32,21 @@ export class InvitesService {
     private readonly transactions: Transactions,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly mail: MailService,
   ) {}
 
-  /** Invites an email; replaces an earlier pending invitation for it. Returns the token (shown once). */
+  /**
+   * Invites an email; replaces an earlier pending invitation for it. Returns the link (shown once), sent by email
+   * too when the console has an SMTP server (`emailed`).
+   */
   async create(
     principal: ConsolePrincipal,
     actor: Actor,
     workspaceId: string,
     emailInput: string,
     role: Role,
-  ): Promise<{ invite: InviteEntity; token: string; replaced: boolean }> {
+    linkBase: string,
+  ): Promise<{ invite: InviteEntity; url: string; replaced: boolean; emailed: boolean }> {
     if (role === 'owner' && principal.role !== 'owner') {
       throw new ConsoleForbiddenError('Only owners can invite owners');
     }
@@ -75,7 +81,30 @@ export class InvitesService {
         details: { email, role, ...(replaced ? { replaced_earlier_link: true } : {}) },
       });
     });
-    return { invite, token, replaced };
+    const url = `${linkBase}/console/invites/${token}`;
+    // After the commit: the email never points to an invitation that does not exist.
+    const emailed = this.mail.enabled && (await this.sendInvitation(invite, url, principal));
+    return { invite, url, replaced, emailed };
+  }
+
+  private async sendInvitation(
+    invite: InviteEntity,
+    url: string,
+    principal: ConsolePrincipal,
+  ): Promise<boolean> {
+    const workspace = await this.workspaces.findLive(invite.workspaceId);
+    const who = principal.name && principal.email ? `${principal.name} (${principal.email})` : 'Someone';
+    const days = Math.round(INVITE_LIFETIME_MS / (24 * 3600_000));
+    return this.mail.send({
+      to: invite.email,
+      subject: `You are invited to ${workspace?.name ?? 'a workspace'} on Outpost`,
+      text: [
+        `${who} invites you to join ${workspace?.name ?? 'a workspace'} as ${invite.role === 'member' ? 'a' : 'an'} ${invite.role} on the Outpost console.`,
+        '',
+        `Accept the invitation here (the link works once, for ${days} days):`,
+        url,
+      ].join('\n'),
+    });
   }
 
   listPending(workspaceId: string): Promise<InviteEntity[]> {

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { consoleAccessConfig } from '../console-access/console-access.config';
 import { KeysModule } from '../keys/keys.module';
+import { MailModule } from '../mail/mail.module';
 import { InviteEntity } from './invite.entity';
 import { InvitesController } from './invites.controller';
 import { InvitesRepository } from './invites.repository';
@@ -24,6 +25,7 @@ import { WorkspacesService } from './workspaces.service';
     TypeOrmModule.forFeature([WorkspaceEntity, MembershipEntity, InviteEntity]),
     AuditModule,
     KeysModule,
+    MailModule,
   ],
   controllers: [OrgsController, MembersController, InvitesController],
   providers: [

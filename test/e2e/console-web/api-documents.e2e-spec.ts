@@ -27,6 +27,7 @@ const BODILESS = new Set([
   'pty.create',
   'auth.logout',
   'invite.accept',
+  'member.passwordReset',
   'consoleLink.signOut',
   'session.compact',
   'session.revert.commit',
@@ -69,13 +70,15 @@ describe('API documents: every operation complete, and the typed clients generat
   afterAll(() => t.close());
 
   it.each(['instance', 'console'])(
-    '%s: every operation has a success response with a schema (or a 204)',
+    '%s: every operation has a success response with a schema (or a 204, or only redirects)',
     (name) => {
       const document = documents[name];
       const problems: string[] = [];
       for (const { name: op, operation } of operations(document)) {
         const success = Object.entries(operation.responses).filter(([status]) => /^2\d\d$/.test(status));
-        if (success.length === 0) problems.push(`${op}: no success response`);
+        // A browser's round trip (sign-in with an identity provider) answers only with redirects.
+        const redirects = Object.keys(operation.responses).some((status) => /^3\d\d$/.test(status));
+        if (success.length === 0 && !redirects) problems.push(`${op}: no success response`);
         for (const [status, response] of success) {
           if (status === '204') continue;
           const media = Object.values(response.content ?? {});

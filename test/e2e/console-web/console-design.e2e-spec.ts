@@ -14,7 +14,7 @@ const BACKGROUND = { light: 'rgb(246, 247, 249)', dark: 'rgb(20, 22, 28)' };
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
 /** Every console page, by who sees it: a signed-out visitor, the owner, the person invited. */
-const SIGNED_OUT = ['/console/login', '/console/signup', '/console/no-such-page'];
+const SIGNED_OUT = ['/console/login', '/console/signup', '/console/forgot-password', '/console/no-such-page'];
 const OWNER = [
   '/console',
   '/console/keys',

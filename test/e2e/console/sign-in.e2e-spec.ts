@@ -273,4 +273,46 @@ describe('sign-up modes', () => {
     });
     expect(code).toBe(2);
   });
+  it('`outpost console reset-password` prints a single-use link that sets a new password', async () => {
+    const t = await createTestApp();
+    try {
+      const person = await signup(t, 'forgot-it@example.com');
+      const run = (email: string) =>
+        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+          execFile(
+            process.execPath,
+            [CLI, 'console', 'reset-password', '--email', email],
+            {
+              env: {
+                PATH: process.env.PATH,
+                DATABASE_URL: t.databaseUrl,
+                OUTPOST_DATA_DIR: t.dataDir,
+                OUTPOST_CONSOLE_ORIGIN: t.url,
+                LOG_LEVEL: 'silent',
+              },
+            },
+            (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+          );
+        });
+      const printed = await run('Forgot-It@example.com');
+      expect(printed.code).toBe(0);
+      const url = /^http:\/\/\S+$/m.exec(printed.stdout)?.[0] ?? '';
+      expect(printed.stdout).toMatch(/^Reset link for forgot-it@example.com \(works once, until \S+\):\n/);
+      expect(url).toMatch(new RegExp(`^${t.url}/console/reset-password/[A-Za-z0-9_-]{43}$`));
+      const token = url.split('/').pop();
+      const complete = () =>
+        t.http
+          .post('/console/api/auth/password-reset/complete')
+          .send({ token, password: 'from the command line' });
+      expect((await complete()).status).toBe(204);
+      expect((await complete()).status).toBe(410);
+      expect((await person.get('/console/api/user')).status).toBe(401);
+
+      const unknown = await run('nobody@example.com');
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toBe('outpost: No console account has this email\n');
+    } finally {
+      await t.close();
+    }
+  });
 });

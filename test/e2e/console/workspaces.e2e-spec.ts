@@ -48,6 +48,7 @@ describe('workspaces, members, roles and invitations', () => {
         url: expect.stringMatching(new RegExp(`^${t.url}/console/invites/[A-Za-z0-9_-]{43}$`)),
         expires_at: expect.any(String),
         replaced_earlier: false,
+        emailed: false,
       });
       const token = invite.body.url.split('/').pop();
       const accepted = await invitee.post(`/console/api/invites/${token}/accept`);

@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ServerProcess, startServer, waitForHealth } from '../../helpers/processes';
 import { createTestDatabase } from '../../helpers/test-database';
+import { linkIn, SmtpInbox, startSmtpInbox } from '../../helpers/smtp-inbox';
 
 jest.setTimeout(300_000);
 
 const SERVER_PASSWORD = 'srv-secret-9c2e41f7aa';
 const PERSON_PASSWORD = 'person-secret-5d8e2b';
 const METRICS_TOKEN = 'metrics-secret-0b7d';
+const SMTP_PASSWORD = 'smtp-secret-71c0e4';
+const OIDC_CLIENT_SECRET = 'oidc-secret-3fa95d20';
+const NEW_PASSWORD = 'new-password-secret-8b1d';
 
 /**
  * A real `outpost serve` at LOG_LEVEL=trace through the flows that issue secrets; then not one of them may be in
@@ -17,10 +21,19 @@ const METRICS_TOKEN = 'metrics-secret-0b7d';
 describe('no secret reaches the logs (a real process at trace level)', () => {
   let server: ServerProcess;
   let database: { url: string; drop: () => Promise<void> };
-  const secrets: Record<string, string> = { SERVER_PASSWORD, PERSON_PASSWORD, METRICS_TOKEN };
+  let smtp: SmtpInbox;
+  const secrets: Record<string, string> = {
+    SERVER_PASSWORD,
+    PERSON_PASSWORD,
+    METRICS_TOKEN,
+    SMTP_PASSWORD,
+    OIDC_CLIENT_SECRET,
+    NEW_PASSWORD,
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    smtp = await startSmtpInbox('outpost', SMTP_PASSWORD);
     server = startServer({
       PORT: String(await freePort()),
       DATABASE_URL: database.url,
@@ -29,6 +42,12 @@ describe('no secret reaches the logs (a real process at trace level)', () => {
       OUTPOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'outpost-secrets-')),
       LOG_LEVEL: 'trace',
       LOG_FORMAT: 'json',
+      OUTPOST_SMTP_URL: smtp.url,
+      OUTPOST_SMTP_FROM: 'outpost@example.com',
+      // A provider that does not answer: the sign-in's failure is logged, never the client secret.
+      OUTPOST_OIDC_ISSUER: 'http://127.0.0.1:9/realms/none',
+      OUTPOST_OIDC_CLIENT_ID: 'outpost',
+      OUTPOST_OIDC_CLIENT_SECRET: OIDC_CLIENT_SECRET,
     });
     await waitForHealth(server);
   });
@@ -37,6 +56,7 @@ describe('no secret reaches the logs (a real process at trace level)', () => {
     server.child.kill('SIGTERM');
     await server.exited;
     await database.drop();
+    await smtp.close();
   });
 
   const call = async (path: string, init: RequestInit = {}) => {
@@ -191,6 +211,30 @@ describe('no secret reaches the logs (a real process at trace level)', () => {
     expect((await call('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(
       200,
     );
+  });
+
+  it('emailed invitation and password reset links, new passwords, the SMTP password, the OIDC client secret', async () => {
+    const json = { 'content-type': 'application/json' };
+    const forgot = await call('/console/api/auth/password-reset', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'ada@example.com' }),
+    });
+    expect(forgot.status).toBe(202);
+    const [mail] = await smtp.mailsTo('ada@example.com');
+    const link = new URL(linkIn(mail));
+    secrets.RESET_TOKEN = link.pathname.split('/').pop()!;
+    expect((await call(link.pathname)).status).toBe(200);
+    expect((await call(`/console/api/auth/password-reset/${secrets.RESET_TOKEN}`)).status).toBe(200);
+    const done = await call('/console/api/auth/password-reset/complete', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ token: secrets.RESET_TOKEN, password: NEW_PASSWORD }),
+    });
+    expect(done.status).toBe(204);
+    expect((await call('/console/auth/oidc/start')).status).toBe(303);
+    const emailed = await smtp.mailsTo('lin@example.com');
+    expect(linkIn(emailed[0])).toContain(secrets.INVITE_TOKEN);
   });
 
   it('the output holds none of them (and the flows were logged at all)', () => {

@@ -57,7 +57,7 @@ function RoleSelect(props: {
   );
 }
 
-type Invited = { email: string; url: string; replaced: boolean };
+type Invited = { email: string; url: string; replaced: boolean; emailed: boolean };
 
 /** An email and a role; the invitation's link comes back (`onInvited`). */
 function InviteForm(props: {
@@ -81,7 +81,12 @@ function InviteForm(props: {
             }),
           );
           setEmail('');
-          props.onInvited({ email: email.trim(), url: invite.url, replaced: invite.replaced_earlier });
+          props.onInvited({
+            email: email.trim(),
+            url: invite.url,
+            replaced: invite.replaced_earlier,
+            emailed: invite.emailed,
+          });
         });
       }}
     >
@@ -128,7 +133,12 @@ function Invitations({ org, role }: { org: string; role: Role }) {
           {link.email} had an invitation already: the earlier link no longer works; send this one.
         </p>
       ) : null}
-      {link ? (
+      {link?.emailed ? (
+        <p class="notice" role="status">
+          The invitation was emailed to {link.email}.
+        </p>
+      ) : null}
+      {link && !link.emailed ? (
         <ShownOnce
           title={`Invitation for ${link.email}`}
           secret={link.url}
@@ -176,7 +186,56 @@ function Invitations({ org, role }: { org: string; role: Role }) {
   );
 }
 
-/** Remove a person (for admins), or leave the workspace (oneself); service accounts are removed under Keys. */
+/** An owner's single-use password reset link for a person, to hand over (refusals say why, e.g. other workspaces). */
+function ResetLinkButton(props: {
+  member: Schemas['MemberDto'];
+  org: string;
+  action: Action;
+  onLink: (url: string) => void;
+}) {
+  return (
+    <button
+      type="button"
+      class="secondary"
+      aria-label={`Reset password of ${props.member.name}`}
+      disabled={props.action.busy}
+      onClick={() =>
+        void props.action.run(async () => {
+          const link = await call(
+            api.POST('/console/api/orgs/{org}/members/{user_id}/password-reset', {
+              params: { path: { org: props.org, user_id: props.member.user_id } },
+              // The route reads no body; a cookie's change carries a JSON one all the same (the CSRF rule).
+              body: {} as never,
+            }),
+          );
+          props.onLink(link.url);
+        })
+      }
+    >
+      Reset password
+    </button>
+  );
+}
+
+function ResetLinkShown(props: { name: string; url: string; onDone: () => void }) {
+  return (
+    <ShownOnce
+      title={`Password reset link for ${props.name}`}
+      secret={props.url}
+      what="link"
+      onDone={props.onDone}
+    >
+      <p class="small">
+        It works once, for an hour. Every other sign-in of the account ends when it is used.
+      </p>
+    </ShownOnce>
+  );
+}
+
+/**
+ * Remove a person (for admins), or leave the workspace (oneself); for owners, a password reset link for someone
+ * else. Service accounts are removed under Keys.
+ */
 function MemberAction(props: {
   member: Schemas['MemberDto'];
   self: boolean;
@@ -184,22 +243,30 @@ function MemberAction(props: {
   workspace: PageProps['workspace'];
   action: Action;
   onRemoved: () => void;
+  onResetLink: (url: string) => void;
 }) {
   const { member, self, workspace } = props;
   if (member.kind !== 'person' || !(props.admin || self)) return null;
+  const reset =
+    workspace.role === 'owner' && !self ? (
+      <ResetLinkButton member={member} org={workspace.id} action={props.action} onLink={props.onResetLink} />
+    ) : null;
   return (
-    <DeleteButton
-      label={self ? 'Leave' : 'Remove'}
-      ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
-      question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
-      action={props.action}
-      request={() =>
-        api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
-          params: { path: { org: workspace.id, user_id: member.user_id } },
-        })
-      }
-      onDone={() => (self ? location.assign('/console') : props.onRemoved())}
-    />
+    <>
+      {reset}{' '}
+      <DeleteButton
+        label={self ? 'Leave' : 'Remove'}
+        ariaLabel={self ? `Leave ${workspace.name}` : `Remove ${member.name}`}
+        question={self ? `Leave ${workspace.name}?` : `Remove ${member.name} from ${workspace.name}?`}
+        action={props.action}
+        request={() =>
+          api.DELETE('/console/api/orgs/{org}/members/{user_id}', {
+            params: { path: { org: workspace.id, user_id: member.user_id } },
+          })
+        }
+        onDone={() => (self ? location.assign('/console') : props.onRemoved())}
+      />
+    </>
   );
 }
 
@@ -211,6 +278,7 @@ export function MembersPage({ workspace, me }: PageProps) {
     [org],
   );
   const [notice, setNotice] = useState<string>();
+  const [resetLink, setResetLink] = useState<{ name: string; url: string }>();
   const action = useAction();
   const change = (member: Schemas['MemberDto'], role: Role) =>
     action.run(async () => {
@@ -232,6 +300,7 @@ export function MembersPage({ workspace, me }: PageProps) {
       <h2>Members of {workspace.name}</h2>
       <Notice message={notice} />
       <ErrorText message={action.error} />
+      {resetLink ? <ResetLinkShown {...resetLink} onDone={() => setResetLink(undefined)} /> : null}
       <LoadedTable
         state={members}
         rowKey={(member) => member.user_id}
@@ -268,6 +337,7 @@ export function MembersPage({ workspace, me }: PageProps) {
               setNotice(`${member.name} was removed.`);
               members.reload();
             }}
+            onResetLink={(url) => setResetLink({ name: member.name, url })}
           />
         )}
       />

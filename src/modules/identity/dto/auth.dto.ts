@@ -43,3 +43,37 @@ export class UserDto {
 export class SignupResultDto {
   user!: UserDto;
 }
+
+export class PasswordResetRequestDto {
+  @IsString()
+  @MaxLength(320)
+  email!: string;
+}
+
+export class PasswordResetCompleteDto {
+  /** The token of the reset link (`/console/reset-password/<token>`). */
+  @IsString()
+  @Length(20, 200)
+  token!: string;
+
+  /** At least 10 characters. */
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, 1024)
+  password!: string;
+}
+
+export class PasswordResetRequestedDto {
+  /** The same sentence whether an account has the email or not. */
+  message!: string;
+}
+
+export class PasswordResetEmailDto {
+  /** The account a usable reset link is for. */
+  email!: string;
+}
+
+export class PasswordResetLinkDto {
+  /** The single-use link to hand to the person (shown once). */
+  url!: string;
+  expires_at!: string;
+}

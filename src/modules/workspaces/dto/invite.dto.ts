@@ -18,6 +18,8 @@ export class InviteCreatedDto {
   expires_at!: string;
   /** An earlier, unused invitation of the same email existed: its link no longer works. */
   replaced_earlier!: boolean;
+  /** The link was sent to the email by the console's SMTP server (`OUTPOST_SMTP_URL`). */
+  emailed!: boolean;
 }
 
 export class InviteDto {
