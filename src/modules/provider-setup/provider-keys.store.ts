@@ -5,11 +5,6 @@ import { writePrivateFile } from '@/common/fs/private-file';
 /** `$OUTPOST_DATA_DIR/provider-keys.json` (mode 0600): `{ "<reference name>": "<key>" }`. */
 export const KEYS_FILE = 'provider-keys.json';
 
-/** The `{env:NAME}` name a provider's key goes by: `OUTPOST_KEY_LOCAL_LLM` for `local-llm`. */
-export function keyName(providerID: string): string {
-  return `OUTPOST_KEY_${providerID.toUpperCase().replace(/-/g, '_')}`;
-}
-
 export function readKeys(dataDir: string): Record<string, string> {
   const file = join(dataDir, KEYS_FILE);
   if (!existsSync(file)) return {};
@@ -22,6 +17,18 @@ export function readKeys(dataDir: string): Record<string, string> {
 }
 
 export function writeKey(dataDir: string, name: string, key: string): void {
-  const keys = { ...readKeys(dataDir), [name]: key };
+  writeKeys(dataDir, { ...readKeys(dataDir), [name]: key });
+}
+
+/** Whether there was a key by that name to remove. */
+export function removeKey(dataDir: string, name: string): boolean {
+  const keys = readKeys(dataDir);
+  if (!Object.hasOwn(keys, name)) return false;
+  delete keys[name];
+  writeKeys(dataDir, keys);
+  return true;
+}
+
+function writeKeys(dataDir: string, keys: Record<string, string>): void {
   writePrivateFile(join(dataDir, KEYS_FILE), `${JSON.stringify(keys, null, 2)}\n`);
 }

@@ -7,7 +7,8 @@ import { appConfig, AppConfig } from '@/config/app.config';
 import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
 import type { ProviderConfig, ProviderPackage } from '../runtime/providers/provider-config';
 import { AddedProviderDto, AddProviderDto, ProviderKind } from './dto/add-provider.dto';
-import { keyName, readKeys, writeKey } from './provider-keys.store';
+import { keyName } from '../runtime/providers/provider-key-name';
+import { readKeys, removeKey, writeKey } from './provider-keys.store';
 
 const PACKAGES: Record<ProviderKind, ProviderPackage> = {
   openai: 'aisdk:@ai-sdk/openai',
@@ -42,6 +43,21 @@ export class ProviderSetupService implements ConfigSource {
 
   secret(name: string): string | undefined {
     return Object.hasOwn(this.keys, name) ? this.keys[name] : undefined;
+  }
+
+  /**
+   * opencode's `auth set` (`PUT /auth/{providerID}` `{type: "api", key}`): the provider's key kept with the Models
+   * page's keys; a provider configured without an `apiKey` uses it from its next model call (keys are read each
+   * time a model is resolved, so nothing needs to reload).
+   */
+  setKey(providerID: string, key: string): void {
+    writeKey(this.app.dataDir, keyName(providerID), key);
+    this.keys = readKeys(this.app.dataDir);
+  }
+
+  /** opencode's `auth remove`: the provider's stored key goes (nothing to remove is no error, as in opencode). */
+  removeKey(providerID: string): void {
+    if (removeKey(this.app.dataDir, keyName(providerID))) this.keys = readKeys(this.app.dataDir);
   }
 
   add(body: AddProviderDto): AddedProviderDto {
