@@ -62,6 +62,7 @@ export class ConfigFilesService {
       const where = added.path ? `${added.path}: ` : '';
       throw new InvalidRequestError(`${where}${added.message}`, added.path || undefined);
     }
+    if (Object.keys(patch).length === 0) return merged; // nothing to write: no file made for it
     let out = text;
     for (const member of Object.keys(patch)) {
       out = applyEdits(

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CapturingLogger } from '../../helpers/capturing-logger';
 import { projectDir } from '../../helpers/project-dir';
 import { api, providerConfig, scriptedProject, startScripted, stopScripted } from '../../helpers/prompt';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -152,6 +153,17 @@ describe('opencode v1 edit routes: parts, project, config and provider keys', ()
     await http().delete(`/session/${sessionID}/message/${user.info.id}/part/${user.parts[0].id}`).expect(200);
     const userNow = (await http().get(`/session/${sessionID}/message/${user.info.id}`)).body as Json;
     expect(userNow.parts).toEqual([]);
+
+    // The model is sent neither the removed prompt nor the emptied answer: just the new prompt.
+    server.script({ text: 'fresh start' });
+    const before = server.requests.length;
+    await t.http
+      .post(`/session/${sessionID}/message`)
+      .set('authorization', auth)
+      .send({ parts: [{ type: 'text', text: 'start over' }] })
+      .expect(200);
+    const sent = server.requests[before].body.messages as Json[];
+    expect(sent.filter((m) => m.role !== 'system')).toEqual([{ role: 'user', content: 'start over' }]);
 
     // Gone is gone: a second delete is a 404.
     const again = await http().delete(`/session/${sessionID}/message/${assistant.info.id}/part/${text.id}`);
@@ -308,6 +320,8 @@ describe('opencode v1 edit routes: parts, project, config and provider keys', ()
     delete config.provider.scripted;
     const keyed = projectDir({ 'outpost.json': JSON.stringify(config) });
     const a = api(t);
+    const logger = new CapturingLogger();
+    t.app.useLogger(logger);
 
     const set = await t.http.put('/auth/keyed').set('authorization', auth).send({ type: 'api', key: KEY });
     expect(set.status).toBe(200);
@@ -358,5 +372,6 @@ describe('opencode v1 edit routes: parts, project, config and provider keys', ()
       .expect(200);
     expect(server.requests[before].headers.authorization).toBeUndefined();
     expect(existsSync(store)).toBe(true);
+    expect([...logger.lines, ...logger.warnings].join('\n')).not.toContain(KEY);
   });
 });
