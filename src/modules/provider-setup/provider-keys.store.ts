@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFile } from '@/common/fs/private-file';
 
@@ -16,17 +16,20 @@ export function readKeys(dataDir: string): Record<string, string> {
   }
 }
 
+/** When the keys file last changed (0: there is none), so a reader sees another process's writes. */
+export function keysChanged(dataDir: string): number {
+  return statSync(join(dataDir, KEYS_FILE), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
 export function writeKey(dataDir: string, name: string, key: string): void {
   writeKeys(dataDir, { ...readKeys(dataDir), [name]: key });
 }
 
-/** Whether there was a key by that name to remove. */
-export function removeKey(dataDir: string, name: string): boolean {
+export function removeKey(dataDir: string, name: string): void {
   const keys = readKeys(dataDir);
-  if (!Object.hasOwn(keys, name)) return false;
+  if (!Object.hasOwn(keys, name)) return;
   delete keys[name];
   writeKeys(dataDir, keys);
-  return true;
 }
 
 function writeKeys(dataDir: string, keys: Record<string, string>): void {

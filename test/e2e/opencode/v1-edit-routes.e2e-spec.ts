@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CapturingLogger } from '../../helpers/capturing-logger';
 import { projectDir } from '../../helpers/project-dir';
@@ -372,6 +372,17 @@ describe('opencode v1 edit routes: parts, project, config and provider keys', ()
       .expect(200);
     expect(server.requests[before].headers.authorization).toBeUndefined();
     expect(existsSync(store)).toBe(true);
+
+    // Another node sharing the data folder sets the key: the next call here reads it from the file.
+    writeFileSync(store, JSON.stringify({ OUTPOST_KEY_KEYED: `${KEY}-other` }), { mode: 0o600 });
+    server.script({ text: 'key from the other node' });
+    before = server.requests.length;
+    await t.http
+      .post(`/session/${sessionID}/message`)
+      .set('authorization', auth)
+      .send({ parts: [{ type: 'text', text: 'with the other key' }] })
+      .expect(200);
+    expect(server.requests[before].headers.authorization).toBe(`Bearer ${KEY}-other`);
     expect([...logger.lines, ...logger.warnings].join('\n')).not.toContain(KEY);
   });
 });
