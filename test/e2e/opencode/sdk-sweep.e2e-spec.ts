@@ -38,10 +38,7 @@ const NOT_2XX_IN_OPENCODE = new Set<string>([
 const NOT_YET = new Set<string>([
   'experimental.session.background',
   'experimental.controlPlane.moveSession',
-  'experimental.console.listOrgs',
   'experimental.projectCopy.generateName',
-  'experimental.workspace.adapter.list',
-  'experimental.workspace.syncList',
   'experimental.workspace.remove',
   'sync.start',
   'sync.history.list',
