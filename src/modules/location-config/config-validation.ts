@@ -256,7 +256,11 @@ export function parseConfigDocument(
   return { config, problems };
 }
 
-function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+/** `over` on top of `base`, objects merged member by member, anything else (lists too) replaced. */
+export function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const prior = out[key];

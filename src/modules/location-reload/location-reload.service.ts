@@ -52,6 +52,12 @@ export class LocationReloadService implements OnModuleInit, BeforeApplicationShu
     return this.running;
   }
 
+  /** A reload that starts after this call (not one already under way, which may have read files before a write). */
+  async reloadAfterChange(): Promise<void> {
+    await this.running;
+    return this.reload();
+  }
+
   private async reloadDirectories(directories: string[]): Promise<void> {
     await Promise.allSettled(directories.map((directory) => this.rebuild(directory)));
   }

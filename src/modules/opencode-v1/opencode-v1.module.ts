@@ -7,9 +7,13 @@ import { InstanceAuthenticator } from '../instance-auth/instance.authenticator';
 import { LocationReloadModule } from '../location-reload/location-reload.module';
 import { LocationsModule } from '../locations/locations.module';
 import { McpModule } from '../mcp/mcp.module';
+import { ProjectsModule } from '../projects/projects.module';
 import { PromptModule } from '../prompt/prompt.module';
+import { ProviderSetupModule } from '../provider-setup/provider-setup.module';
+import { LocationConfigModule } from '../location-config/location-config.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { V1EditsController } from './v1-edits.controller';
 import { V1EventsService } from './v1-events.service';
 import { V1FilesController } from './v1-files.controller';
 import { V1FilesService } from './v1-files.service';
@@ -19,7 +23,9 @@ import { V1InstanceService } from './v1-instance.service';
 import { V1QuestionsController } from './v1-questions.controller';
 import { V1ProjectController } from './v1-project.controller';
 import { V1SessionsController } from './v1-sessions.controller';
+import { V1PartsService } from './v1-parts.service';
 import { V1SessionsService } from './v1-sessions.service';
+import { V1SettingsService } from './v1-settings.service';
 import { V1GitController } from './v1-git.controller';
 import { V1GitService } from './v1-git.service';
 import { V1TuiController } from './v1-tui.controller';
@@ -51,6 +57,7 @@ export const V1_PREFIXES = [
   '/pty',
   '/tui',
   '/instance',
+  '/auth/',
 ];
 
 /**
@@ -68,6 +75,9 @@ export const V1_PREFIXES = [
     EventsModule,
     McpModule,
     LocationReloadModule,
+    LocationConfigModule,
+    ProjectsModule,
+    ProviderSetupModule,
   ],
   controllers: [
     V1InstanceController,
@@ -78,6 +88,7 @@ export const V1_PREFIXES = [
     V1QuestionsController,
     V1TuiController,
     V1GitController,
+    V1EditsController,
   ],
   providers: [
     V1InstanceService,
@@ -87,6 +98,8 @@ export const V1_PREFIXES = [
     V1VcsService,
     V1TuiService,
     V1GitService,
+    V1PartsService,
+    V1SettingsService,
   ],
 })
 export class OpencodeV1Module implements OnModuleInit {

@@ -143,6 +143,11 @@ export class V1EventsService {
         return [this.retrying(event)];
       case 'session.message.removed':
         return this.removed(event);
+      // A client's edit of a stored message's part: the same event on both streams.
+      case 'message.part.updated':
+      case 'message.part.removed':
+      case 'project.updated':
+        return [e(event.type, event.data as Record<string, unknown>)];
       case 'session.compacted': {
         const { sessionID } = event.data as { sessionID: string };
         return [e('session.compacted', { sessionID })];

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, UseFilters } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { V1QueryDto } from './dto/v1-query.dto';
 import { V1Directory } from './v1-directory.decorator';
@@ -94,10 +94,27 @@ export class V1InstanceController {
     return { consoleManagedProviders: [], switchableOrgCount: 0 };
   }
 
+  /** The console orgs opencode could switch to: none (`switchableOrgCount: 0` above). */
+  @Get('experimental/console/orgs')
+  consoleOrgs(@Query() _query: V1QueryDto): { orgs: never[] } {
+    return { orgs: [] };
+  }
+
   @Get('experimental/workspace')
   workspaces(@Query() _query: V1QueryDto): never[] {
     return [];
   }
+
+  /** The kinds of workspace opencode can make (remote machines, containers): Outpost offers none. */
+  @Get('experimental/workspace/adapter')
+  workspaceAdapters(@Query() _query: V1QueryDto): never[] {
+    return [];
+  }
+
+  /** opencode refreshes its workspace list from their hosts; Outpost has no workspaces to sync. */
+  @Post('experimental/workspace/sync-list')
+  @HttpCode(204)
+  syncWorkspaces(@Query() _query: V1QueryDto): void {}
 
   @Get('experimental/workspace/status')
   workspaceStatus(@Query() _query: V1QueryDto): never[] {

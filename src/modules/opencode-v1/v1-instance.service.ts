@@ -3,9 +3,13 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { EventsPublisher } from '@/common/events';
 import { AgentsService } from '../agents/agents.service';
 import { LocationsService } from '../locations/locations.service';
+import { ProjectInfoUpdate, ProjectsService } from '../projects/projects.service';
 import { ProvidersService } from '../runtime/providers/providers.service';
+import { ProjectNotFoundError } from './v1-project.errors';
+import './v1-project.events';
 import { v1Agent, v1ConfigProviders, v1Providers, V1_VERSION } from './v1-shapes';
 
 /** Entries of /etc/shells no one can work in. */
@@ -18,6 +22,8 @@ export class V1InstanceService {
     private readonly locations: LocationsService,
     private readonly agents: AgentsService,
     private readonly providers: ProvidersService,
+    private readonly projects: ProjectsService,
+    private readonly events: EventsPublisher,
   ) {}
 
   readonly version = V1_VERSION;
@@ -51,13 +57,30 @@ export class V1InstanceService {
   async project(directory?: string) {
     const location = await this.locations.resolve(directory);
     const vcs = (await this.branch(location.project.directory)) === undefined ? {} : { vcs: 'git' };
+    const info = await this.projects.info(location.project.id);
     return {
       id: location.project.id,
       worktree: location.project.directory,
       ...vcs,
-      time: { created: 0, updated: 0 },
+      ...(info?.name !== undefined ? { name: info.name } : {}),
+      ...(info?.icon ? { icon: info.icon } : {}),
+      ...(info?.commands ? { commands: info.commands } : {}),
+      time: info?.time ?? { created: 0, updated: 0 },
       sandboxes: [],
     };
+  }
+
+  /**
+   * `PATCH /project/{projectID}` (`project.update`): the name, icon or start-up command of the project at the
+   * directory (Outpost knows a project by its directory; another id is a 404). Publishes `project.updated`.
+   */
+  async updateProject(projectID: string, update: ProjectInfoUpdate, directory?: string) {
+    const location = await this.locations.resolve(directory);
+    if (location.project.id !== projectID) throw new ProjectNotFoundError(projectID);
+    await this.projects.update(projectID, update);
+    const project = await this.project(directory);
+    this.events.publish('project.updated', project, { directory: location.directory });
+    return project;
   }
 
   async vcs(directory?: string) {

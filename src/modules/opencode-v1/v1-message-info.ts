@@ -8,6 +8,27 @@ export function partID(messageID: string, slot: number | 'start' | 'finish'): st
   return `prt_${messageID.slice(4)}${String(n).padStart(4, '0')}`;
 }
 
+/**
+ * Where a message keeps what v1 clients changed of its parts (`metadata`, which the model never reads): the ids
+ * of its content entries (an assistant's) or files (a user's) once a removal has moved them from their places,
+ * and the removed parts that have no entry of their own (a user's text, an assistant's step start and finish).
+ */
+export const PART_IDS = 'v1PartIDs';
+export const REMOVED_PARTS = 'v1RemovedParts';
+
+/** The v1 id of an assistant's content entry, or of a user's file, at `index` (of `content` or of `files`). */
+export function entryPartID(message: SessionMessageInfo, index: number): string {
+  const ids = message.metadata?.[PART_IDS];
+  const kept = Array.isArray(ids) ? ids[index] : undefined;
+  return typeof kept === 'string' ? kept : partID(message.id, message.type === 'user' ? index + 1 : index);
+}
+
+/** The ids of the message's removed parts that had no entry of their own. */
+export function removedParts(message: SessionMessageInfo): Set<string> {
+  const removed = message.metadata?.[REMOVED_PARTS];
+  return new Set(Array.isArray(removed) ? removed.filter((id): id is string => typeof id === 'string') : []);
+}
+
 export const v1Tokens = (tokens?: Tokens) => {
   const t = tokens ?? { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
   return { total: t.input + t.output + t.reasoning, ...t };

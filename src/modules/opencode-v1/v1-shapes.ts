@@ -13,7 +13,7 @@ import type {
 } from '../sessions/session-message.types';
 import type { SessionInfo } from '../sessions/session.types';
 
-import { partID, v1MessageInfo, v1Tokens } from './v1-message-info';
+import { entryPartID, partID, removedParts, v1MessageInfo, v1Tokens } from './v1-message-info';
 import { v1CompactionMessages, v1ShellMessages } from './v1-turn-shapes';
 
 export { partID, v1MessageInfo } from './v1-message-info';
@@ -68,8 +68,8 @@ export function v1Session(info: SessionInfo) {
   };
 }
 
-const base = (message: SessionMessageInfo, sessionID: string, slot: Parameters<typeof partID>[1]) => ({
-  id: partID(message.id, slot),
+const base = (message: SessionMessageInfo, sessionID: string, id: string) => ({
+  id,
   sessionID,
   messageID: message.id,
 });
@@ -79,13 +79,14 @@ export function v1ContentPart(message: AssistantMessage, sessionID: string, inde
   const content: AssistantContent = message.content[index];
   const done = message.time.completed;
   const time = { start: message.time.created, ...(done ? { end: done } : {}) };
+  const id = entryPartID(message, index);
   if (content.type === 'text')
-    return { ...base(message, sessionID, index), type: 'text', text: content.text, time };
+    return { ...base(message, sessionID, id), type: 'text', text: content.text, time };
   if (content.type === 'reasoning') {
-    return { ...base(message, sessionID, index), type: 'reasoning', text: content.text, time };
+    return { ...base(message, sessionID, id), type: 'reasoning', text: content.text, time };
   }
   return {
-    ...base(message, sessionID, index),
+    ...base(message, sessionID, id),
     type: 'tool',
     callID: content.id,
     tool: content.name,
@@ -134,12 +135,12 @@ function v1ToolState(part: Extract<AssistantContent, { type: 'tool' }>) {
 }
 
 export function v1StepStart(message: AssistantMessage, sessionID: string) {
-  return { ...base(message, sessionID, 'start'), type: 'step-start' };
+  return { ...base(message, sessionID, partID(message.id, 'start')), type: 'step-start' };
 }
 
 export function v1StepFinish(message: AssistantMessage, sessionID: string) {
   return {
-    ...base(message, sessionID, 'finish'),
+    ...base(message, sessionID, partID(message.id, 'finish')),
     type: 'step-finish',
     reason: message.finish ?? 'stop',
     cost: message.cost ?? 0,
@@ -147,18 +148,29 @@ export function v1StepFinish(message: AssistantMessage, sessionID: string) {
   };
 }
 
-export function v1Parts(message: SessionMessageInfo, sessionID: string): object[] {
+/** A v1 part: `{ id, sessionID, messageID, type, … }`. */
+export type V1Part = { id: string; [member: string]: unknown };
+
+/** A message's v1 parts, but those a client removed (`DELETE …/part/{partID}`). */
+export function v1Parts(message: SessionMessageInfo, sessionID: string): V1Part[] {
+  const removed = removedParts(message);
+  return allParts(message, sessionID).filter((part) => !removed.has(part.id));
+}
+
+function allParts(message: SessionMessageInfo, sessionID: string): V1Part[] {
   if (message.type === 'assistant') {
-    const parts: object[] = [v1StepStart(message, sessionID)];
+    const parts: V1Part[] = [v1StepStart(message, sessionID)];
     message.content.forEach((_, index) => parts.push(v1ContentPart(message, sessionID, index)));
     if (message.time.completed) parts.push(v1StepFinish(message, sessionID));
     return parts;
   }
   if (message.type === 'user') {
-    const parts: object[] = [{ ...base(message, sessionID, 0), type: 'text', text: message.text }];
+    const parts: V1Part[] = [
+      { ...base(message, sessionID, partID(message.id, 0)), type: 'text', text: message.text },
+    ];
     (message.files ?? []).forEach((file, i) =>
       parts.push({
-        ...base(message, sessionID, i + 1),
+        ...base(message, sessionID, entryPartID(message, i)),
         type: 'file',
         mime: file.mime,
         ...(file.name ? { filename: file.name } : {}),

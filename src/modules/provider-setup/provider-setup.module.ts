@@ -8,5 +8,6 @@ import { ProviderSetupService } from './provider-setup.service';
   imports: [LocationConfigModule],
   controllers: [ProviderSetupController],
   providers: [ProviderSetupService],
+  exports: [ProviderSetupService],
 })
 export class ProviderSetupModule {}

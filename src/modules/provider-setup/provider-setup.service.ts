@@ -7,7 +7,8 @@ import { appConfig, AppConfig } from '@/config/app.config';
 import { ConfigSource, LocationConfigService } from '../location-config/location-config.service';
 import type { ProviderConfig, ProviderPackage } from '../runtime/providers/provider-config';
 import { AddedProviderDto, AddProviderDto, ProviderKind } from './dto/add-provider.dto';
-import { keyName, readKeys, writeKey } from './provider-keys.store';
+import { keyName } from '../runtime/providers/provider-key-name';
+import { keysChanged, readKeys, removeKey, writeKey } from './provider-keys.store';
 
 const PACKAGES: Record<ProviderKind, ProviderPackage> = {
   openai: 'aisdk:@ai-sdk/openai',
@@ -22,13 +23,15 @@ const PACKAGES: Record<ProviderKind, ProviderPackage> = {
  */
 @Injectable()
 export class ProviderSetupService implements ConfigSource {
-  private keys: Record<string, string>;
+  private keys: Record<string, string> = {};
+  /** The keys file's change time when `keys` was read: another process (a node sharing the folder) may write it. */
+  private keysRead = -1;
 
   constructor(
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     private readonly configs: LocationConfigService,
   ) {
-    this.keys = readKeys(app.dataDir);
+    this.readKeys();
     configs.addSource(this);
   }
 
@@ -41,7 +44,24 @@ export class ProviderSetupService implements ConfigSource {
   }
 
   secret(name: string): string | undefined {
+    this.readKeys();
     return Object.hasOwn(this.keys, name) ? this.keys[name] : undefined;
+  }
+
+  /**
+   * opencode's `auth set` (`PUT /auth/{providerID}` `{type: "api", key}`): the provider's key kept with the Models
+   * page's keys; a provider configured without an `apiKey` uses it from its next model call (keys are read each
+   * time a model is resolved, so nothing needs to reload).
+   */
+  setKey(providerID: string, key: string): void {
+    writeKey(this.app.dataDir, keyName(providerID), key);
+    this.readKeys(true);
+  }
+
+  /** opencode's `auth remove`: the provider's stored key goes (nothing to remove is no error, as in opencode). */
+  removeKey(providerID: string): void {
+    removeKey(this.app.dataDir, keyName(providerID));
+    this.readKeys(true);
   }
 
   add(body: AddProviderDto): AddedProviderDto {
@@ -54,7 +74,7 @@ export class ProviderSetupService implements ConfigSource {
     };
     // The key first: the reference resolves from the moment the config names it.
     writeKey(this.app.dataDir, reference, body.apiKey);
-    this.keys = readKeys(this.app.dataDir);
+    this.readKeys(true);
     const configFile = this.writeProvider(body.id, provider);
     this.configs.forget();
     return {
@@ -64,6 +84,14 @@ export class ProviderSetupService implements ConfigSource {
       keyReference: `{env:${reference}}`,
       configFile,
     };
+  }
+
+  /** The keys as the file has them now (read again when it changed, or after this process wrote it). */
+  private readKeys(force = false): void {
+    const changed = keysChanged(this.app.dataDir);
+    if (changed === this.keysRead && !force) return;
+    this.keysRead = changed;
+    this.keys = readKeys(this.app.dataDir);
   }
 
   /** Sets `provider.<id>` in the global outpost.json, keeping the rest of the file (comments too) as it was. */

@@ -95,8 +95,18 @@ describe('opencode v1 routes', () => {
       permission: expect.any(Array),
     });
     expect(((await get('/command')) as Json[]).map((c) => c.name)).toEqual(['init', 'review']);
-    for (const empty of ['/skill', '/question', '/lsp', '/formatter', '/experimental/workspace'])
+    for (const empty of [
+      '/skill',
+      '/question',
+      '/lsp',
+      '/formatter',
+      '/experimental/workspace',
+      '/experimental/workspace/adapter',
+    ])
       expect(await get(empty)).toEqual([]);
+    expect(await get('/experimental/console/orgs')).toEqual({ orgs: [] });
+    const synced = await t.http.post(dir('/experimental/workspace/sync-list')).set('authorization', auth);
+    expect(synced.status).toBe(204);
   });
 
   it('runs a v1 prompt: POST /session/{id}/message answers the assistant message, /event streams the turn', async () => {

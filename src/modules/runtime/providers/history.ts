@@ -93,12 +93,13 @@ export function toPromptMessages(
   }
   for (const message of transcript.slice(compacted + 1)) {
     switch (message.type) {
-      case 'user':
-        messages.push({
-          role: 'user',
-          content: userContent(message as Extract<TranscriptMessage, { type: 'user' }>, options),
-        });
+      case 'user': {
+        const user = message as Extract<TranscriptMessage, { type: 'user' }>;
+        // A prompt whose parts a client removed (opencode's part.delete) leaves nothing to send.
+        if (user.text === '' && !user.files?.length) break;
+        messages.push({ role: 'user', content: userContent(user, options) });
         break;
+      }
       case 'synthetic':
       case 'system':
       case 'skill':

@@ -4,6 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelRef } from '../../location-config/config.types';
 import { substituteEnv } from './env-template';
+import { keyName } from './provider-key-name';
 import { ModelConfig, PROVIDER_PACKAGES, ProviderConfig, ProviderConfigMap } from './provider-config';
 import { ModelNotFoundError, ProviderConfigError, ProviderNotFoundError } from './provider.errors';
 
@@ -89,7 +90,11 @@ export class ProviderRegistry {
         ? undefined
         : substituteEnv(value, this.env, (name) => fail(`environment variable ${name} is not set`));
     const baseURL = text(provider.settings?.baseURL);
-    const apiKey = text(provider.settings?.apiKey);
+    // No key in the config: the one stored for the provider (opencode's `auth set`), if any.
+    const apiKey =
+      provider.settings?.apiKey === undefined
+        ? this.env[keyName(providerID)]
+        : text(provider.settings.apiKey);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(provider.headers ?? {})) headers[name] = text(value)!;
     // Building a model builds its stream schemas, which costs more than a step's own work: reuse it while
