@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
+import { accessibilityProblems } from '../../helpers/axe';
 import { launchBrowser, screenshot } from '../../helpers/browser';
 import { projectDir } from '../../helpers/project-dir';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
@@ -122,7 +123,11 @@ describe('the Models page: no model at first, a provider added with its key kept
       'refused the call with HTTP 401: Incorrect API key provided. Check the credential.',
     );
     expect(await passed.getAttribute('class')).toBe('error');
-    await screenshot(page, 'models-test-desktop');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect({ scheme, problems: await accessibilityProblems(page) }).toEqual({ scheme, problems: [] });
+      await screenshot(page, `models-test-${scheme}-1280`);
+    }
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -171,8 +176,15 @@ describe('the Models page: no model at first, a provider added with its key kept
     expect(await outcome.innerText()).toContain(
       'Check the base URL (it usually ends in /v1) and the model id.',
     );
-    expect(await fitsWidth(page)).toBe(true);
-    await screenshot(page, 'models-test-phone');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect({ scheme, problems: await accessibilityProblems(page), fits: await fitsWidth(page) }).toEqual({
+        scheme,
+        problems: [],
+        fits: true,
+      });
+      await screenshot(page, `models-test-${scheme}-390`);
+    }
     expect(JSON.parse(readFileSync(join(t.dataDir, 'provider-keys.json'), 'utf8'))).toEqual({
       OUTPOST_KEY_LOCAL: KEY,
       OUTPOST_KEY_SECOND: SECOND_KEY,
