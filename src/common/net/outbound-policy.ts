@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, LookupFunction } from 'node:net';
 import { buildConnector } from 'undici';
 import { TaggedError } from '../errors';
 import { isInternalAddress } from './internal-address';
@@ -98,6 +98,25 @@ export class OutboundPolicy {
     const inside = answers.find((address) => !this.allowsAddress(address));
     if (inside !== undefined) throw new InternalAddressError(host, inside);
     return answers;
+  }
+
+  /**
+   * The same check for node's own http and https clients (their `lookup` option), for libraries that do not take an
+   * undici dispatcher. Node does not look up an address written in the URL: check that one with `allowsAddress`.
+   */
+  lookup(): LookupFunction {
+    return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+      this.addresses(hostname).then(
+        (addresses) =>
+          options.all
+            ? callback(
+                null,
+                addresses.map((address) => ({ address, family: isIP(address) })),
+              )
+            : callback(null, addresses[0], isIP(addresses[0])),
+        (error: Error) => callback(error, '', 0),
+      );
+    }) as unknown as LookupFunction;
   }
 
   /**

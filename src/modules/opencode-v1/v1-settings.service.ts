@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldProblem } from '../location-config/config-validation';
+import { FieldProblem, isRecord } from '../location-config/config-validation';
 import { ConfigFilesService } from '../location-config/config-files.service';
 import { LocationReloadService } from '../location-reload/location-reload.service';
 import { LocationsService } from '../locations/locations.service';
@@ -60,9 +60,9 @@ function providerProblems(document: Record<string, unknown>): FieldProblem[] {
 /** The document without the providers' keys and headers (GET /config shows none either). */
 function withoutCredentials(document: Record<string, unknown>): Record<string, unknown> {
   const providers = document.provider;
-  if (typeof providers !== 'object' || providers === null || Array.isArray(providers)) return document;
+  if (!isRecord(providers)) return document;
   const strip = (value: unknown): unknown => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    if (!isRecord(value)) return value;
     return Object.fromEntries(
       Object.entries(value)
         .filter(([member]) => !CREDENTIALS.has(member))

@@ -1,4 +1,3 @@
-import { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { BaseClient, custom, CustomHttpOptionsProvider, generators, Issuer } from 'openid-client';
 import { InternalAddressError, OutboundPolicy } from '@/common/net/outbound-policy';
@@ -11,18 +10,7 @@ const TIMEOUT_MS = 10_000;
  * the resolver checks each address, and an address written in a URL is checked before anything is opened.
  */
 function guardedHttp(policy: OutboundPolicy): CustomHttpOptionsProvider {
-  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    policy.addresses(hostname).then(
-      (addresses) =>
-        options.all
-          ? callback(
-              null,
-              addresses.map((address) => ({ address, family: isIP(address) })),
-            )
-          : callback(null, addresses[0], isIP(addresses[0])),
-      (error: Error) => callback(error, '', 0),
-    );
-  }) as unknown as LookupFunction;
+  const lookup = policy.lookup();
   return (url, options) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !policy.allowsAddress(host)) throw new InternalAddressError(host, host);

@@ -4,7 +4,7 @@ import { launchBrowser, screenshot } from '../../helpers/browser';
 import { Person, signup } from '../../helpers/console';
 import { approve } from '../../helpers/device';
 import { projectDir } from '../../helpers/project-dir';
-import { api, Api, EventLog } from '../../helpers/prompt';
+import { api, Api, EventLog, pollUntil } from '../../helpers/prompt';
 import { ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { basic, createTestApp, TestApp } from '../../helpers/test-app';
 import { DESKTOP, fitsWidth, PHONE, signedInPage } from '../../helpers/web-app';
@@ -58,14 +58,13 @@ describe('the web app names what it showed as ids (Debian chromium)', () => {
     expect(started.status).toBe(200);
     await approve(consoleApp, owner, started.body.pending.userCode, owner.org);
     // Linked once the workspace's providers reach the location: the connection among them.
-    const deadline = Date.now() + 20_000;
     let models = '';
-    while (!models.includes(connection) && Date.now() < deadline) {
+    await pollUntil("the connection among the location's models", async () => {
       models = JSON.stringify(
         (await a.get(`/api/model?location[directory]=${encodeURIComponent(project)}`)).body,
       );
-      if (!models.includes(connection)) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return models.includes(connection);
+    });
     expect(models).toContain(connection);
     // A step on the connection's model, so the Server page's activity has it.
     const log = new EventLog(instance);
@@ -132,9 +131,7 @@ describe('the web app names what it showed as ids (Debian chromium)', () => {
     await noIds(Promise.resolve(offered.join('\n')));
     await chooser.selectOption({ label: 'Llama 3.3 70B (Together)' });
     const stored = async () => (await a.get(`/api/session/${other}`)).body.data.model;
-    const deadline = Date.now() + 10_000;
-    while ((await stored())?.providerID !== connection && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await pollUntil('the chosen model stored', async () => (await stored())?.providerID === connection, 50);
     expect(await stored()).toMatchObject({ providerID: connection, id: 'llama-70b' });
     expect(problems).toEqual([]);
     await context.close();
